@@ -1,0 +1,63 @@
+// core/options.h — the one options struct. Every option is one field, named
+// "block.field" identically in the scene file ("render": {"spp": 4}), on the
+// command line (--set render.spp=4) and, later, in the viewer's panel.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace strata {
+
+struct RenderOptions {
+    int width = 1280;
+    int height = 720;
+    int spp = 1;             // samples per pixel per frame
+    int bounces = 3;         // path segments after the camera ray
+    bool nee = true;         // next-event estimation with MIS
+    int rrStart = 3;         // Russian roulette from this bounce on
+    float exposure = 0.0f;   // stops
+    std::string tonemap = "aces";  // aces | reinhard | clamp
+    uint32_t seed = 1;
+    std::string backend = "cuda";  // cuda | cpu
+    int threads = 0;         // CPU backend worker threads (0: all cores)
+};
+
+struct AccelOptions {
+    std::string builder = "lbvh-karras";  // lbvh-karras | cpu-sah (CPU backend)
+    int mortonBits = 63;                  // 30 | 63
+    std::string mode = "flat";            // flat (instances baked into one structure)
+};
+
+struct AnimationOptions {
+    float fps = 30.0f;       // scene time advances exactly 1/fps per frame
+    float startTime = 0.0f;  // seconds
+    bool play = true;
+};
+
+enum class OptionKind { Int, Float, Bool, String };
+
+struct OptionInfo {
+    std::string key;  // "render.spp"
+    OptionKind kind;
+    std::string help;
+    std::vector<std::string> choices;  // String options with a fixed set of values
+};
+
+struct Options {
+    RenderOptions render;
+    AccelOptions accel;
+    AnimationOptions animation;
+
+    // Sets one option from text ("4", "true", "lbvh-karras"). Throws
+    // strata::Error naming the key and what was expected.
+    void set(const std::string& key, const std::string& value);
+    // "key=value" form used by --set.
+    void setAssignment(const std::string& assignment);
+    std::string get(const std::string& key) const;
+
+    static const std::vector<OptionInfo>& all();
+    static const OptionInfo* find(const std::string& key);  // nullptr if unknown
+};
+
+}  // namespace strata

@@ -1,0 +1,21 @@
+// gpu/device.h — CUDA device discovery, usable from code that is not compiled
+// by nvcc (the CLI, the tests).
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace strata {
+
+struct GpuInfo {
+    bool available = false;
+    std::string name;
+    std::string reason;  // why not available
+    size_t freeBytes = 0, totalBytes = 0;
+    int smCount = 0;
+};
+
+// Queries device 0. Never throws: a machine without a GPU gives available=false.
+GpuInfo queryGpu();
+
+}  // namespace strata

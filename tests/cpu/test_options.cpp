@@ -1,0 +1,46 @@
+#include <gtest/gtest.h>
+
+#include "core/error.h"
+#include "core/options.h"
+
+using namespace strata;
+
+TEST(Options, SetsEveryKindByName) {
+    Options o;
+    o.set("render.spp", "8");
+    o.set("render.nee", "false");
+    o.set("render.exposure", "-1.5");
+    o.setAssignment("accel.builder=cpu-sah");
+    EXPECT_EQ(o.render.spp, 8);
+    EXPECT_FALSE(o.render.nee);
+    EXPECT_FLOAT_EQ(o.render.exposure, -1.5f);
+    EXPECT_EQ(o.accel.builder, "cpu-sah");
+    EXPECT_EQ(o.get("render.spp"), "8");
+}
+
+TEST(Options, UnknownKeyAndBadValuesNameTheKey) {
+    Options o;
+    try {
+        o.set("render.nope", "1");
+        FAIL();
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("render.nope"), std::string::npos);
+    }
+    EXPECT_THROW(o.set("render.spp", "four"), Error);
+    EXPECT_THROW(o.set("render.spp", "0"), Error);
+    EXPECT_THROW(o.set("render.width", "100000"), Error);
+    EXPECT_THROW(o.set("render.nee", "maybe"), Error);
+    EXPECT_THROW(o.set("accel.builder", "octree"), Error);
+    EXPECT_THROW(o.set("accel.morton_bits", "31"), Error);
+    EXPECT_THROW(o.setAssignment("render.spp"), Error);
+    EXPECT_EQ(o.render.spp, 1);  // nothing changed by failed sets
+}
+
+TEST(Options, EveryListedKeyRoundTrips) {
+    Options o;
+    for (const OptionInfo& info : Options::all()) {
+        std::string v = o.get(info.key);
+        EXPECT_NO_THROW(o.set(info.key, v)) << info.key;
+        EXPECT_EQ(o.get(info.key), v) << info.key;
+    }
+}
