@@ -58,6 +58,8 @@ STRATA_HD float maxComponent(Vec3 a) { return fmaxf(a.x, fmaxf(a.y, a.z)); }
 STRATA_HD float minComponent(Vec3 a) { return fminf(a.x, fminf(a.y, a.z)); }
 STRATA_HD Vec3 lerp(Vec3 a, Vec3 b, float t) { return a + (b - a) * t; }
 STRATA_HD float lerpf(float a, float b, float t) { return a + (b - a) * t; }
+STRATA_HD int imin(int a, int b) { return a < b ? a : b; }
+STRATA_HD int imax(int a, int b) { return a > b ? a : b; }
 STRATA_HD float clampf(float v, float lo, float hi) { return fminf(fmaxf(v, lo), hi); }
 STRATA_HD float luminance(Vec3 c) { return 0.2126f * c.x + 0.7152f * c.y + 0.0722f * c.z; }
 STRATA_HD bool isFinite(Vec3 a) {

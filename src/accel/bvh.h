@@ -1,0 +1,50 @@
+// accel/bvh.h — the binary BVH node layout shared by every BVH builder (CPU
+// binned SAH, LBVH Karras) and by both backends' traversal.
+//
+// Each node stores the boxes of both of its children (Aila & Laine 2009), so a
+// traversal step reads one 64-byte node as four 16-byte loads and tests both
+// children at once. A child is a leaf when its count is > 0; then its index is
+// the first entry in primIndex (count entries). Otherwise it is an inner node
+// index. Node 0 is the root. A child with count 0 and an empty box is absent
+// (only the root of a one-primitive tree has one).
+#pragma once
+
+#include <cstdint>
+
+#include "core/aabb.h"
+
+namespace strata {
+
+struct alignas(16) BvhNode {
+    float lxLo, lxHi, lyLo, lyHi;  // left child box, x and y
+    float rxLo, rxHi, ryLo, ryHi;  // right child box, x and y
+    float lzLo, lzHi, rzLo, rzHi;  // z of both
+    int32_t left, right;           // child index (node, or first primIndex entry of a leaf)
+    int32_t leftCount, rightCount; // > 0: leaf with that many primitives
+
+    STRATA_HD Aabb leftBox() const { return Aabb{{lxLo, lyLo, lzLo}, {lxHi, lyHi, lzHi}}; }
+    STRATA_HD Aabb rightBox() const { return Aabb{{rxLo, ryLo, rzLo}, {rxHi, ryHi, rzHi}}; }
+    STRATA_HD void setLeft(const Aabb& b, int32_t index, int32_t count) {
+        lxLo = b.lo.x; lxHi = b.hi.x; lyLo = b.lo.y; lyHi = b.hi.y; lzLo = b.lo.z; lzHi = b.hi.z;
+        left = index; leftCount = count;
+    }
+    STRATA_HD void setRight(const Aabb& b, int32_t index, int32_t count) {
+        rxLo = b.lo.x; rxHi = b.hi.x; ryLo = b.lo.y; ryHi = b.hi.y; rzLo = b.lo.z; rzHi = b.hi.z;
+        right = index; rightCount = count;
+    }
+};
+static_assert(sizeof(BvhNode) == 64, "BvhNode is read as four 16-byte loads");
+
+struct BvhView {
+    const BvhNode* nodes = nullptr;
+    const uint32_t* primIndex = nullptr;  // leaf entries -> primitive ids
+    uint32_t numNodes = 0;
+    uint32_t numPrims = 0;
+};
+
+// Traversal stack depth. Deeper trees (possible for LBVHs over many
+// coincident primitives) are detected by the validators and counted by the
+// traversal (stack overflow drops the far child and flags the ray).
+constexpr int kBvhStackSize = 64;
+
+}  // namespace strata

@@ -1,0 +1,124 @@
+// accel/bvh_traverse.h — stack-based ordered traversal of a BvhNode tree,
+// closest hit or any hit. The primitive test is a callback, so the same
+// traversal serves triangles now and other primitives later:
+//   float intersect(uint32_t prim, const Ray& ray, float tmax)  // < tmax on hit
+#pragma once
+
+#include "accel/bvh.h"
+#include "core/ray.h"
+
+namespace strata {
+
+struct NodeBoxes {
+    Vec3 lLo, lHi, rLo, rHi;
+    int32_t left, right, leftCount, rightCount;
+};
+
+STRATA_HD NodeBoxes loadNode(const BvhNode* nodes, int32_t i) {
+    NodeBoxes n;
+#if defined(__CUDA_ARCH__)
+    const float4* p = reinterpret_cast<const float4*>(nodes + i);
+    float4 a = __ldg(p), b = __ldg(p + 1), c = __ldg(p + 2);
+    int4 d = __ldg(reinterpret_cast<const int4*>(p + 3));
+    n.lLo = {a.x, a.z, c.x}; n.lHi = {a.y, a.w, c.y};
+    n.rLo = {b.x, b.z, c.z}; n.rHi = {b.y, b.w, c.w};
+    n.left = d.x; n.right = d.y; n.leftCount = d.z; n.rightCount = d.w;
+#else
+    const BvhNode& b = nodes[i];
+    n.lLo = {b.lxLo, b.lyLo, b.lzLo}; n.lHi = {b.lxHi, b.lyHi, b.lzHi};
+    n.rLo = {b.rxLo, b.ryLo, b.rzLo}; n.rHi = {b.rxHi, b.ryHi, b.rzHi};
+    n.left = b.left; n.right = b.right; n.leftCount = b.leftCount; n.rightCount = b.rightCount;
+#endif
+    return n;
+}
+
+// Slab test; returns the entry distance, or a value > tmax on a miss.
+STRATA_HD float slabEntry(Vec3 lo, Vec3 hi, Vec3 org, Vec3 invDir, float tmin, float tmax) {
+    float tx0 = (lo.x - org.x) * invDir.x, tx1 = (hi.x - org.x) * invDir.x;
+    float ty0 = (lo.y - org.y) * invDir.y, ty1 = (hi.y - org.y) * invDir.y;
+    float tz0 = (lo.z - org.z) * invDir.z, tz1 = (hi.z - org.z) * invDir.z;
+    float tn = fmaxf(fmaxf(fminf(tx0, tx1), fminf(ty0, ty1)), fmaxf(fminf(tz0, tz1), tmin));
+    float tf = fminf(fminf(fmaxf(tx0, tx1), fmaxf(ty0, ty1)), fminf(fmaxf(tz0, tz1), tmax));
+    return tn <= tf ? tn : 3.0e38f;
+}
+
+STRATA_HD Vec3 safeInverse(Vec3 d) {
+    const float eps = 1e-30f;
+    return {1.0f / (fabsf(d.x) > eps ? d.x : copysignf(eps, d.x)),
+            1.0f / (fabsf(d.y) > eps ? d.y : copysignf(eps, d.y)),
+            1.0f / (fabsf(d.z) > eps ? d.z : copysignf(eps, d.z))};
+}
+
+struct TraversalStats {
+    uint32_t nodesVisited = 0;
+    uint32_t primsTested = 0;
+    bool stackOverflow = false;
+};
+
+// Closest hit (AnyHit = false) or any hit (AnyHit = true) within
+// (ray.tmin, tmax). Returns the hit primitive id or ~0u; tmax is updated to
+// the hit distance.
+template <bool AnyHit, class Intersect>
+STRATA_HD uint32_t traverseBvh(const BvhView& bvh, const Ray& ray, float& tmax, Intersect intersect,
+                               TraversalStats* stats = nullptr) {
+    uint32_t hitPrim = ~0u;
+    if (bvh.numNodes == 0) return hitPrim;
+    Vec3 invDir = safeInverse(ray.dir);
+    // Stack entries: node index for inner nodes, or ~first with count packed
+    // separately for leaves. Leaves are handled inline instead of pushed.
+    int32_t stack[kBvhStackSize];
+    int sp = 0;
+    int32_t node = 0;
+    for (;;) {
+        NodeBoxes n = loadNode(bvh.nodes, node);
+        if (stats) stats->nodesVisited++;
+        float tl = slabEntry(n.lLo, n.lHi, ray.org, invDir, ray.tmin, tmax);
+        float tr = slabEntry(n.rLo, n.rHi, ray.org, invDir, ray.tmin, tmax);
+        bool hitL = tl <= tmax, hitR = tr <= tmax;
+        // Leaves are intersected immediately.
+        if (hitL && n.leftCount > 0) {
+            for (int32_t k = 0; k < n.leftCount; ++k) {
+                uint32_t prim = bvh.primIndex[n.left + k];
+                if (stats) stats->primsTested++;
+                float t = intersect(prim, ray, tmax);
+                if (t < tmax) {
+                    tmax = t;
+                    hitPrim = prim;
+                    if (AnyHit) return hitPrim;
+                }
+            }
+            hitL = false;
+        }
+        if (hitR && n.rightCount > 0) {
+            for (int32_t k = 0; k < n.rightCount; ++k) {
+                uint32_t prim = bvh.primIndex[n.right + k];
+                if (stats) stats->primsTested++;
+                float t = intersect(prim, ray, tmax);
+                if (t < tmax) {
+                    tmax = t;
+                    hitPrim = prim;
+                    if (AnyHit) return hitPrim;
+                }
+            }
+            hitR = false;
+        }
+        if (hitL && hitR) {
+            // Visit the nearer child first, push the other.
+            int32_t nearN = tl <= tr ? n.left : n.right;
+            int32_t farN = tl <= tr ? n.right : n.left;
+            if (sp < kBvhStackSize) stack[sp++] = farN;
+            else if (stats) stats->stackOverflow = true;
+            node = nearN;
+        } else if (hitL) {
+            node = n.left;
+        } else if (hitR) {
+            node = n.right;
+        } else {
+            if (sp == 0) break;
+            node = stack[--sp];
+        }
+    }
+    return hitPrim;
+}
+
+}  // namespace strata

@@ -1,0 +1,25 @@
+// accel/bvh_validate.h — structural invariants of a BvhNode tree, checked
+// against the primitive bounds it was built from; and its SAH cost.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "accel/bvh.h"
+
+namespace strata {
+
+struct BvhReport {
+    bool ok = true;
+    std::vector<std::string> errors;  // first few problems found
+    uint32_t innerNodes = 0, leaves = 0, maxDepth = 0, maxLeafSize = 0;
+    float sahCost = 0;  // traversal 1, intersection 1, relative to the root area
+};
+
+// Checks: every node reachable from the root exactly once; every primitive in
+// exactly one leaf; every child box contains the bounds of all primitives
+// below it (boxes may be loose, never too small); depth within the traversal
+// stack. Tolerance is relative to the scene size.
+BvhReport validateBvh(const BvhView& bvh, const std::vector<Aabb>& primBounds);
+
+}  // namespace strata

@@ -1,0 +1,145 @@
+// render/cpu_renderer.cpp — the CPU reference backend: the same stages as the
+// CUDA backend (render/integrator.h) run by a thread pool, over a BVH from the
+// CPU builder.
+#include <chrono>
+#include <deque>
+
+#include "accel/cpu/sah_builder.h"
+#include "render/flat_scene.h"
+#include "render/integrator.h"
+#include "render/renderer.h"
+#include "render/thread_pool.h"
+
+namespace strata {
+namespace {
+
+class CpuRenderer final : public Renderer {
+public:
+    explicit CpuRenderer(const Scene& scene)
+        : scene_(scene), opt_(scene.options), pool_(unsigned(opt_.render.threads)) {
+        flat_ = flattenScene(scene_);
+        const size_t n = size_t(opt_.render.width) * opt_.render.height;
+        for (int q = 0; q < 2; ++q) {
+            rays_[q].resize(n);
+            rayPath_[q].resize(n);
+        }
+        hits_.assign(n, kNoHit);
+        throughput_.resize(n);
+        radiance_.resize(n);
+        lastPdf_.resize(n);
+        shadowRays_.resize(n);
+        shadowContrib_.resize(n);
+        shadowPath_.resize(n);
+        counters_.assign(kNumCounters, 0);
+        film_.resize(n);
+    }
+
+    std::string name() const override { return "cpu (" + std::to_string(pool_.size()) + " threads)"; }
+
+    std::vector<std::string> stageNames() const override {
+        return {"animate", "build", "trace", "shade", "shadow", "accumulate"};
+    }
+
+    void renderFrame(float t, uint64_t frameIndex) override {
+        using Clock = std::chrono::steady_clock;
+        FrameRecord rec;
+        rec.frame = frameIndex;
+        rec.sceneTime = t;
+        for (const std::string& s : stageNames()) rec.stages.push_back({s, 0, 0});
+        auto timed = [&](int stage, auto&& fn) {
+            auto t0 = Clock::now();
+            fn();
+            rec.stages[stage].ms += std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+        };
+        const uint32_t w = opt_.render.width, h = opt_.render.height, n = w * h;
+        timed(0, [&] { poseFlatScene(scene_, flat_, t, pos_, nrm_); });
+        timed(1, [&] {
+            triangleBounds(pos_, flat_.tris, bounds_);
+            bvh_ = buildSahBvh(bounds_);
+        });
+        SceneView sv = hostSceneView(scene_, flat_, pos_, nrm_, bvh_.view(), makeCameraView(scene_, t, w, h));
+        PathBuffers b{{rays_[0].data(), rays_[1].data()}, {rayPath_[0].data(), rayPath_[1].data()}, hits_.data(),
+                      throughput_.data(), radiance_.data(), lastPdf_.data(), shadowRays_.data(),
+                      shadowContrib_.data(), shadowPath_.data(), counters_.data(), film_.data()};
+        std::fill(film_.begin(), film_.end(), Vec3{});
+        counters_[kRaysTraced] = counters_[kShadowRaysTraced] = 0;
+        for (int pass = 0; pass < opt_.render.spp; ++pass) {
+            PassParams p{w, h, opt_.render.seed, uint32_t(frameIndex * opt_.render.spp + pass),
+                         opt_.render.bounces, opt_.render.rrStart, opt_.render.nee};
+            timed(3, [&] { pool_.parallelFor(n, [&](uint32_t i) { stageGenerate(sv, b, p, i); }); });
+            for (int bounce = 0; bounce <= p.maxBounces; ++bounce) {
+                uint32_t count = counters_[bounce & 1];
+                if (count == 0) break;
+                timed(2, [&] { pool_.parallelFor(count, [&](uint32_t i) { stageTraceClosest(sv, b, bounce, i); }); });
+                timed(3, [&] { pool_.parallelFor(count, [&](uint32_t i) { stageShade(sv, b, p, bounce, i); }); });
+                uint32_t shadows = counters_[kShadowQueue];
+                timed(4, [&] { pool_.parallelFor(std::max(shadows, 1u), [&](uint32_t i) { stageTraceShadow(sv, b, i); }); });
+            }
+            timed(5, [&] { pool_.parallelFor(n, [&](uint32_t i) { stageAccumulate(b, i); }); });
+        }
+        samples_ = uint32_t(opt_.render.spp);
+        for (const StageTime& s : rec.stages) rec.totalMs += s.ms;
+        rec.triangles = flat_.tris.size();
+        rec.rays = counters_[kRaysTraced];
+        rec.shadowRays = counters_[kShadowRaysTraced];
+        records_.push_back(rec);
+    }
+
+    bool popRecord(FrameRecord& out) override {
+        if (records_.empty()) return false;
+        out = records_.front();
+        records_.pop_front();
+        return true;
+    }
+    void finish() override {}
+
+    void readImage(std::vector<uint8_t>& rgb) override {
+        const uint32_t n = uint32_t(film_.size());
+        rgb.resize(size_t(n) * 3);
+        float inv = samples_ ? 1.0f / samples_ : 0.0f, ex = std::exp2(opt_.render.exposure);
+        Tonemap op = tonemapFromName(opt_.render.tonemap);
+        pool_.parallelFor(n, [&](uint32_t i) {
+            uint32_t c = stageTonemap(film_.data(), i, inv, ex, op);
+            rgb[3 * i] = uint8_t(c & 255);
+            rgb[3 * i + 1] = uint8_t((c >> 8) & 255);
+            rgb[3 * i + 2] = uint8_t((c >> 16) & 255);
+        });
+    }
+
+    void readRadiance(std::vector<float>& rgb) override {
+        rgb.resize(film_.size() * 3);
+        float inv = samples_ ? 1.0f / samples_ : 0.0f;
+        for (size_t i = 0; i < film_.size(); ++i) {
+            rgb[3 * i] = film_[i].x * inv;
+            rgb[3 * i + 1] = film_[i].y * inv;
+            rgb[3 * i + 2] = film_[i].z * inv;
+        }
+    }
+
+private:
+    const Scene& scene_;
+    Options opt_;
+    ThreadPool pool_;
+    FlatScene flat_;
+    std::vector<Vec3> pos_, nrm_;
+    std::vector<Aabb> bounds_;
+    HostBvh bvh_;
+    std::vector<Ray> rays_[2];
+    std::vector<uint32_t> rayPath_[2];
+    std::vector<HitRecord> hits_;
+    std::vector<Vec3> throughput_, radiance_;
+    std::vector<float> lastPdf_;
+    std::vector<Ray> shadowRays_;
+    std::vector<Vec3> shadowContrib_;
+    std::vector<uint32_t> shadowPath_;
+    std::vector<uint32_t> counters_;
+    std::vector<Vec3> film_;
+    uint32_t samples_ = 0;
+    std::deque<FrameRecord> records_;
+};
+
+}  // namespace
+
+std::unique_ptr<Renderer> makeCpuRenderer(const Scene& scene) { return std::make_unique<CpuRenderer>(scene); }
+
+}  // namespace strata

@@ -1,0 +1,59 @@
+// render/flat_scene.h — flat mode: every instance baked into one triangle set
+// in world space. The static part (topology, materials, light tables, the
+// environment's sampling tables) is made once per scene; positions and
+// normals are posed per frame (on the CPU here; on the GPU by the CUDA backend).
+#pragma once
+
+#include <vector>
+
+#include "render/scene_view.h"
+#include "scene/scene.h"
+
+namespace strata {
+
+struct EnvTables {
+    std::vector<Vec3> pixels;
+    int width = 0, height = 0;
+    Vec3 scale{0, 0, 0};
+    float rotation = 0;
+    std::vector<float> marginalCdf, conditionalCdf;
+};
+
+struct FlatScene {
+    std::vector<Tri> tris;  // global vertex indices
+    std::vector<int32_t> triMaterial;
+    std::vector<Vec2> uv;   // per global vertex (empty if no mesh has uvs)
+    bool hasNormals = false;
+    uint32_t numVertices = 0;
+    std::vector<uint32_t> instanceVertexOffset;  // per instance
+    std::vector<uint32_t> instanceTriOffset;
+    // Emissive triangles (MIS light list).
+    std::vector<uint32_t> lightTris;
+    std::vector<float> lightCdf, lightPickPdf;
+    std::vector<int32_t> lightOfTri;
+    EnvTables env;
+    std::vector<Material> materials;
+    std::vector<TextureView> textures;  // point into Scene::images
+};
+
+// Throws strata::Error if the flat scene exceeds 32-bit indices.
+FlatScene flattenScene(const Scene& scene);
+
+// Builds the environment's sampling tables (a uniform colour becomes a small map).
+EnvTables makeEnvTables(const Scene& scene);
+
+// Poses every instance at scene time t into world space (CPU reference of the
+// GPU animate stage). nrm is left empty when the scene has no normals.
+void poseFlatScene(const Scene& scene, const FlatScene& flat, float t, std::vector<Vec3>& pos,
+                   std::vector<Vec3>& nrm);
+
+// World-space bounds of every triangle: the builders' input.
+void triangleBounds(const std::vector<Vec3>& pos, const std::vector<Tri>& tris, std::vector<Aabb>& out);
+
+CameraView makeCameraView(const Scene& scene, float t, int width, int height);
+
+// Host-pointer views (CPU backend) of the flat scene's static tables.
+SceneView hostSceneView(const Scene& scene, const FlatScene& flat, const std::vector<Vec3>& pos,
+                        const std::vector<Vec3>& nrm, const BvhView& bvh, const CameraView& cam);
+
+}  // namespace strata

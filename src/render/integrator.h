@@ -1,0 +1,291 @@
+// render/integrator.h — the wavefront path tracer's stages, one function per
+// stage and per ray (or pixel). The CUDA backend runs each as a kernel, the CPU
+// backend as a parallel loop; the per-ray code is this file in both.
+//
+//   generate ─► [ trace closest ─► shade (spawns shadow + next rays) ─► trace shadow ] x bounces ─► accumulate
+//
+// Queues: rays[cur] holds the rays being traced at this bounce, shade appends
+// continuation rays to rays[cur ^ 1] and shadow rays to the shadow queue with
+// atomic counters. Path p of a pass is pixel p.
+#pragma once
+
+#include "render/bsdf.h"
+#include "render/rng.h"
+#include "render/scene_view.h"
+#include "render/tonemap.h"
+
+namespace strata {
+
+enum Counter : uint32_t {
+    kQueue0 = 0,
+    kQueue1 = 1,
+    kShadowQueue = 2,
+    kRaysTraced = 3,  // closest-hit rays, all bounces (statistic)
+    kShadowRaysTraced = 4,
+    kNumCounters = 8
+};
+
+struct PathBuffers {
+    Ray* rays[2];
+    uint32_t* rayPath[2];
+    HitRecord* hits;
+    Vec3* throughput;  // per path
+    Vec3* radiance;    // per path
+    float* lastPdf;    // per path: solid-angle pdf of the BSDF sample that made the current ray; 0: delta / camera
+    Ray* shadowRays;
+    Vec3* shadowContrib;
+    uint32_t* shadowPath;
+    uint32_t* counters;  // kNumCounters
+    Vec3* film;          // per pixel: sum of samples
+};
+
+struct PassParams {
+    uint32_t width, height;
+    uint32_t seed;
+    uint32_t sampleIndex;  // frame * spp + pass: selects the sample pattern
+    int32_t maxBounces;
+    int32_t rrStart;
+    bool nee;
+};
+
+STRATA_HD SampleStream pathStream(const PassParams& p, uint32_t pixel) {
+    return SampleStream::make(p.seed, pixel, p.sampleIndex);
+}
+// Dimensions: 0-1 pixel jitter; bounce b uses 2 + 8b .. 9 + 8b.
+STRATA_HD SampleStream bounceStream(const PassParams& p, uint32_t pixel, int bounce) {
+    SampleStream s = pathStream(p, pixel);
+    s.dim = 2 + 8 * uint32_t(bounce);
+    return s;
+}
+
+// Stage 1: camera rays, one per pixel. Also opens the queues.
+STRATA_HD void stageGenerate(const SceneView& s, const PathBuffers& b, const PassParams& p, uint32_t pixel) {
+    uint32_t n = p.width * p.height;
+    if (pixel == 0) {
+        b.counters[kQueue0] = n;
+        b.counters[kQueue1] = 0;
+        b.counters[kShadowQueue] = 0;
+    }
+    SampleStream rng = pathStream(p, pixel);
+    float x = (float(pixel % p.width) + rng.next()) / float(p.width);
+    float y = (float(pixel / p.width) + rng.next()) / float(p.height);
+    Ray r;
+    r.org = s.camera.position;
+    r.dir = normalize(s.camera.forward + s.camera.right * (2.0f * x - 1.0f) + s.camera.up * (1.0f - 2.0f * y));
+    r.tmin = 0.0f;
+    r.tmax = 1e30f;
+    b.rays[0][pixel] = r;
+    b.rayPath[0][pixel] = pixel;
+    b.hits[pixel] = kNoHit;
+    b.throughput[pixel] = make3(1.0f);
+    b.radiance[pixel] = make3(0.0f);
+    b.lastPdf[pixel] = 0.0f;
+}
+
+// Stage 2: closest hit of each queued ray, resolved with a 64-bit atomicMin.
+// Slot 0 also resets the queues that shade will fill (they are unused here).
+STRATA_HD void stageTraceClosest(const SceneView& s, const PathBuffers& b, int bounce, uint32_t slot) {
+    int cur = bounce & 1;
+    uint32_t count = b.counters[cur];
+    if (slot == 0) {
+        b.counters[cur ^ 1] = 0;
+        b.counters[kShadowQueue] = 0;
+        b.counters[kRaysTraced] += count;
+    }
+    if (slot >= count) return;
+    HitRecord h = traceClosest(s, b.rays[cur][slot]);
+    atomicMinU64(&b.hits[slot], h);
+}
+
+struct LightSample {
+    Vec3 wi;
+    Vec3 radiance;
+    float pdf = 0;       // solid angle, including the choice of light
+    float distance = 1e30f;
+    bool delta = false;
+};
+
+STRATA_HD int lightGroups(const SceneView& s) {
+    return int(s.sun.enabled) + int(s.env.present()) + int(s.emissive.count > 0);
+}
+
+STRATA_HD bool sampleLight(const SceneView& s, Vec3 x, float uGroup, float u1, float u2, LightSample& ls) {
+    int groups = lightGroups(s);
+    if (groups == 0) return false;
+    int g = imin(int(uGroup * groups), groups - 1);
+    float pGroup = 1.0f / groups;
+    if (s.sun.enabled) {
+        if (g == 0) {
+            ls.wi = s.sun.direction;
+            ls.radiance = s.sun.radiance;
+            ls.pdf = pGroup;
+            ls.delta = true;
+            return true;
+        }
+        --g;
+    }
+    if (s.env.present()) {
+        if (g == 0) {
+            ls.radiance = sampleEnv(s.env, u1, u2, ls.wi, ls.pdf);
+            ls.pdf *= pGroup;
+            return ls.pdf > 0.0f;
+        }
+        --g;
+    }
+    // Emissive triangle: pick by power, then a uniform point on it.
+    uint32_t li = sampleCdf(s.emissive.cdf, s.emissive.count, uGroup * groups - floorf(uGroup * groups));
+    uint32_t prim = s.emissive.tris[li];
+    Tri t = s.geo.tris[prim];
+    Vec3 p0 = s.geo.pos[t.v[0]], p1 = s.geo.pos[t.v[1]], p2 = s.geo.pos[t.v[2]];
+    Vec2 bc = sampleTriangle(u1, u2);
+    Vec3 y = p0 * (1.0f - bc.x - bc.y) + p1 * bc.x + p2 * bc.y;
+    Vec3 nrm = cross(p1 - p0, p2 - p0);
+    float area = 0.5f * length(nrm);
+    Vec3 d = y - x;
+    float dist2 = dot(d, d);
+    if (area <= 0.0f || dist2 <= 0.0f) return false;
+    float dist = sqrtf(dist2);
+    ls.wi = d / dist;
+    float cosL = fabsf(dot(nrm, ls.wi)) / (2.0f * area);
+    if (cosL <= 1e-7f) return false;
+    ls.radiance = s.materials[s.geo.triMaterial[prim]].emission;
+    ls.pdf = pGroup * s.emissive.pickPdf[li] * dist2 / (cosL * area);
+    ls.distance = dist;
+    return true;
+}
+
+STRATA_HD Vec3 offsetOrigin(Vec3 x, Vec3 n, Vec3 dir) {
+    float eps = 1e-4f * (1.0f + maxComponent(vmax(x, -x)));
+    return x + n * (dot(dir, n) >= 0.0f ? eps : -eps);
+}
+
+// Stage 3: shading of each hit: emission (MIS-weighted), next-event estimation
+// (a shadow ray), BSDF sampling with Russian roulette (a continuation ray).
+STRATA_HD void stageShade(const SceneView& s, const PathBuffers& b, const PassParams& p, int bounce,
+                          uint32_t slot) {
+    int cur = bounce & 1;
+    if (slot >= b.counters[cur]) return;
+    uint32_t path = b.rayPath[cur][slot];
+    Ray ray = b.rays[cur][slot];
+    HitRecord h = b.hits[slot];
+    b.hits[slot] = kNoHit;  // ready for the next bounce's atomicMin
+    Vec3 beta = b.throughput[path];
+    float lastPdf = b.lastPdf[path];
+    int groups = lightGroups(s);
+    float pGroup = groups > 0 ? 1.0f / groups : 0.0f;
+    Vec3 wo = -ray.dir;
+
+    if (!isHit(h)) {
+        Vec3 le = envRadiance(s.env, ray.dir);
+        float w = 1.0f;
+        if (p.nee && lastPdf > 0.0f) w = powerHeuristic(lastPdf, pGroup * envPdf(s.env, ray.dir));
+        b.radiance[path] += beta * le * w;
+        return;
+    }
+    uint32_t prim = hitPayload(h);
+    float t = hitDistance(h);
+    Tri tri = s.geo.tris[prim];
+    Vec3 p0 = s.geo.pos[tri.v[0]], p1 = s.geo.pos[tri.v[1]], p2 = s.geo.pos[tri.v[2]];
+    Vec3 cr = cross(p1 - p0, p2 - p0);
+    Vec3 ng = normalize(cr);
+    Vec2 bc = triangleBarycentrics(ray, p0, p1, p2);
+    float b0 = 1.0f - bc.x - bc.y;
+    const Material& m = s.materials[s.geo.triMaterial[prim]];
+
+    if (m.type == MaterialType::Emissive) {
+        float w = 1.0f;
+        if (p.nee && lastPdf > 0.0f && s.emissive.count > 0) {
+            float area = 0.5f * length(cr);
+            float cosL = fabsf(dot(ng, wo));
+            int32_t li = s.emissive.lightOfTri[prim];
+            float pdfL = (li >= 0 && cosL > 0.0f && area > 0.0f)
+                             ? pGroup * s.emissive.pickPdf[li] * t * t / (cosL * area) : 0.0f;
+            w = powerHeuristic(lastPdf, pdfL);
+        }
+        b.radiance[path] += beta * m.emission * w;
+        return;
+    }
+    if (bounce >= p.maxBounces) return;
+
+    Vec3 ngF = dot(ng, wo) < 0.0f ? -ng : ng;  // geometric normal on wo's side
+    Vec3 ns = ngF;
+    if (s.geo.nrm) {
+        Vec3 n = normalize(s.geo.nrm[tri.v[0]] * b0 + s.geo.nrm[tri.v[1]] * bc.x + s.geo.nrm[tri.v[2]] * bc.y);
+        if (dot(n, ngF) < 0.0f) n = -n;
+        if (isFinite(n) && dot(n, n) > 0.5f) ns = n;
+    }
+    Vec3 albedo = m.albedo;
+    if (m.albedoTexture >= 0 && s.geo.uv) {
+        Vec2 uv = s.geo.uv[tri.v[0]] * b0 + s.geo.uv[tri.v[1]] * bc.x + s.geo.uv[tri.v[2]] * bc.y;
+        albedo = albedo * sampleTexture(s.textures[m.albedoTexture], uv);
+    }
+    Vec3 x = ray.org + ray.dir * t;
+    SampleStream rng = bounceStream(p, path, bounce);
+    float uB1 = rng.next(), uB2 = rng.next(), uB3 = rng.next();
+    float uL0 = rng.next(), uL1 = rng.next(), uL2 = rng.next(), uRR = rng.next();
+
+    // Next-event estimation.
+    if (p.nee && !isDeltaMaterial(m)) {
+        LightSample ls;
+        if (sampleLight(s, x, uL0, uL1, uL2, ls) && dot(ls.wi, ngF) > 0.0f) {
+            float pdfB;
+            Vec3 f = evalBsdf(m, albedo, ns, wo, ls.wi, pdfB);
+            if (maxComponent(f) > 0.0f && maxComponent(ls.radiance) > 0.0f) {
+                float w = ls.delta ? 1.0f : powerHeuristic(ls.pdf, pdfB);
+                Vec3 contrib = beta * f * ls.radiance * (w / ls.pdf);
+                Ray sr;
+                sr.org = offsetOrigin(x, ngF, ls.wi);
+                sr.dir = ls.wi;
+                sr.tmin = 0.0f;
+                sr.tmax = ls.distance < 1e29f ? ls.distance * (1.0f - 1e-3f) : 1e30f;
+                uint32_t k = atomicAddU32(&b.counters[kShadowQueue], 1u);
+                b.shadowRays[k] = sr;
+                b.shadowContrib[k] = contrib;
+                b.shadowPath[k] = path;
+            }
+        }
+    }
+
+    // BSDF sampling and Russian roulette.
+    BsdfSample bs;
+    if (!sampleBsdf(m, albedo, ns, ng, wo, uB1, uB2, uB3, bs)) return;
+    beta *= bs.weight;
+    if (bounce + 1 >= p.rrStart) {
+        float q = fmaxf(0.05f, 1.0f - maxComponent(beta));
+        if (uRR < q) return;
+        beta = beta / (1.0f - q);
+    }
+    if (!isFinite(beta) || maxComponent(beta) <= 0.0f) return;
+    Ray nr;
+    nr.org = offsetOrigin(x, ngF, bs.wi);
+    nr.dir = bs.wi;
+    nr.tmin = 0.0f;
+    nr.tmax = 1e30f;
+    uint32_t k = atomicAddU32(&b.counters[cur ^ 1], 1u);
+    b.rays[cur ^ 1][k] = nr;
+    b.rayPath[cur ^ 1][k] = path;
+    b.throughput[path] = beta;
+    b.lastPdf[path] = bs.delta ? 0.0f : bs.pdf;
+}
+
+// Stage 4: shadow rays (any hit); unoccluded ones add their contribution.
+// A path has at most one shadow ray per bounce, so the add does not race.
+STRATA_HD void stageTraceShadow(const SceneView& s, const PathBuffers& b, uint32_t slot) {
+    uint32_t count = b.counters[kShadowQueue];
+    if (slot == 0) b.counters[kShadowRaysTraced] += count;
+    if (slot >= count) return;
+    if (!traceAny(s, b.shadowRays[slot])) b.radiance[b.shadowPath[slot]] += b.shadowContrib[slot];
+}
+
+// Stage 5: add each path's radiance to its pixel.
+STRATA_HD void stageAccumulate(const PathBuffers& b, uint32_t pixel) {
+    Vec3 r = b.radiance[pixel];
+    if (isFinite(r)) b.film[pixel] += r;
+}
+
+// Display: average and tone map to RGBA8.
+STRATA_HD uint32_t stageTonemap(const Vec3* film, uint32_t pixel, float invSamples, float exposureScale, Tonemap op) {
+    return tonemapPixel(film[pixel] * invSamples, exposureScale, op);
+}
+
+}  // namespace strata

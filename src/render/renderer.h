@@ -1,0 +1,59 @@
+// render/renderer.h — the seam between a front end (CLI, viewer) and a
+// backend (CUDA or the CPU reference). A backend renders animation frames of
+// one scene and reports a FrameRecord per frame: every stage's milliseconds
+// and kernel launches, the triangle count and the rays traced.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "scene/scene.h"
+
+namespace strata {
+
+struct StageTime {
+    std::string name;  // hierarchical: "build/sort"
+    double ms = 0;
+    uint32_t launches = 0;
+};
+
+struct FrameRecord {
+    uint64_t frame = 0;
+    float sceneTime = 0;
+    std::vector<StageTime> stages;  // in the order of Renderer::stageNames()
+    double totalMs = 0;             // sum of the top-level stages
+    uint32_t launches = 0;          // kernel launches in the frame
+    uint32_t buildLaunches = 0;
+    uint64_t triangles = 0;
+    uint64_t rays = 0;              // closest-hit rays
+    uint64_t shadowRays = 0;
+    double stageMs(const std::string& name) const {
+        for (const StageTime& s : stages)
+            if (s.name == name) return s.ms;
+        return 0;
+    }
+};
+
+class Renderer {
+public:
+    virtual ~Renderer() = default;
+    virtual std::string name() const = 0;        // "cuda (NVIDIA H100 80GB HBM3)" / "cpu (16 threads)"
+    virtual std::vector<std::string> stageNames() const = 0;
+    // Animates to scene time t, rebuilds, renders options.render.spp samples
+    // per pixel (sample pattern from frameIndex). Asynchronous on the GPU.
+    virtual void renderFrame(float sceneTime, uint64_t frameIndex) = 0;
+    // Completed frames' records (the GPU's arrive a frame late); finish()
+    // waits for all outstanding work so every record becomes available.
+    virtual bool popRecord(FrameRecord& out) = 0;
+    virtual void finish() = 0;
+    // The last frame, tone mapped to 8-bit RGB, top row first.
+    virtual void readImage(std::vector<uint8_t>& rgb) = 0;
+    // The last frame's linear radiance per pixel (mean over its samples).
+    virtual void readRadiance(std::vector<float>& rgb) = 0;
+};
+
+std::unique_ptr<Renderer> makeCpuRenderer(const Scene& scene);
+
+}  // namespace strata

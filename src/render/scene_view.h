@@ -1,0 +1,89 @@
+// render/scene_view.h — everything the integrator reads, as raw pointers into
+// host memory (CPU backend) or device memory (CUDA backend), plus the
+// primitive-level trace functions over the flat triangle BVH.
+#pragma once
+
+#include "accel/bvh_traverse.h"
+#include "accel/triangle.h"
+#include "render/lights.h"
+#include "scene/scene.h"
+
+namespace strata {
+
+struct GeometryView {
+    const Vec3* pos = nullptr;   // world space (flat mode)
+    const Vec3* nrm = nullptr;   // world space per-vertex normals, or nullptr
+    const Vec2* uv = nullptr;    // or nullptr
+    const Tri* tris = nullptr;
+    const int32_t* triMaterial = nullptr;
+    uint32_t numTris = 0;
+};
+
+struct TextureView {
+    const Vec3* pixels = nullptr;
+    int32_t width = 0, height = 0;
+};
+
+struct CameraView {
+    Vec3 position, forward, right, up;  // right/up scaled by tan(fov/2) and aspect
+};
+
+struct SceneView {
+    GeometryView geo;
+    const Material* materials = nullptr;
+    const TextureView* textures = nullptr;
+    EnvView env;
+    SunView sun;
+    EmissiveView emissive;
+    BvhView bvh;
+    CameraView camera;
+};
+
+STRATA_HD float intersectTri(const GeometryView& g, uint32_t prim, const Ray& ray, float tmax) {
+    Tri t = g.tris[prim];
+    TriHit h;
+    return intersectTriangle(ray, g.pos[t.v[0]], g.pos[t.v[1]], g.pos[t.v[2]], tmax, h) ? h.t : 3.0e38f;
+}
+
+// Closest hit as a 64-bit record (distance bits high, triangle id low).
+STRATA_HD HitRecord traceClosest(const SceneView& s, const Ray& ray, TraversalStats* stats = nullptr) {
+    float tmax = ray.tmax;
+    const GeometryView& g = s.geo;
+    uint32_t prim = traverseBvh<false>(
+        s.bvh, ray, tmax, [&](uint32_t p, const Ray& r, float tm) { return intersectTri(g, p, r, tm); }, stats);
+    return prim == ~0u ? kNoHit : packHit(tmax, prim);
+}
+
+STRATA_HD bool traceAny(const SceneView& s, const Ray& ray) {
+    float tmax = ray.tmax;
+    const GeometryView& g = s.geo;
+    return traverseBvh<true>(s.bvh, ray, tmax,
+                             [&](uint32_t p, const Ray& r, float tm) { return intersectTri(g, p, r, tm); }) != ~0u;
+}
+
+// Brute force over all triangles: the oracle of the tests.
+STRATA_HD HitRecord traceBruteForce(const GeometryView& g, const Ray& ray) {
+    float tmax = ray.tmax;
+    uint32_t best = ~0u;
+    for (uint32_t p = 0; p < g.numTris; ++p) {
+        float t = intersectTri(g, p, ray, tmax);
+        if (t < tmax) { tmax = t; best = p; }
+    }
+    return best == ~0u ? kNoHit : packHit(tmax, best);
+}
+
+STRATA_HD Vec3 sampleTexture(const TextureView& t, Vec2 uv) {  // bilinear, wrapping
+    float x = (uv.x - floorf(uv.x)) * t.width - 0.5f;
+    float y = (1.0f - (uv.y - floorf(uv.y))) * t.height - 0.5f;
+    float fx = floorf(x), fy = floorf(y);
+    float ax = x - fx, ay = y - fy;
+    int x0 = int(fx), y0 = int(fy);
+    auto px = [&](int xi, int yi) {
+        xi = ((xi % t.width) + t.width) % t.width;
+        yi = imin(imax(yi, 0), t.height - 1);
+        return t.pixels[yi * t.width + xi];
+    };
+    return lerp(lerp(px(x0, y0), px(x0 + 1, y0), ax), lerp(px(x0, y0 + 1), px(x0 + 1, y0 + 1), ax), ay);
+}
+
+}  // namespace strata

@@ -1,0 +1,66 @@
+#include <gtest/gtest.h>
+
+#include "render/renderer.h"
+#include "test_util.h"
+
+using namespace strata;
+
+namespace {
+Scene furnaceScene(float albedo, float L, int bounces) {
+    Material m;
+    m.albedo = make3(albedo);
+    Scene s = test::sceneWith(test::makeSphere({0, 0, 0}, 1.0f, 48));
+    s.materials[0] = m;
+    s.environment.color = make3(L);
+    s.camera.position = {0, 0, 3};
+    s.camera.target = {0, 0, 0};
+    s.camera.fovYDegrees = 40;
+    s.options.render.width = 48;
+    s.options.render.height = 48;
+    s.options.render.spp = 64;
+    s.options.render.bounces = bounces;
+    s.options.render.threads = 2;
+    return s;
+}
+}  // namespace
+
+// The furnace test: a convex diffuse object of albedo a under a uniform
+// environment of radiance L shows radiance a*L everywhere on it.
+TEST(CpuRender, FurnaceConvexDiffuseShowsAlbedoTimesL) {
+    for (bool nee : {true, false}) {
+        Scene s = furnaceScene(0.6f, 2.0f, 3);
+        s.options.render.nee = nee;
+        auto r = makeCpuRenderer(s);
+        r->renderFrame(0.0f, 0);
+        std::vector<float> rad;
+        r->readRadiance(rad);
+        const int w = 48;
+        double sum = 0;
+        int n = 0;
+        for (int y = 16; y < 32; ++y)
+            for (int x = 16; x < 32; ++x) {
+                sum += rad[3 * (y * w + x)];
+                ++n;
+            }
+        EXPECT_NEAR(sum / n, 1.2, 0.03) << "nee " << nee;
+        // Corners see the environment directly.
+        EXPECT_NEAR(rad[0], 2.0f, 1e-4f);
+        FrameRecord rec;
+        ASSERT_TRUE(r->popRecord(rec));
+        EXPECT_EQ(rec.triangles, s.triangleCount());
+        EXPECT_GE(rec.rays, uint64_t(w * w * 64));
+    }
+}
+
+TEST(CpuRender, SameSeedSameImage) {
+    Scene s = furnaceScene(0.5f, 1.0f, 2);
+    s.options.render.spp = 2;
+    std::vector<uint8_t> a, b;
+    auto r1 = makeCpuRenderer(s);
+    r1->renderFrame(0.0f, 3);
+    r1->readImage(a);
+    auto r2 = makeCpuRenderer(s);
+    r2->renderFrame(0.0f, 3);
+    r2->readImage(b);
+    EXPECT_EQ(a, b);
+}

@@ -1,0 +1,60 @@
+// Small scenes and random geometry made in code for the tests.
+#pragma once
+
+#include <random>
+#include <vector>
+
+#include "scene/scene.h"
+
+namespace strata::test {
+
+// UV sphere, outward winding, per-vertex normals.
+inline Mesh makeSphere(Vec3 c, float r, int seg, int material = 0) {
+    Mesh m;
+    m.name = "sphere";
+    int rings = seg / 2;
+    for (int i = 0; i <= rings; ++i) {
+        float th = kPi * i / rings;
+        for (int j = 0; j <= seg; ++j) {
+            float ph = 2 * kPi * j / seg;
+            Vec3 n{std::sin(th) * std::cos(ph), std::cos(th), std::sin(th) * std::sin(ph)};
+            m.positions.push_back(c + n * r);
+            m.normals.push_back(n);
+        }
+    }
+    auto id = [&](int i, int j) { return uint32_t(i * (seg + 1) + j); };
+    for (int i = 0; i < rings; ++i)
+        for (int j = 0; j < seg; ++j) {
+            if (i > 0) m.triangles.push_back(Tri{{id(i, j), id(i, j + 1), id(i + 1, j)}});
+            if (i < rings - 1) m.triangles.push_back(Tri{{id(i, j + 1), id(i + 1, j + 1), id(i + 1, j)}});
+        }
+    m.triMaterial.assign(m.triangles.size(), material);
+    return m;
+}
+
+// n random triangles in the unit cube, sizes ~size.
+inline Mesh makeRandomTriangles(uint32_t n, float size, uint32_t seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(0.0f, 1.0f);
+    Mesh m;
+    m.name = "random";
+    for (uint32_t i = 0; i < n; ++i) {
+        Vec3 c{u(rng), u(rng), u(rng)};
+        for (int k = 0; k < 3; ++k) m.positions.push_back(c + Vec3{u(rng) - 0.5f, u(rng) - 0.5f, u(rng) - 0.5f} * size);
+        m.triangles.push_back(Tri{{3 * i, 3 * i + 1, 3 * i + 2}});
+    }
+    m.triMaterial.assign(n, 0);
+    return m;
+}
+
+inline Scene sceneWith(Mesh m) {
+    Scene s;
+    s.path = "<test>";
+    s.meshes.push_back(std::move(m));
+    s.instances.push_back(Instance{"i0", 0, Affine{}, {}});
+    s.materials.push_back(Material{});
+    s.materialNames.push_back("default");
+    return s;
+}
+
+}  // namespace strata::test
