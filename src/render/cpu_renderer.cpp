@@ -5,6 +5,7 @@
 #include <deque>
 
 #include "accel/cpu/sah_builder.h"
+#include "accel/lbvh/lbvh_host.h"
 #include "render/flat_scene.h"
 #include "render/integrator.h"
 #include "render/renderer.h"
@@ -55,7 +56,10 @@ public:
         timed(0, [&] { poseFlatScene(scene_, flat_, t, pos_, nrm_); });
         timed(1, [&] {
             triangleBounds(pos_, flat_.tris, bounds_);
-            bvh_ = buildSahBvh(bounds_);
+            // The CPU backend runs either builder: the Karras LBVH through the
+            // same per-node code as the GPU, or the binned SAH reference.
+            if (opt_.accel.builder == "lbvh-karras") bvh_ = buildLbvhHost(bounds_, opt_.accel.mortonBits).bvh;
+            else bvh_ = buildSahBvh(bounds_);
         });
         SceneView sv = hostSceneView(scene_, flat_, pos_, nrm_, bvh_.view(), makeCameraView(scene_, t, w, h));
         PathBuffers b{{rays_[0].data(), rays_[1].data()}, {rayPath_[0].data(), rayPath_[1].data()}, hits_.data(),
