@@ -17,7 +17,7 @@ struct EnvView {
     float rotation = 0;                    // radians about +Y
     const float* marginalCdf = nullptr;    // height entries, last = 1
     const float* conditionalCdf = nullptr; // height * width, each row's last = 1
-    bool present() const { return pixels != nullptr && maxComponent(scale) > 0.0f; }
+    STRATA_HD bool present() const { return pixels != nullptr && maxComponent(scale) > 0.0f; }
 };
 
 struct SunView {

@@ -1,0 +1,123 @@
+// strata-bench-lbvh: LBVH build time per stage for N random triangles
+// (bounds through boxes), medians over many builds after warm-up. Each
+// build's result is checked against the CPU run of the same code first.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "accel/bvh_validate.h"
+#include "accel/lbvh/lbvh_gpu.h"
+#include "accel/lbvh/lbvh_host.h"
+#include "gpu/device.h"
+#include "gpu/stage_timer.h"
+
+using namespace strata;
+
+static std::vector<Aabb> randomTriangleBounds(uint32_t n, uint32_t seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(0.0f, 1.0f);
+    float size = 2.0f / std::cbrt(float(n));
+    std::vector<Aabb> b(n);
+    for (uint32_t i = 0; i < n; ++i) {
+        Vec3 c{u(rng), u(rng), u(rng)};
+        Aabb box;
+        for (int k = 0; k < 3; ++k) box.grow(c + Vec3{u(rng) - 0.5f, u(rng) - 0.5f, u(rng) - 0.5f} * size);
+        b[i] = box;
+    }
+    return b;
+}
+
+static double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[v.size() / 2];
+}
+
+int main(int argc, char** argv) {
+    std::vector<uint32_t> sizes = {100000, 1000000, 4000000, 16000000};
+    int runs = 100, warmup = 10, bits = 63;
+    for (int i = 1; i < argc; ++i) {
+        std::string a = argv[i];
+        if (a == "--help" || a == "-h") {
+            std::printf("usage: strata-bench-lbvh [--sizes N,N,...] [--runs R] [--warmup W] [--morton-bits 30|63]\n");
+            return 0;
+        } else if (a == "--runs" && i + 1 < argc) runs = std::atoi(argv[++i]);
+        else if (a == "--warmup" && i + 1 < argc) warmup = std::atoi(argv[++i]);
+        else if (a == "--morton-bits" && i + 1 < argc) bits = std::atoi(argv[++i]);
+        else if (a == "--sizes" && i + 1 < argc) {
+            sizes.clear();
+            for (char* tok = std::strtok(argv[++i], ","); tok; tok = std::strtok(nullptr, ",")) sizes.push_back(uint32_t(std::atoll(tok)));
+        } else {
+            std::fprintf(stderr, "strata-bench-lbvh: unknown argument '%s' (see --help)\n", a.c_str());
+            return 2;
+        }
+    }
+    GpuInfo gpu = queryGpu();
+    if (!gpu.available) {
+        std::fprintf(stderr, "strata-bench-lbvh: no GPU (%s)\n", gpu.reason.c_str());
+        return 1;
+    }
+    try {
+        std::printf("LBVH (Karras 2012) build, %d-bit Morton codes, %s, median of %d builds after %d warm-up\n", bits,
+                    gpu.name.c_str(), runs, warmup);
+        std::printf("%10s %9s %9s %9s %9s %9s %9s %8s\n", "triangles", "bounds", "morton", "sort", "hierarchy",
+                    "aabb", "total ms", "launches");
+        const std::vector<std::string> stages = {"build", "bounds", "morton", "sort", "hierarchy", "aabb"};
+        for (uint32_t n : sizes) {
+            std::vector<Aabb> host = randomTriangleBounds(n, n);
+            DeviceBuffer<Aabb> d;
+            d.upload(host);
+            cudaStream_t stream;
+            STRATA_CUDA_CHECK(cudaStreamCreate(&stream));
+            StageTimer timer(stages, 8);
+            LbvhBuilder builder;
+            LbvhStages ls{1, 2, 3, 4, 5};
+            std::vector<std::vector<double>> ms(stages.size());
+            uint32_t launches = 0;
+            for (int r = 0; r < warmup + runs; ++r) {
+                timer.beginFrame(stream, FrameRecord{uint64_t(r)});
+                timer.begin(0);
+                builder.build(d.data(), n, bits, stream, &timer, ls);
+                timer.end(0);
+                timer.endFrame();
+                FrameRecord rec;
+                while (timer.pop(rec, false))
+                    if (rec.frame >= uint64_t(warmup)) {
+                        for (size_t k = 0; k < stages.size(); ++k) ms[k].push_back(rec.stages[k].ms);
+                        launches = rec.stages[0].launches;
+                    }
+                if (r == 0 && n <= 4000000) {  // check before timing
+                    STRATA_CUDA_CHECK(cudaStreamSynchronize(stream));
+                    BvhView v = builder.view();
+                    std::vector<BvhNode> nodes(v.numNodes);
+                    std::vector<uint32_t> prim(v.numPrims);
+                    STRATA_CUDA_CHECK(cudaMemcpy(nodes.data(), v.nodes, nodes.size() * sizeof(BvhNode), cudaMemcpyDeviceToHost));
+                    STRATA_CUDA_CHECK(cudaMemcpy(prim.data(), v.primIndex, prim.size() * 4, cudaMemcpyDeviceToHost));
+                    LbvhHostResult ref = buildLbvhHost(host, bits);
+                    bool same = ref.bvh.primIndex == prim &&
+                                std::memcmp(ref.bvh.nodes.data(), nodes.data(), nodes.size() * sizeof(BvhNode)) == 0;
+                    if (!same) {
+                        std::fprintf(stderr, "strata-bench-lbvh: GPU build of %u differs from the CPU run\n", n);
+                        return 1;
+                    }
+                }
+            }
+            FrameRecord rec;
+            while (timer.pop(rec, true))
+                if (rec.frame >= uint64_t(warmup))
+                    for (size_t k = 0; k < stages.size(); ++k) ms[k].push_back(rec.stages[k].ms);
+            std::printf("%10u %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %8u\n", n, median(ms[1]), median(ms[2]),
+                        median(ms[3]), median(ms[4]), median(ms[5]), median(ms[0]), launches);
+            STRATA_CUDA_CHECK(cudaStreamDestroy(stream));
+        }
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "strata-bench-lbvh: %s\n", e.what());
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,95 @@
+// strata-cli bench: warm-up frames, then many frames; medians per stage.
+#include <algorithm>
+#include <cstdio>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "cli/csv.h"
+
+namespace strata::cli {
+namespace {
+
+double median(std::vector<double> v) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+}  // namespace
+
+std::function<int()> addBenchCommand(CLI::App& app) {
+    auto* cmd = app.add_subcommand("bench", "time many frames after warm-up; print medians per stage");
+    auto a = std::make_shared<CommonArgs>();
+    auto warmup = std::make_shared<int>(20);
+    auto csvPath = std::make_shared<std::string>();
+    addCommonOptions(*cmd, *a, 200);
+    cmd->add_option("--warmup", *warmup, "frames rendered before timing")->capture_default_str();
+    cmd->add_option("--csv", *csvPath, "also write every timed frame's record as CSV");
+    return [a, warmup, csvPath]() {
+        Scene scene = loadWithOverrides(*a);
+        auto r = makeRenderer(scene);
+        const Options& o = scene.options;
+        std::vector<FrameRecord> recs;
+        Progress progress("bench frame");
+        const int total = *warmup + a->frames;
+        FrameRecord rec;
+        for (int f = 0; f < total; ++f) {
+            float t = o.animation.startTime + (o.animation.play ? float(f) / o.animation.fps : 0.0f);
+            r->renderFrame(t, uint64_t(f));
+            while (r->popRecord(rec))
+                if (rec.frame >= uint64_t(*warmup)) recs.push_back(rec);
+            progress.update(uint64_t(f + 1), uint64_t(total));
+        }
+        progress.finish();
+        r->finish();
+        while (r->popRecord(rec))
+            if (rec.frame >= uint64_t(*warmup)) recs.push_back(rec);
+        if (recs.empty()) return 1;
+
+        std::printf("device:    %s\n", r->name().c_str());
+        std::printf("scene:     %s (%llu triangles)\n", scene.path.c_str(), (unsigned long long)recs[0].triangles);
+        std::printf("settings:  %dx%d, %d spp, %d bounces, nee %s, builder %s, morton %d bits\n", o.render.width,
+                    o.render.height, o.render.spp, o.render.bounces, o.render.nee ? "on" : "off",
+                    o.accel.builder.c_str(), o.accel.mortonBits);
+        std::printf("frames:    %zu timed after %d warm-up (medians)\n\n", recs.size(), *warmup);
+        std::printf("%-20s %10s %9s\n", "stage", "ms", "launches");
+        const std::vector<std::string> names = r->stageNames();
+        auto stageMedian = [&](const std::string& name) {
+            std::vector<double> v;
+            for (const FrameRecord& x : recs) v.push_back(x.stageMs(name));
+            return median(v);
+        };
+        for (size_t k = 0; k < names.size(); ++k) {
+            std::string label = names[k].find('/') != std::string::npos ? "  " + names[k] : names[k];
+            std::printf("%-20s %10.3f %9u\n", label.c_str(), stageMedian(names[k]), recs.back().stages[k].launches);
+        }
+        std::vector<double> totals, rays, shadows, launches;
+        for (const FrameRecord& x : recs) {
+            totals.push_back(x.totalMs);
+            rays.push_back(double(x.rays));
+            shadows.push_back(double(x.shadowRays));
+        }
+        double tot = median(totals);
+        std::printf("%-20s %10.3f %9u\n", "total", tot, recs.back().launches);
+        std::printf("\nframe rate:          %.1f fps (GPU time of the frame's stages)\n", tot > 0 ? 1000.0 / tot : 0.0);
+        double traceMs = stageMedian("trace"), shadowMs = stageMedian("shadow");
+        double primaryMs = stageMedian("trace/primary"), bounceMs = stageMedian("trace/bounce");
+        double primaryRays = double(o.render.width) * o.render.height * o.render.spp;
+        auto mrays = [](double n, double ms) { return ms > 0 ? n / (ms * 1e3) : 0.0; };
+        std::printf("closest-hit rays:    %.0f per frame, %.1f Mrays/s\n", median(rays), mrays(median(rays), traceMs));
+        if (primaryMs > 0)
+            std::printf("  primary:           %.1f Mrays/s\n", mrays(primaryRays, primaryMs));
+        if (bounceMs > 0)
+            std::printf("  bounce:            %.1f Mrays/s\n", mrays(median(rays) - primaryRays, bounceMs));
+        std::printf("shadow rays:         %.0f per frame, %.1f Mrays/s\n", median(shadows), mrays(median(shadows), shadowMs));
+        if (!csvPath->empty()) {
+            std::string csv = csvHeader(names);
+            for (const FrameRecord& x : recs) csv += csvRow(x);
+            writeFileAtomic(*csvPath, csv);
+        }
+        return 0;
+    };
+}
+
+}  // namespace strata::cli

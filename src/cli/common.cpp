@@ -1,0 +1,108 @@
+#include "cli/common.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+
+#include "core/error.h"
+#include "scene/scene_loader.h"
+#if defined(STRATA_HAVE_CUDA)
+#include "render/cuda_renderer.h"
+#endif
+
+namespace strata::cli {
+
+void addCommonOptions(CLI::App& app, CommonArgs& a, int defaultFrames) {
+    a.frames = defaultFrames;
+    app.add_option("scene", a.scene, "scene file (JSON, see docs/scene-format.md)")->required();
+    app.add_option("--backend", a.backend, "cuda | cpu (default: the scene's render.backend, else cuda)");
+    app.add_option("--res", a.res, "resolution WxH, e.g. 1920x1080");
+    app.add_option("--spp", a.spp, "samples per pixel per frame");
+    app.add_option("--bounces", a.bounces, "path segments after the camera ray");
+    app.add_option("--frames", a.frames, "animation frames to render (1/fps of scene time each)");
+    app.add_option("--builder", a.builder, "acceleration structure: lbvh-karras | cpu-sah (cpu backend)");
+    app.add_option("--seed", a.seed, "random seed");
+    app.add_option("--set", a.sets, "key=value: set any option, named as in the scene file (repeatable)");
+}
+
+Scene loadWithOverrides(const CommonArgs& a) {
+    Scene s = loadScene(a.scene);
+    Options& o = s.options;
+    if (!a.backend.empty()) o.set("render.backend", a.backend);
+    if (!a.res.empty()) {
+        size_t x = a.res.find('x');
+        if (x == std::string::npos) throw Error("--res: expected WxH (e.g. 1280x720), got '" + a.res + "'");
+        o.set("render.width", a.res.substr(0, x));
+        o.set("render.height", a.res.substr(x + 1));
+    }
+    if (a.spp) o.set("render.spp", std::to_string(a.spp));
+    if (a.bounces >= 0) o.set("render.bounces", std::to_string(a.bounces));
+    if (a.seed >= 0) o.set("render.seed", std::to_string(a.seed));
+    if (!a.builder.empty()) o.set("accel.builder", a.builder);
+    for (const std::string& kv : a.sets) o.setAssignment(kv);
+    if (a.frames < 1) throw Error("--frames: expected at least 1, got " + std::to_string(a.frames));
+    return s;
+}
+
+bool cudaBackendBuilt() {
+#if defined(STRATA_HAVE_CUDA)
+    return true;
+#else
+    return false;
+#endif
+}
+
+std::unique_ptr<Renderer> makeRenderer(const Scene& scene) {
+    if (scene.options.render.backend == "cpu") return makeCpuRenderer(scene);
+#if defined(STRATA_HAVE_CUDA)
+    if (scene.options.accel.builder != "lbvh-karras")
+        throw Error("the cuda backend builds lbvh-karras; '" + scene.options.accel.builder +
+                    "' runs on the cpu backend (--backend cpu)");
+    return makeCudaRenderer(scene);
+#else
+    throw Error("this strata-cli was built without CUDA; use --backend cpu");
+#endif
+}
+
+void writeFileAtomic(const std::string& path, const std::string& contents) {
+    std::string tmp = path + ".tmp-" + std::to_string(getpid());
+    {
+        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+        if (!f) throw Error(path + ": cannot write (cannot create " + tmp + ")");
+        f << contents;
+        f.flush();
+        if (!f) {
+            f.close();
+            std::remove(tmp.c_str());
+            throw Error(path + ": write failed");
+        }
+    }
+    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+        std::remove(tmp.c_str());
+        throw Error(path + ": cannot rename the temporary file into place");
+    }
+}
+
+static double nowSeconds() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+Progress::Progress(std::string what) : what_(std::move(what)), start_(nowSeconds()) {}
+
+void Progress::update(uint64_t done, uint64_t total) {
+    double el = nowSeconds() - start_;
+    if (el < 1.0) return;
+    shown_ = true;
+    std::fprintf(stderr, "\r%s %llu/%llu (%.1f s)", what_.c_str(), (unsigned long long)done,
+                 (unsigned long long)total, el);
+    std::fflush(stderr);
+}
+
+void Progress::finish() {
+    if (shown_) std::fprintf(stderr, "\n");
+    shown_ = false;
+}
+
+}  // namespace strata::cli

@@ -1,0 +1,50 @@
+// cli/common.h — what every strata-cli subcommand shares: the scene and
+// option flags, loading, backend choice, atomic file output.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "render/renderer.h"
+#include "scene/scene.h"
+
+namespace strata::cli {
+
+struct CommonArgs {
+    std::string scene;
+    std::string backend;  // empty: the scene's (default cuda)
+    std::string res;      // WxH
+    int spp = 0, bounces = -1, frames = 1;
+    std::string builder;
+    long long seed = -1;
+    std::vector<std::string> sets;
+};
+
+void addCommonOptions(CLI::App& app, CommonArgs& a, int defaultFrames);
+
+// Loads the scene and applies the flags on top of its options (flags win).
+Scene loadWithOverrides(const CommonArgs& a);
+
+std::unique_ptr<Renderer> makeRenderer(const Scene& scene);
+bool cudaBackendBuilt();
+
+// Writes text to path through a temporary file and a rename.
+void writeFileAtomic(const std::string& path, const std::string& contents);
+
+// A progress line on stderr, shown only once the work has taken over a second.
+class Progress {
+public:
+    explicit Progress(std::string what);
+    void update(uint64_t done, uint64_t total);
+    void finish();
+
+private:
+    std::string what_;
+    double start_;
+    bool shown_ = false;
+};
+
+}  // namespace strata::cli

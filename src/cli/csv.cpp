@@ -1,0 +1,31 @@
+#include "cli/csv.h"
+
+#include <cstdio>
+
+namespace strata::cli {
+
+std::string csvHeader(const std::vector<std::string>& stages) {
+    std::string h = "frame,scene_time";
+    for (const std::string& s : stages) h += "," + s + "_ms";
+    for (const std::string& s : stages) h += "," + s + "_launches";
+    return h + ",total_ms,launches,build_launches,triangles,rays,shadow_rays\n";
+}
+
+std::string csvRow(const FrameRecord& r) {
+    char buf[64];
+    std::string row = std::to_string(r.frame);
+    std::snprintf(buf, sizeof buf, ",%.6f", r.sceneTime);
+    row += buf;
+    for (const StageTime& s : r.stages) {
+        std::snprintf(buf, sizeof buf, ",%.4f", s.ms);
+        row += buf;
+    }
+    for (const StageTime& s : r.stages) row += "," + std::to_string(s.launches);
+    std::snprintf(buf, sizeof buf, ",%.4f", r.totalMs);
+    row += buf;
+    row += "," + std::to_string(r.launches) + "," + std::to_string(r.buildLaunches) + "," +
+           std::to_string(r.triangles) + "," + std::to_string(r.rays) + "," + std::to_string(r.shadowRays) + "\n";
+    return row;
+}
+
+}  // namespace strata::cli

@@ -1,0 +1,31 @@
+// strata-cli — headless render, benchmark and validation. Links no GL, GLFW
+// or X library, so it runs on GPU machines without a display.
+#include <cstdio>
+
+#include "cli/commands.h"
+#include "core/error.h"
+
+int main(int argc, char** argv) {
+    CLI::App app{"strata-cli: headless render, bench and validate for the strata path tracer"};
+    app.require_subcommand(1);
+    auto render = strata::cli::addRenderCommand(app);
+    auto bench = strata::cli::addBenchCommand(app);
+    auto validate = strata::cli::addValidateCommand(app);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e);
+    }
+    try {
+        if (app.got_subcommand("render")) return render();
+        if (app.got_subcommand("bench")) return bench();
+        if (app.got_subcommand("validate")) return validate();
+    } catch (const strata::Error& e) {
+        std::fprintf(stderr, "strata-cli: error: %s\n", e.what());
+        return 1;
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "strata-cli: error: out of host memory\n");
+        return 1;
+    }
+    return 1;
+}

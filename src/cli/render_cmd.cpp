@@ -1,0 +1,50 @@
+// strata-cli render: N animation frames, the last written as PNG, every
+// frame's timings as CSV.
+#include <cstdio>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "cli/csv.h"
+#include "scene/image_io.h"
+
+namespace strata::cli {
+
+std::function<int()> addRenderCommand(CLI::App& app) {
+    auto* cmd = app.add_subcommand("render", "render animation frames; write the last one as PNG");
+    auto a = std::make_shared<CommonArgs>();
+    auto out = std::make_shared<std::string>("render.png");
+    auto timings = std::make_shared<std::string>();
+    addCommonOptions(*cmd, *a, 1);
+    cmd->add_option("--out", *out, "output PNG (written atomically)")->capture_default_str();
+    cmd->add_option("--timings", *timings, "CSV file with one row of stage timings per frame");
+    return [a, out, timings]() {
+        Scene scene = loadWithOverrides(*a);
+        if (scene.skippedDegenerate)
+            std::fprintf(stderr, "strata-cli: skipped %zu degenerate triangles\n", scene.skippedDegenerate);
+        auto r = makeRenderer(scene);
+        const Options& o = scene.options;
+        std::fprintf(stderr, "strata-cli: %s, %zu triangles, %dx%d, %d spp, %d bounces, %d frame(s) on %s\n",
+                     scene.path.c_str(), scene.triangleCount(), o.render.width, o.render.height, o.render.spp,
+                     o.render.bounces, a->frames, r->name().c_str());
+        std::string csv = csvHeader(r->stageNames());
+        Progress progress("rendering frame");
+        FrameRecord rec;
+        for (int f = 0; f < a->frames; ++f) {
+            float t = o.animation.startTime + (o.animation.play ? float(f) / o.animation.fps : 0.0f);
+            r->renderFrame(t, uint64_t(f));
+            while (r->popRecord(rec)) csv += csvRow(rec);
+            progress.update(uint64_t(f + 1), uint64_t(a->frames));
+        }
+        progress.finish();
+        r->finish();
+        while (r->popRecord(rec)) csv += csvRow(rec);
+        std::vector<uint8_t> rgb;
+        r->readImage(rgb);
+        writePngAtomic(*out, o.render.width, o.render.height, rgb);
+        if (!timings->empty()) writeFileAtomic(*timings, csv);
+        std::printf("%s\n", out->c_str());
+        return 0;
+    };
+}
+
+}  // namespace strata::cli

@@ -1,0 +1,311 @@
+// render/cuda_renderer.cu — the CUDA backend: animate, build (LBVH Karras),
+// then the wavefront stages of render/integrator.h as kernels, every stage
+// timed with events and its launches counted.
+#include "render/cuda_renderer.h"
+
+#include <cmath>
+#include <sstream>
+
+#include "accel/lbvh/lbvh_gpu.h"
+#include "gpu/cuda_check.h"
+#include "gpu/device.h"
+#include "gpu/stage_timer.h"
+#include "render/gpu_scene.h"
+#include "render/integrator.h"
+
+namespace strata {
+namespace {
+
+constexpr int kBlock = 128;
+uint32_t blocks(uint32_t n) { return (n + kBlock - 1) / kBlock; }
+
+__global__ void generateKernel(SceneView s, PathBuffers b, PassParams p) {
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < p.width * p.height) stageGenerate(s, b, p, i);
+}
+__global__ void traceClosestKernel(SceneView s, PathBuffers b, int bounce, uint32_t maxCount) {
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < maxCount) stageTraceClosest(s, b, bounce, i);
+}
+__global__ void shadeKernel(SceneView s, PathBuffers b, PassParams p, int bounce, uint32_t maxCount) {
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < maxCount) stageShade(s, b, p, bounce, i);
+}
+__global__ void traceShadowKernel(SceneView s, PathBuffers b, uint32_t maxCount) {
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < maxCount) stageTraceShadow(s, b, i);
+}
+__global__ void accumulateKernel(PathBuffers b, uint32_t n) {
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) stageAccumulate(b, i);
+}
+__global__ void tonemapKernel(const Vec3* film, uint32_t n, float inv, float exposure, Tonemap op, uint32_t* out) {
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = stageTonemap(film, i, inv, exposure, op);
+}
+__global__ void closestHitsKernel(SceneView s, const Ray* rays, uint32_t n, HitRecord* out) {
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = traceClosest(s, rays[i]);
+}
+
+enum Stage {
+    kAnimate, kBuild, kBuildBounds, kBuildMorton, kBuildSort, kBuildHierarchy, kBuildAabb,
+    kTrace, kTracePrimary, kTraceBounce, kShade, kShadow, kAccumulate, kNumStages
+};
+const std::vector<std::string>& stageList() {
+    static const std::vector<std::string> s = {"animate", "build", "build/bounds", "build/morton", "build/sort",
+                                               "build/hierarchy", "build/aabb", "trace", "trace/primary",
+                                               "trace/bounce", "shade", "shadow",
+                                               "accumulate"};
+    return s;
+}
+
+size_t pathBytesPerPixel() {
+    return 2 * (sizeof(Ray) + 4) + sizeof(HitRecord) + 2 * sizeof(Vec3) + 4 + sizeof(Ray) + sizeof(Vec3) + 4 +
+           sizeof(Vec3) + 4;
+}
+
+void checkFits(const Scene& scene, const FlatScene& flat) {
+    GpuInfo gpu = queryGpu();
+    if (!gpu.available) throw Error("the CUDA backend needs a GPU: " + gpu.reason + " (try --backend cpu)");
+    size_t pixels = size_t(scene.options.render.width) * scene.options.render.height;
+    size_t t = flat.tris.size();
+    // LBVH: nodes, parents, counters, keys (x2), ids (x2), sort scratch.
+    size_t accel = t * (sizeof(BvhNode) + 2 * 4 + 4 + 2 * 8 + 2 * 4) + t * 16;
+    size_t need = GpuScene::estimateBytes(scene, flat) + accel + pixels * pathBytesPerPixel() + (64u << 20);
+    if (need > gpu.freeBytes) {
+        std::ostringstream s;
+        s << scene.path << ": the scene needs about " << need / (1 << 20) << " MiB of GPU memory ("
+          << t << " triangles, " << pixels << " pixels) but " << gpu.name << " has " << gpu.freeBytes / (1 << 20)
+          << " MiB free";
+        throw Error(s.str());
+    }
+}
+
+class CudaRenderer final : public Renderer {
+public:
+    explicit CudaRenderer(const Scene& scene) : scene_(scene), opt_(scene.options), timer_(stageList()) {
+        flat_ = flattenScene(scene_);
+        checkFits(scene_, flat_);
+        gpuName_ = queryGpu().name;
+        STRATA_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+        gpu_ = std::make_unique<GpuScene>(scene_, flat_);
+        const size_t n = size_t(opt_.render.width) * opt_.render.height;
+        for (int q = 0; q < 2; ++q) {
+            rays_[q].resize(n);
+            rayPath_[q].resize(n);
+        }
+        hits_.resize(n);
+        throughput_.resize(n);
+        radiance_.resize(n);
+        lastPdf_.resize(n);
+        shadowRays_.resize(n);
+        shadowContrib_.resize(n);
+        shadowPath_.resize(n);
+        counters_.resize(kNumCounters);
+        film_.resize(n);
+        image_.resize(n);
+        STRATA_CUDA_CHECK(cudaMallocHost(&hostCounters_, sizeof(uint32_t) * kNumCounters * kRing));
+    }
+    ~CudaRenderer() override {
+        if (stream_) cudaStreamSynchronize(stream_);
+        if (hostCounters_) cudaFreeHost(hostCounters_);
+        if (stream_) cudaStreamDestroy(stream_);
+    }
+
+    std::string name() const override { return "cuda (" + gpuName_ + ")"; }
+    std::vector<std::string> stageNames() const override { return stageList(); }
+
+    void renderFrame(float t, uint64_t frameIndex) override {
+        const uint32_t w = opt_.render.width, h = opt_.render.height, n = w * h;
+        FrameRecord header;
+        header.frame = frameIndex;
+        header.sceneTime = t;
+        header.triangles = gpu_->numTris();
+        timer_.beginFrame(stream_, header);
+        frameSlot_[frameIndex % kRing] = frameIndex;
+
+        timer_.begin(kAnimate);
+        gpu_->prepareFrame(t, stream_);
+        gpu_->animate(stream_);
+        timer_.countLaunches();
+        timer_.end(kAnimate);
+
+        timer_.begin(kBuild);
+        timer_.begin(kBuildBounds);
+        gpu_->triangleBounds(stream_);
+        timer_.countLaunches();
+        timer_.end(kBuildBounds);
+        LbvhStages ls{kBuildBounds, kBuildMorton, kBuildSort, kBuildHierarchy, kBuildAabb};
+        lbvh_.build(gpu_->bounds(), gpu_->numTris(), opt_.accel.mortonBits, stream_, &timer_, ls);
+        timer_.end(kBuild);
+
+        SceneView sv = gpu_->view(lbvh_.view(), makeCameraView(scene_, t, int(w), int(h)));
+        PathBuffers b{{rays_[0].data(), rays_[1].data()}, {rayPath_[0].data(), rayPath_[1].data()}, hits_.data(),
+                      throughput_.data(), radiance_.data(), lastPdf_.data(), shadowRays_.data(),
+                      shadowContrib_.data(), shadowPath_.data(), counters_.data(), film_.data()};
+        STRATA_CUDA_CHECK(cudaMemsetAsync(film_.data(), 0, n * sizeof(Vec3), stream_));
+        STRATA_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, kNumCounters * sizeof(uint32_t), stream_));
+        for (int pass = 0; pass < opt_.render.spp; ++pass) {
+            PassParams p{w, h, opt_.render.seed, uint32_t(frameIndex * opt_.render.spp + pass),
+                         opt_.render.bounces, opt_.render.rrStart, opt_.render.nee};
+            timer_.begin(kShade);
+            generateKernel<<<blocks(n), kBlock, 0, stream_>>>(sv, b, p);
+            STRATA_LAUNCH_CHECK("generate");
+            timer_.countLaunches();
+            timer_.end(kShade);
+            for (int bounce = 0; bounce <= p.maxBounces; ++bounce) {
+                timer_.begin(kTrace);
+                timer_.begin(bounce == 0 ? kTracePrimary : kTraceBounce);
+                traceClosestKernel<<<blocks(n), kBlock, 0, stream_>>>(sv, b, bounce, n);
+                STRATA_LAUNCH_CHECK("trace");
+                timer_.countLaunches();
+                timer_.end(bounce == 0 ? kTracePrimary : kTraceBounce);
+                timer_.end(kTrace);
+                timer_.begin(kShade);
+                shadeKernel<<<blocks(n), kBlock, 0, stream_>>>(sv, b, p, bounce, n);
+                STRATA_LAUNCH_CHECK("shade");
+                timer_.countLaunches();
+                timer_.end(kShade);
+                if (!p.nee || bounce == p.maxBounces) continue;  // no shadow rays spawned
+                timer_.begin(kShadow);
+                traceShadowKernel<<<blocks(n), kBlock, 0, stream_>>>(sv, b, n);
+                STRATA_LAUNCH_CHECK("shadow");
+                timer_.countLaunches();
+                timer_.end(kShadow);
+            }
+            timer_.begin(kAccumulate);
+            accumulateKernel<<<blocks(n), kBlock, 0, stream_>>>(b, n);
+            STRATA_LAUNCH_CHECK("accumulate");
+            timer_.countLaunches();
+            timer_.end(kAccumulate);
+        }
+        samples_ = uint32_t(opt_.render.spp);
+        STRATA_CUDA_CHECK(cudaMemcpyAsync(hostCounters_ + (frameIndex % kRing) * kNumCounters, counters_.data(),
+                                          kNumCounters * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream_));
+        timer_.endFrame();
+    }
+
+    bool popRecord(FrameRecord& out) override { return take(out, false); }
+    void finish() override { STRATA_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+
+    void readImage(std::vector<uint8_t>& rgb) override {
+        const uint32_t n = uint32_t(film_.size());
+        float inv = samples_ ? 1.0f / samples_ : 0.0f;
+        tonemapKernel<<<blocks(n), kBlock, 0, stream_>>>(film_.data(), n, inv, std::exp2(opt_.render.exposure),
+                                                         tonemapFromName(opt_.render.tonemap), image_.data());
+        STRATA_LAUNCH_CHECK("tonemap");
+        STRATA_CUDA_CHECK(cudaStreamSynchronize(stream_));
+        std::vector<uint32_t> px;
+        image_.download(px);
+        rgb.resize(size_t(n) * 3);
+        for (uint32_t i = 0; i < n; ++i) {
+            rgb[3 * i] = uint8_t(px[i] & 255);
+            rgb[3 * i + 1] = uint8_t((px[i] >> 8) & 255);
+            rgb[3 * i + 2] = uint8_t((px[i] >> 16) & 255);
+        }
+    }
+
+    void readRadiance(std::vector<float>& rgb) override {
+        STRATA_CUDA_CHECK(cudaStreamSynchronize(stream_));
+        std::vector<Vec3> f;
+        film_.download(f);
+        float inv = samples_ ? 1.0f / samples_ : 0.0f;
+        rgb.resize(f.size() * 3);
+        for (size_t i = 0; i < f.size(); ++i) {
+            rgb[3 * i] = f[i].x * inv;
+            rgb[3 * i + 1] = f[i].y * inv;
+            rgb[3 * i + 2] = f[i].z * inv;
+        }
+    }
+
+    // For validation: the structure and positions of the last frame.
+    GpuBuildResult downloadBuild() {
+        STRATA_CUDA_CHECK(cudaStreamSynchronize(stream_));
+        GpuBuildResult r;
+        BvhView v = lbvh_.view();
+        r.nodes.resize(v.numNodes);
+        r.primIndex.resize(v.numPrims);
+        STRATA_CUDA_CHECK(cudaMemcpy(r.nodes.data(), v.nodes, v.numNodes * sizeof(BvhNode), cudaMemcpyDeviceToHost));
+        STRATA_CUDA_CHECK(cudaMemcpy(r.primIndex.data(), v.primIndex, v.numPrims * 4, cudaMemcpyDeviceToHost));
+        r.positions = gpu_->downloadPositions();
+        return r;
+    }
+
+    std::vector<HitRecord> closestHits(float t, const std::vector<Ray>& rays) {
+        DeviceBuffer<Ray> d;
+        d.upload(rays, stream_);
+        DeviceBuffer<HitRecord> out(rays.size());
+        SceneView sv = gpu_->view(lbvh_.view(), makeCameraView(scene_, t, 1, 1));
+        closestHitsKernel<<<blocks(uint32_t(rays.size())), kBlock, 0, stream_>>>(sv, d.data(), uint32_t(rays.size()), out.data());
+        STRATA_LAUNCH_CHECK("validate/closest_hits");
+        STRATA_CUDA_CHECK(cudaStreamSynchronize(stream_));
+        std::vector<HitRecord> h;
+        out.download(h);
+        return h;
+    }
+
+private:
+    static constexpr int kRing = 8;
+
+    bool take(FrameRecord& out, bool wait) {
+        if (!timer_.pop(out, wait)) return false;
+        const uint32_t* c = hostCounters_ + (out.frame % kRing) * kNumCounters;
+        out.rays = c[kRaysTraced];
+        out.shadowRays = c[kShadowRaysTraced];
+        return true;
+    }
+
+    const Scene& scene_;
+    Options opt_;
+    StageTimer timer_;
+    FlatScene flat_;
+    std::string gpuName_;
+    cudaStream_t stream_ = nullptr;
+    std::unique_ptr<GpuScene> gpu_;
+    LbvhBuilder lbvh_;
+    DeviceBuffer<Ray> rays_[2];
+    DeviceBuffer<uint32_t> rayPath_[2];
+    DeviceBuffer<HitRecord> hits_;
+    DeviceBuffer<Vec3> throughput_, radiance_;
+    DeviceBuffer<float> lastPdf_;
+    DeviceBuffer<Ray> shadowRays_;
+    DeviceBuffer<Vec3> shadowContrib_;
+    DeviceBuffer<uint32_t> shadowPath_;
+    DeviceBuffer<uint32_t> counters_;
+    DeviceBuffer<Vec3> film_;
+    DeviceBuffer<uint32_t> image_;
+    uint32_t* hostCounters_ = nullptr;
+    uint64_t frameSlot_[kRing] = {};
+    uint32_t samples_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Renderer> makeCudaRenderer(const Scene& scene) { return std::make_unique<CudaRenderer>(scene); }
+
+GpuBuildResult buildOnGpuForValidation(const Scene& scene, float t) {
+    Scene s = scene;
+    s.options.render.width = s.options.render.height = 1;
+    s.options.render.spp = 1;
+    s.options.render.bounces = 0;
+    CudaRenderer r(s);
+    r.renderFrame(t, 0);
+    r.finish();
+    GpuBuildResult out = r.downloadBuild();
+    FrameRecord rec;
+    if (r.popRecord(rec)) out.buildMs = rec.stageMs("build");
+    return out;
+}
+
+std::vector<HitRecord> traceOnGpuForValidation(const Scene& scene, float t, const std::vector<Ray>& rays) {
+    Scene s = scene;
+    s.options.render.width = s.options.render.height = 1;
+    s.options.render.spp = 1;
+    s.options.render.bounces = 0;
+    CudaRenderer r(s);
+    r.renderFrame(t, 0);
+    return r.closestHits(t, rays);
+}
+
+}  // namespace strata
