@@ -1,0 +1,277 @@
+// scene/scene_meshes.cpp — the "materials" and "meshes" blocks of a scene file:
+// named materials, OBJ files, OBJ frame sequences and generated meshes, and the
+// remapping of each mesh's own materials into Scene::materials.
+#include <cctype>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "scene/generators/generators.h"
+#include "scene/obj_loader.h"
+#include "scene/scene_build.h"
+
+namespace strata {
+namespace {
+
+Material parseMaterial(SceneBuild& b, const JsonField& f) {
+    Material m;
+    std::string type = f.string("type", "diffuse");
+    if (type == "diffuse") {
+        f.allowOnly({"type", "albedo", "texture"});
+        m.type = MaterialType::Diffuse;
+    } else if (type == "conductor") {
+        f.allowOnly({"type", "albedo", "texture", "roughness"});
+        m.type = MaterialType::Conductor;
+    } else if (type == "dielectric") {
+        f.allowOnly({"type", "albedo", "texture", "ior"});
+        m.type = MaterialType::Dielectric;
+    } else if (type == "emissive") {
+        f.allowOnly({"type", "emission"});
+        m.type = MaterialType::Emissive;
+    } else {
+        f["type"].fail("unknown material type '" + type + "' (expected diffuse, conductor, dielectric or emissive)");
+    }
+    m.albedo = f.color("albedo", m.albedo);
+    if (f.has("texture")) m.albedoTexture = b.image(b.resolve(f["texture"].string()), f["texture"].where());
+    m.roughness = f.number("roughness", m.roughness);
+    if (m.roughness < 0 || m.roughness > 1) f["roughness"].fail("expected a number in [0, 1], got " + numberText(m.roughness));
+    m.ior = f.number("ior", m.ior);
+    if (!(m.ior > 0)) f["ior"].fail("expected a positive number, got " + numberText(m.ior));
+    if (m.type == MaterialType::Emissive) {
+        (void)f["emission"];  // required: an emitter without emission is a mistake
+        m.emission = f.color("emission", m.emission);
+    }
+    return m;
+}
+
+// One Scene::materials entry per name: a scene material, or the first mesh
+// material of that name (with its map_Kd texture, if any).
+int32_t globalMaterial(SceneBuild& b, const NamedMaterial& nm, const std::string& texture, const std::string& where) {
+    auto it = b.materialByName.find(nm.name);
+    if (it != b.materialByName.end()) return it->second;
+    Material m = nm.material;
+    m.albedoTexture = texture.empty() ? -1 : b.image(texture, where + ": material '" + nm.name + "' (map_Kd)");
+    int32_t index = int32_t(b.scene.materials.size());
+    b.scene.materials.push_back(m);
+    b.scene.materialNames.push_back(nm.name);
+    b.materialByName[nm.name] = index;
+    return index;
+}
+
+// Rewrites triMaterial from the mesh's own materials to Scene::materials. Only
+// materials that some triangle uses are added (and their textures loaded).
+void assignMaterials(SceneBuild& b, LoadedMesh& lm, const std::vector<std::string>& textures, const JsonField& m) {
+    std::vector<int32_t>& triMaterial = lm.mesh.triMaterial;
+    if (m.has("material")) {
+        JsonField f = m["material"];
+        std::string name = f.string();
+        if (!b.sceneMaterials.count(name)) {
+            std::string known;
+            for (const std::string& s : b.sceneMaterials) known += (known.empty() ? "" : ", ") + s;
+            f.fail("unknown material '" + name + "' (the scene's \"materials\" block defines: " +
+                   (known.empty() ? "none" : known) + ")");
+        }
+        triMaterial.assign(lm.mesh.triangles.size(), b.materialByName.at(name));
+        return;
+    }
+    std::vector<int32_t> remap(lm.materials.size(), -1);
+    for (int32_t& t : triMaterial) {
+        size_t local = size_t(t);  // range checked by validateMesh
+        if (remap[local] < 0)
+            remap[local] = globalMaterial(b, lm.materials[local], local < textures.size() ? textures[local] : "", m.where());
+        t = remap[local];
+    }
+}
+
+// What the renderer relies on; generators are checked as strictly as files.
+void validateMesh(const LoadedMesh& lm, const std::string& where) {
+    const Mesh& m = lm.mesh;
+    size_t nv = m.positions.size();
+    if (m.triangles.empty()) throw Error(where + ": the mesh has no triangles");
+    if (m.triMaterial.size() != m.triangles.size()) throw Error(where + ": triMaterial does not match the triangles");
+    if ((!m.normals.empty() && m.normals.size() != nv) || (!m.uvs.empty() && m.uvs.size() != nv))
+        throw Error(where + ": normals or uvs do not match the positions");
+    for (const Vec3& p : m.positions)
+        if (!isFinite(p)) throw Error(where + ": a vertex position is not finite");
+    for (size_t t = 0; t < m.triangles.size(); ++t) {
+        const Tri& tri = m.triangles[t];
+        if (tri.v[0] >= nv || tri.v[1] >= nv || tri.v[2] >= nv)
+            throw Error(where + ": triangle " + std::to_string(t) + " has a vertex index out of range");
+        if (m.triMaterial[t] < 0 || size_t(m.triMaterial[t]) >= lm.materials.size())
+            throw Error(where + ": triangle " + std::to_string(t) + " has a material index out of range");
+    }
+}
+
+// Wraps an error from a loader with the scene file and field.
+template <typename Fn>
+LoadedMesh withContext(const JsonField& f, Fn load) {
+    try {
+        return load();
+    } catch (const Error& e) {
+        f.fail(e.what());
+    }
+}
+
+// "flag_%03d.obj" with n: exactly one %d or %0Nd; %% is a literal %.
+std::string formatPattern(const JsonField& f, const std::string& pattern, long long n) {
+    std::string out;
+    int conversions = 0;
+    bool bad = false;
+    for (size_t i = 0; i < pattern.size() && !bad; ++i) {
+        if (pattern[i] != '%') {
+            out += pattern[i];
+        } else if (i + 1 < pattern.size() && pattern[i + 1] == '%') {
+            out += '%';
+            ++i;
+        } else {
+            size_t j = i + 1, width = 0;
+            while (j < pattern.size() && std::isdigit((unsigned char)pattern[j]) && width < 100)
+                width = width * 10 + size_t(pattern[j++] - '0');
+            bad = j >= pattern.size() || pattern[j] != 'd';
+            std::string num = std::to_string(n);
+            out += std::string(num.size() < width ? width - num.size() : 0, '0') + num;
+            ++conversions;
+            i = j;
+        }
+    }
+    if (bad || conversions != 1)
+        f.fail("expected exactly one %d or %0Nd (and %% for a literal %) in the pattern, got '" + pattern + "'");
+    return out;
+}
+
+struct FrameFile {
+    std::string path;
+    std::string field;  // for messages: "files[3]" or "files (frame 3)"
+};
+
+std::vector<FrameFile> frameFiles(SceneBuild& b, const JsonField& files) {
+    std::vector<FrameFile> out;
+    if (files.json().is_array()) {
+        for (size_t i = 0; i < files.size(); ++i) out.push_back({b.resolve(files[i].string()), files[i].where()});
+    } else if (files.json().is_object()) {
+        files.allowOnly({"pattern", "first", "count"});
+        std::string pattern = files["pattern"].string();
+        long long first = files.has("first") ? files["first"].integer() : 0;
+        long long count = files["count"].integer();
+        if (first < 0) files["first"].fail("expected a non-negative integer");
+        if (count < 1 || count > 100000) files["count"].fail("expected an integer in [1, 100000]");
+        for (long long k = 0; k < count; ++k)
+            out.push_back({b.resolve(formatPattern(files["pattern"], pattern, first + k)),
+                           files.where() + " (frame " + std::to_string(k) + ")"});
+    } else {
+        files.expected("an array of file names or {\"pattern\", \"first\", \"count\"}");
+    }
+    if (out.empty()) files.fail("expected at least one frame");
+    return out;
+}
+
+// Every frame is an OBJ with the topology of frame 0; positions (and normals)
+// go to Mesh::frames, frame 0 is also the rest pose.
+LoadedMesh loadSequence(SceneBuild& b, const JsonField& seq, std::vector<std::string>& textures) {
+    seq.allowOnly({"files", "fps", "loop"});
+    std::vector<FrameFile> files = frameFiles(b, seq["files"]);
+    float fps = seq.number("fps", 24.0f);
+    if (!(fps > 0)) seq["fps"].fail("expected a positive number, got " + numberText(fps));
+    ObjLoadOptions keepAll;
+    keepAll.skipZeroArea = false;  // a triangle may collapse in one frame only
+    auto load = [&](const FrameFile& f, std::vector<std::string>* tex) {
+        try {
+            return loadObj(f.path, tex, keepAll);
+        } catch (const Error& e) {
+            throw Error(f.field + ": " + e.what());
+        }
+    };
+    LoadedMesh out = load(files[0], &textures);
+    FrameSequence& seqOut = out.mesh.frames;
+    seqOut.fps = fps;
+    seqOut.loop = seq.boolean("loop", true);
+    seqOut.positions.push_back(out.mesh.positions);
+    if (!out.mesh.normals.empty()) seqOut.normals.push_back(out.mesh.normals);
+    for (size_t k = 1; k < files.size(); ++k) {
+        LoadedMesh f = load(files[k], nullptr);
+        std::string frame = files[k].field + ": " + files[k].path + ": frame " + std::to_string(k);
+        if (f.mesh.positions.size() != out.mesh.positions.size()) {
+            throw Error(frame + " has " + std::to_string(f.mesh.positions.size()) + " vertices, frame 0 (" +
+                        files[0].path + ") has " + std::to_string(out.mesh.positions.size()));
+        }
+        if (f.mesh.normals.size() != out.mesh.normals.size())
+            throw Error(frame + (f.mesh.normals.empty() ? " has no normals" : " has normals") + ", frame 0 (" +
+                        files[0].path + (f.mesh.normals.empty() ? ") has" : ") has not"));
+        bool same = f.mesh.triangles.size() == out.mesh.triangles.size();
+        for (size_t t = 0; same && t < f.mesh.triangles.size(); ++t)
+            for (int c = 0; c < 3; ++c) same = same && f.mesh.triangles[t].v[c] == out.mesh.triangles[t].v[c];
+        if (!same) throw Error(frame + " has different faces (topology) from frame 0 (" + files[0].path + ")");
+        seqOut.positions.push_back(std::move(f.mesh.positions));
+        if (!f.mesh.normals.empty()) seqOut.normals.push_back(std::move(f.mesh.normals));
+    }
+    out.mesh.animation = MeshAnimationKind::Frames;
+    return out;
+}
+
+LoadedMesh loadGenerated(const JsonField& m) {
+    std::string generator = m["generator"].string();
+    Json params = Json::object();
+    if (m.has("params")) {
+        if (!m["params"].json().is_object()) m["params"].expected("an object");
+        params = m["params"].json();
+    }
+    try {
+        return generateMesh(generator, params, m.where());
+    } catch (const Json::exception& e) {  // a parameter read with the wrong type
+        m["params"].fail("generator '" + generator + "': " + e.what());
+    }
+}
+
+}  // namespace
+
+void loadMaterials(SceneBuild& b, const JsonField& block) {
+    for (const auto& [name, f] : block.members()) {
+        if (name.empty()) f.fail("a material needs a non-empty name");
+        Material m = parseMaterial(b, f);
+        b.materialByName[name] = int32_t(b.scene.materials.size());
+        b.sceneMaterials.insert(name);
+        b.scene.materials.push_back(m);
+        b.scene.materialNames.push_back(name);
+    }
+}
+
+void loadMeshes(SceneBuild& b, const JsonField& list) {
+    if (!list.json().is_array()) list.expected("an array");
+    if (list.size() == 0) throw Error(b.file + ": no meshes (\"meshes\" is empty)");
+    std::map<std::string, size_t> seen;
+    for (size_t i = 0; i < list.size(); ++i) {
+        JsonField m = list[i];
+        m.allowOnly({"name", "obj", "obj_sequence", "generator", "params", "material"});
+        std::string name = m["name"].string();
+        if (name.empty()) m["name"].fail("expected a non-empty name");
+        if (seen.count(name))
+            m["name"].fail("duplicate mesh name '" + name + "' (also meshes[" + std::to_string(seen[name]) + "])");
+        seen[name] = i;
+        int sources = int(m.has("obj")) + int(m.has("obj_sequence")) + int(m.has("generator"));
+        if (sources != 1) m.fail("expected exactly one of \"obj\", \"obj_sequence\" or \"generator\"");
+        if (m.has("params") && !m.has("generator")) m["params"].fail("only used with \"generator\"");
+
+        std::vector<std::string> textures;
+        LoadedMesh lm;
+        std::string source;
+        if (m.has("obj")) {
+            source = b.resolve(m["obj"].string());
+            lm = withContext(m["obj"], [&] { return loadObj(source, &textures); });
+        } else if (m.has("obj_sequence")) {
+            lm = loadSequence(b, m["obj_sequence"], textures);  // its messages name the frame
+            source = lm.mesh.source;
+        } else {
+            lm = loadGenerated(m);
+            source = "generator:" + m["generator"].string();
+            textures.clear();  // generators have no texture files
+        }
+        validateMesh(lm, m.where() + " (" + source + ")");
+        assignMaterials(b, lm, textures, m);
+        lm.mesh.name = name;
+        lm.mesh.source = source;
+        b.scene.skippedDegenerate += lm.skippedDegenerate;
+        b.scene.meshes.push_back(std::move(lm.mesh));
+    }
+}
+
+}  // namespace strata

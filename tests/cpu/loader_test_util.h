@@ -1,0 +1,67 @@
+// tests/cpu/loader_test_util.h — shared by the loader tests: a temporary
+// folder that cleans up after itself, and checks on strata::Error messages.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "core/error.h"
+
+namespace strata::test {
+
+namespace fs = std::filesystem;
+
+class TempDir {
+public:
+    TempDir() {
+        std::string tmpl = (fs::temp_directory_path() / "strata-loaders-XXXXXX").string();
+        if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
+        path_ = tmpl;
+    }
+    ~TempDir() {
+        std::error_code ec;
+        fs::remove_all(path_, ec);
+    }
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+
+    std::string file(const std::string& name) const { return (path_ / name).string(); }
+    // Writes `text` to `name` (folders created as needed) and returns its path.
+    std::string write(const std::string& name, const std::string& text) const {
+        fs::path p = path_ / name;
+        fs::create_directories(p.parent_path());
+        std::ofstream(p, std::ios::binary) << text;
+        return p.string();
+    }
+    const fs::path& path() const { return path_; }
+
+private:
+    fs::path path_;
+};
+
+// The message of the strata::Error that fn throws; a test failure (and "")
+// if it throws nothing or something else.
+template <typename Fn>
+std::string errorOf(Fn fn) {
+    try {
+        fn();
+    } catch (const Error& e) {
+        return e.what();
+    } catch (const std::exception& e) {
+        ADD_FAILURE() << "expected strata::Error, got another exception: " << e.what();
+        return "";
+    }
+    ADD_FAILURE() << "expected strata::Error, nothing was thrown";
+    return "";
+}
+
+}  // namespace strata::test
+
+// EXPECT_CONTAINS(message, part): part occurs in message.
+#define EXPECT_CONTAINS(message, part)                                                   \
+    EXPECT_NE(std::string(message).find(part), std::string::npos)                       \
+        << "message: " << (message) << "\n   lacks: " << (part)

@@ -1,0 +1,146 @@
+// Image I/O: the real HDR test file, PNG round trips, atomic writes, bad files.
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "loader_test_util.h"
+#include "scene/image_io.h"
+
+using namespace strata;
+using namespace strata::test;
+
+namespace {
+
+// The sRGB decoding curve, written out independently of the loader.
+double srgbToLinear(double c) { return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4); }
+
+std::vector<uint8_t> testPattern(int w, int h) {
+    std::vector<uint8_t> rgb(size_t(w) * h * 3);
+    for (size_t i = 0; i < rgb.size(); ++i) rgb[i] = uint8_t((i * 37 + 11) % 256);
+    return rgb;
+}
+
+bool hasTempFiles(const fs::path& dir) {
+    for (const auto& e : fs::directory_iterator(dir))
+        if (e.path().filename().string().find(".tmp") != std::string::npos) return true;
+    return false;
+}
+
+uint32_t crc32(const std::string& bytes) {
+    uint32_t c = 0xFFFFFFFFu;
+    for (unsigned char b : bytes) {
+        c ^= b;
+        for (int k = 0; k < 8; ++k) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
+    }
+    return ~c;
+}
+
+std::string bigEndian(uint32_t v) {
+    return {char(v >> 24), char((v >> 16) & 255), char((v >> 8) & 255), char(v & 255)};
+}
+
+}  // namespace
+
+TEST(ImageIo, LoadsTheTestdataHdr) {
+    std::string path = std::string(STRATA_TESTDATA_DIR) + "/studio_small_03_1k.hdr";
+    Image img = loadImage(path);
+    EXPECT_EQ(img.width, 1024);
+    EXPECT_EQ(img.height, 512);
+    EXPECT_EQ(img.path, path);
+    ASSERT_EQ(img.pixels.size(), size_t(1024) * 512);
+    float maxValue = 0;
+    for (const Vec3& p : img.pixels) {
+        ASSERT_TRUE(isFinite(p));
+        ASSERT_GE(minComponent(p), 0.0f);
+        maxValue = std::fmax(maxValue, maxComponent(p));
+    }
+    EXPECT_GT(maxValue, 1.0f);  // a studio HDR has lights brighter than white
+}
+
+TEST(ImageIo, PngRoundTripGivesBackLinearPixels) {
+    TempDir dir;
+    const int w = 7, h = 5;
+    std::vector<uint8_t> rgb = testPattern(w, h);
+    std::string path = dir.file("pattern.png");
+    writePngAtomic(path, w, h, rgb);
+    EXPECT_FALSE(hasTempFiles(dir.path()));
+    Image img = loadImage(path);
+    ASSERT_EQ(img.width, w);
+    ASSERT_EQ(img.height, h);
+    for (size_t i = 0; i < size_t(w) * h; ++i)
+        for (int c = 0; c < 3; ++c)
+            ASSERT_NEAR(img.pixels[i][c], srgbToLinear(rgb[3 * i + c] / 255.0), 1e-5) << "pixel " << i;
+}
+
+TEST(ImageIo, PngWriteReplacesAnExistingFile) {
+    TempDir dir;
+    std::string path = dir.write("out.png", "old contents");
+    writePngAtomic(path, 2, 2, testPattern(2, 2));
+    EXPECT_EQ(loadImage(path).width, 2);
+    EXPECT_FALSE(hasTempFiles(dir.path()));
+}
+
+TEST(ImageIo, FailedPngWriteLeavesNoFile) {
+    TempDir dir;
+    std::string missingFolder = dir.file("no/such/folder/out.png");
+    std::string msg = errorOf([&] { writePngAtomic(missingFolder, 2, 2, testPattern(2, 2)); });
+    EXPECT_CONTAINS(msg, missingFolder);
+    EXPECT_FALSE(fs::exists(missingFolder));
+    EXPECT_FALSE(fs::exists(dir.file("no")));
+
+    // The write succeeds but the rename fails (the target is a folder): the
+    // temporary file must be gone.
+    fs::create_directory(dir.file("taken.png"));
+    msg = errorOf([&] { writePngAtomic(dir.file("taken.png"), 2, 2, testPattern(2, 2)); });
+    EXPECT_CONTAINS(msg, dir.file("taken.png"));
+    EXPECT_FALSE(hasTempFiles(dir.path()));
+}
+
+TEST(ImageIo, PngWriteRejectsAWrongBufferSize) {
+    TempDir dir;
+    std::string msg = errorOf([&] { writePngAtomic(dir.file("a.png"), 3, 3, testPattern(2, 2)); });
+    EXPECT_CONTAINS(msg, dir.file("a.png"));
+    EXPECT_FALSE(fs::exists(dir.file("a.png")));
+}
+
+TEST(ImageIo, MissingTruncatedAndGarbageFilesNameTheFile) {
+    TempDir dir;
+    std::string missing = dir.file("missing.png");
+    std::string msg = errorOf([&] { loadImage(missing); });
+    EXPECT_CONTAINS(msg, missing);
+    EXPECT_CONTAINS(msg, "No such file");
+
+    std::string garbage = dir.write("garbage.png", "this is not an image at all, just text");
+    msg = errorOf([&] { loadImage(garbage); });
+    EXPECT_CONTAINS(msg, garbage);
+    EXPECT_CONTAINS(msg, "cannot read image");
+
+    std::string good = dir.file("good.png");
+    writePngAtomic(good, 16, 16, testPattern(16, 16));
+    std::string bytes;
+    {
+        std::ifstream in(good, std::ios::binary);
+        bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+    ASSERT_GT(bytes.size(), 60u);
+    std::string truncated = dir.write("truncated.png", bytes.substr(0, bytes.size() / 2));
+    msg = errorOf([&] { loadImage(truncated); });
+    EXPECT_CONTAINS(msg, truncated);
+
+    std::string empty = dir.write("empty.hdr", "");
+    msg = errorOf([&] { loadImage(empty); });
+    EXPECT_CONTAINS(msg, empty);
+}
+
+TEST(ImageIo, RejectsImagesWiderThan32768) {
+    // A PNG signature and a well-formed IHDR chunk claiming 40000 x 1 pixels:
+    // enough for the size check, which must come before any decoding.
+    std::string ihdr = "IHDR" + bigEndian(40000) + bigEndian(1) + std::string("\x08\x02\x00\x00\x00", 5);
+    std::string png = std::string("\x89PNG\r\n\x1a\n", 8) + bigEndian(13) + ihdr + bigEndian(crc32(ihdr));
+    TempDir dir;
+    std::string path = dir.write("wide.png", png);
+    std::string msg = errorOf([&] { loadImage(path); });
+    EXPECT_CONTAINS(msg, path);
+    EXPECT_CONTAINS(msg, "40000x1");
+    EXPECT_CONTAINS(msg, "32768");
+}

@@ -1,0 +1,306 @@
+// OBJ/MTL loading: the real bunny, a hand-written cube with quads, uvs,
+// normals and materials, MTL conversions, and every kind of bad input.
+#include <array>
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <vector>
+
+#include "loader_test_util.h"
+#include "scene/obj_loader.h"
+
+using namespace strata;
+using namespace strata::test;
+
+namespace {
+
+const std::string kDataDir = std::string(STRATA_SOURCE_DIR) + "/tests/data";
+
+// Independent oracle for the bunny: reads "v" and triangle "f" lines with
+// plain stream parsing and counts what should be skipped as degenerate.
+struct SimpleObj {
+    std::vector<std::array<double, 3>> v;
+    std::vector<std::array<int, 3>> f;
+};
+
+SimpleObj readSimpleObj(const std::string& path) {
+    SimpleObj obj;
+    std::ifstream in(path);
+    std::string line;
+    while (std::getline(in, line)) {
+        std::istringstream s(line);
+        std::string tag;
+        s >> tag;
+        if (tag == "v") {
+            std::array<double, 3> p{};
+            s >> p[0] >> p[1] >> p[2];
+            obj.v.push_back(p);
+        } else if (tag == "f") {
+            std::array<int, 3> t{};
+            s >> t[0] >> t[1] >> t[2];
+            obj.f.push_back({t[0] - 1, t[1] - 1, t[2] - 1});
+        }
+    }
+    return obj;
+}
+
+size_t countDegenerate(const SimpleObj& obj) {
+    std::array<double, 3> lo{1e300, 1e300, 1e300}, hi{-1e300, -1e300, -1e300};
+    for (const auto& p : obj.v)
+        for (int c = 0; c < 3; ++c) lo[c] = std::min(lo[c], p[c]), hi[c] = std::max(hi[c], p[c]);
+    double diag2 = 0;
+    for (int c = 0; c < 3; ++c) diag2 += (hi[c] - lo[c]) * (hi[c] - lo[c]);
+    size_t n = 0;
+    for (const auto& t : obj.f) {
+        if (t[0] == t[1] || t[1] == t[2] || t[0] == t[2]) {
+            ++n;
+            continue;
+        }
+        const auto &a = obj.v[t[0]], &b = obj.v[t[1]], &c = obj.v[t[2]];
+        double e1[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, e2[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+        double x = e1[1] * e2[2] - e1[2] * e2[1], y = e1[2] * e2[0] - e1[0] * e2[2], z = e1[0] * e2[1] - e1[1] * e2[0];
+        double area = 0.5 * std::sqrt(x * x + y * y + z * z);
+        if (area <= 0 || area < 1e-12 * diag2) ++n;
+    }
+    return n;
+}
+
+std::string loadError(const std::string& path) {
+    return errorOf([&] { loadObj(path); });
+}
+
+const char* kTriangle = "v 0 0 0\nv 1 0 0\nv 0 1 0\n";
+
+}  // namespace
+
+TEST(ObjLoader, LoadsTheBunny) {
+    std::string path = std::string(STRATA_TESTDATA_DIR) + "/stanford-bunny.obj";
+    SimpleObj oracle = readSimpleObj(path);
+    ASSERT_EQ(oracle.f.size(), 69451u);
+    size_t degenerate = countDegenerate(oracle);
+
+    LoadedMesh lm = loadObj(path);
+    EXPECT_EQ(lm.skippedDegenerate, degenerate);
+    EXPECT_EQ(lm.mesh.triangles.size() + lm.skippedDegenerate, 69451u);
+    EXPECT_LE(lm.mesh.positions.size(), oracle.v.size());
+    EXPECT_TRUE(lm.mesh.normals.empty());
+    EXPECT_TRUE(lm.mesh.uvs.empty());
+    ASSERT_EQ(lm.materials.size(), 1u);
+    EXPECT_EQ(lm.materials[0].name, "default");
+    EXPECT_EQ(lm.mesh.source, path);
+    Vec3 lo = make3(INFINITY), hi = make3(-INFINITY);
+    for (const Vec3& p : lm.mesh.positions) lo = vmin(lo, p), hi = vmax(hi, p);
+    EXPECT_TRUE(isFinite(lo) && isFinite(hi));
+    EXPECT_GT(minComponent(hi - lo), 0.01f);  // a solid object, about 0.15 across
+    EXPECT_LT(maxComponent(hi - lo), 1.0f);
+    for (size_t t = 0; t < lm.mesh.triangles.size(); ++t) {
+        const Tri& tri = lm.mesh.triangles[t];
+        for (int c = 0; c < 3; ++c) ASSERT_LT(tri.v[c], lm.mesh.positions.size());
+        ASSERT_EQ(lm.mesh.triMaterial[t], 0);
+    }
+}
+
+TEST(ObjLoader, CubeWithQuadsUvsNormalsAndMaterials) {
+    std::vector<std::string> textures;
+    LoadedMesh lm = loadObj(kDataDir + "/cube.obj", &textures);
+    const Mesh& m = lm.mesh;
+    EXPECT_EQ(lm.skippedDegenerate, 0u);
+    ASSERT_EQ(m.triangles.size(), 12u);         // six quads, two triangles each
+    ASSERT_EQ(m.positions.size(), 24u);         // each face has its own normal: 4 corners x 6
+    ASSERT_EQ(m.normals.size(), m.positions.size());
+    ASSERT_EQ(m.uvs.size(), m.positions.size());
+    ASSERT_EQ(m.triMaterial.size(), m.triangles.size());
+
+    // Materials: red and shiny from the MTL, then "default" for the first face.
+    ASSERT_EQ(lm.materials.size(), 3u);
+    EXPECT_EQ(lm.materials[0].name, "red");
+    EXPECT_EQ(lm.materials[0].material.type, MaterialType::Diffuse);
+    EXPECT_FLOAT_EQ(lm.materials[0].material.albedo.x, 0.8f);
+    EXPECT_EQ(lm.materials[1].name, "shiny");
+    EXPECT_EQ(lm.materials[1].material.type, MaterialType::Conductor);
+    EXPECT_FLOAT_EQ(lm.materials[1].material.albedo.y, 0.6f);  // Ks is the conductor's colour
+    EXPECT_NEAR(lm.materials[1].material.roughness, std::sqrt(2.0 / 402.0), 1e-6);
+    EXPECT_EQ(lm.materials[2].name, "default");
+    EXPECT_EQ(textures, std::vector<std::string>(3));
+    std::vector<int32_t> expected = {2, 2, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1};
+    EXPECT_EQ(m.triMaterial, expected);
+
+    // Every triangle lies on its face, winds like its normal, and its corners
+    // carry the face's normal and uvs from the four corners of the unit square.
+    std::set<std::pair<float, float>> uvCorners = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
+    for (const Tri& t : m.triangles) {
+        Vec3 p0 = m.positions[t.v[0]], p1 = m.positions[t.v[1]], p2 = m.positions[t.v[2]];
+        Vec3 geometric = cross(p1 - p0, p2 - p0);
+        EXPECT_NEAR(length(geometric), 1.0f, 1e-6f);  // half of a unit square
+        for (int c = 0; c < 3; ++c) {
+            Vec3 n = m.normals[t.v[c]];
+            EXPECT_NEAR(dot(n, geometric), 1.0f, 1e-6f);
+            EXPECT_TRUE(uvCorners.count({m.uvs[t.v[c]].x, m.uvs[t.v[c]].y}));
+        }
+    }
+}
+
+TEST(ObjLoader, QuadsAreFannedFromTheFirstCorner) {
+    TempDir dir;
+    std::string path = dir.write("quad.obj", "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n");
+    LoadedMesh lm = loadObj(path);
+    ASSERT_EQ(lm.mesh.triangles.size(), 2u);
+    auto corner = [&](int t, int c) { return lm.mesh.positions[lm.mesh.triangles[t].v[c]]; };
+    EXPECT_EQ(corner(0, 0).x, 0.0f); EXPECT_EQ(corner(0, 1).x, 1.0f); EXPECT_EQ(corner(0, 2).y, 1.0f);
+    EXPECT_EQ(corner(1, 0).x, 0.0f); EXPECT_EQ(corner(1, 1).x, 1.0f); EXPECT_EQ(corner(1, 2).x, 0.0f);
+    EXPECT_EQ(lm.mesh.positions.size(), 4u);  // shared corners are not duplicated
+}
+
+TEST(ObjLoader, MtlConversions) {
+    TempDir dir;
+    dir.write("m.mtl",
+              "newmtl matte\nKd 0.5 0.6 0.7\n"
+              "newmtl exporterDefault\nNs 250\nKa 1 1 1\nKd 0.8 0.8 0.8\nKs 0.5 0.5 0.5\nNi 1.45\nd 1.0\nillum 2\n"
+              "newmtl mirror\nKd 0 0 0\nKs 0.9 0.9 0.9\nNs 1000\nillum 2\n"
+              "newmtl metal\nKs 0.9 0.7 0.3\nNs 200\nillum 3\n"
+              "newmtl glass\nKd 0 0 0\nNi 1.33\nd 0.2\n"
+              "newmtl glass7\nTf 0.9 1 0.9\nillum 7\n"
+              "newmtl lamp\nKd 0.1 0.1 0.1\nKe 5 4 3\n"
+              "newmtl wood\nKd 1 1 1\nmap_Kd tex/wood.png\n");
+    std::string obj = "mtllib m.mtl\n" + std::string(kTriangle);
+    for (const char* name : {"matte", "exporterDefault", "mirror", "metal", "glass", "glass7", "lamp", "wood"})
+        obj += std::string("usemtl ") + name + "\nf 1 2 3\n";
+    std::vector<std::string> tex;
+    LoadedMesh lm = loadObj(dir.write("m.obj", obj), &tex);
+    ASSERT_EQ(lm.materials.size(), 8u);  // no "default": every face has a material
+    auto mat = [&](int i) { return lm.materials[i].material; };
+    EXPECT_EQ(mat(0).type, MaterialType::Diffuse);
+    EXPECT_FLOAT_EQ(mat(0).albedo.z, 0.7f);
+    EXPECT_EQ(mat(1).type, MaterialType::Diffuse);  // Ks below Kd: a plain diffuse from an exporter
+    EXPECT_EQ(mat(2).type, MaterialType::Conductor);
+    EXPECT_NEAR(mat(2).roughness, std::sqrt(2.0 / 1002.0), 1e-6);
+    EXPECT_EQ(mat(3).type, MaterialType::Conductor);
+    EXPECT_FLOAT_EQ(mat(3).albedo.z, 0.3f);
+    EXPECT_NEAR(mat(3).roughness, std::sqrt(2.0 / 202.0), 1e-6);
+    EXPECT_EQ(mat(4).type, MaterialType::Dielectric);
+    EXPECT_FLOAT_EQ(mat(4).ior, 1.33f);
+    EXPECT_EQ(mat(5).type, MaterialType::Dielectric);
+    EXPECT_FLOAT_EQ(mat(5).ior, 1.5f);  // no Ni: the default glass
+    EXPECT_FLOAT_EQ(mat(5).albedo.x, 0.9f);
+    EXPECT_EQ(mat(6).type, MaterialType::Emissive);
+    EXPECT_FLOAT_EQ(mat(6).emission.x, 5.0f);
+    EXPECT_EQ(mat(7).type, MaterialType::Diffuse);
+    EXPECT_EQ(mat(7).albedoTexture, -1);  // the scene loader sets it
+    ASSERT_EQ(tex.size(), 8u);
+    EXPECT_EQ(tex[7], (dir.path() / "tex/wood.png").string());
+    for (int i = 0; i < 7; ++i) EXPECT_EQ(tex[i], "");
+}
+
+TEST(ObjLoader, MissingMtlIsOnlyAWarning) {
+    TempDir dir;
+    std::string path = dir.write("a.obj", "mtllib nowhere.mtl\n" + std::string(kTriangle) + "usemtl red\nf 1 2 3\n");
+    testing::internal::CaptureStderr();
+    LoadedMesh lm = loadObj(path);
+    std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_CONTAINS(err, "warning");
+    EXPECT_CONTAINS(err, path + ":1:");
+    EXPECT_CONTAINS(err, "nowhere.mtl");
+    ASSERT_EQ(lm.materials.size(), 1u);
+    EXPECT_EQ(lm.materials[0].name, "default");
+    EXPECT_EQ(lm.mesh.triangles.size(), 1u);
+}
+
+TEST(ObjLoader, DegenerateTrianglesAreSkippedAndCounted) {
+    TempDir dir;
+    std::string path = dir.write("d.obj",
+                                 "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\n"
+                                 "v 2 0 0\n"        // 5: collinear with 1 and 2
+                                 "v 1e-8 0 0\n"     // 6: a sliver with 1 and 3
+                                 "f 1 2 3\nf 2 4 3\n"
+                                 "f 1 1 2\n"        // repeated index
+                                 "f 1 2 5\n"        // zero area
+                                 "f 1 6 3\n");      // area 5e-9 < 1e-12 * |diag|^2? no: kept
+    LoadedMesh lm = loadObj(path);
+    // diag^2 = 4 + 1 = 5, so the threshold is 5e-12: the sliver (5e-9) stays.
+    EXPECT_EQ(lm.skippedDegenerate, 2u);
+    EXPECT_EQ(lm.mesh.triangles.size(), 3u);
+
+    std::string tiny = dir.write("t.obj", "v 0 0 0\nv 1000 0 0\nv 0 1000 0\nv 1e-9 0 0\nf 1 2 3\nf 1 4 3\n");
+    lm = loadObj(tiny);  // area 5e-7 < 1e-12 * 2e6 = 2e-6: negligible
+    EXPECT_EQ(lm.skippedDegenerate, 1u);
+    EXPECT_EQ(lm.mesh.triangles.size(), 1u);
+
+    ObjLoadOptions keep;
+    keep.skipZeroArea = false;  // as for frames of a sequence
+    lm = loadObj(path, nullptr, keep);
+    EXPECT_EQ(lm.skippedDegenerate, 1u);  // only the repeated index
+    EXPECT_EQ(lm.mesh.triangles.size(), 4u);
+}
+
+TEST(ObjLoader, FacesWithoutNormalsGetTheirOwnInAMixedMesh) {
+    TempDir dir;
+    std::string path = dir.write("mixed.obj",
+                                 "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nvn 0 0 1\n"
+                                 "f 1//1 2//1 3//1\n"
+                                 "f 1 2 4\n");  // no normals: flat, facing -y
+    LoadedMesh lm = loadObj(path);
+    ASSERT_EQ(lm.mesh.normals.size(), lm.mesh.positions.size());
+    EXPECT_EQ(lm.mesh.positions.size(), 6u);  // corners 1 and 2 split between the faces
+    const Tri& t = lm.mesh.triangles[1];
+    for (int c = 0; c < 3; ++c) EXPECT_NEAR(lm.mesh.normals[t.v[c]].y, -1.0f, 1e-6f);
+}
+
+TEST(ObjLoader, MissingFileNamesIt) {
+    std::string msg = loadError("/nonexistent/folder/model.obj");
+    EXPECT_CONTAINS(msg, "/nonexistent/folder/model.obj");
+    EXPECT_CONTAINS(msg, "cannot open");
+}
+
+TEST(ObjLoader, BadIndicesNameFileAndLine) {
+    TempDir dir;
+    struct Case {
+        const char* face;
+        const char* says;
+    } cases[] = {
+        {"f 1 2 9", "vertex index 9"},
+        {"f 1 2 0", "index 0"},
+        {"f -1 -2 -4", "relative vertex index -4"},
+        {"f 1/1 2/1 3/9", "texture coordinate index 9"},
+        {"f 1//7 2//1 3//1", "normal index 7"},
+        {"f 1 2", "at least 3 vertices"},
+        {"f 1 two 3", "'two' is not a vertex reference"},
+        {"f 1/ 2 3", "'1/' is not a vertex reference"},
+    };
+    for (const Case& c : cases) {
+        std::string path = dir.write("bad.obj", std::string(kTriangle) + "vt 0 0\nvn 0 0 1\n# comment\n" + c.face + "\n");
+        std::string msg = loadError(path);
+        EXPECT_CONTAINS(msg, path + ":7:");
+        EXPECT_CONTAINS(msg, c.says);
+    }
+}
+
+TEST(ObjLoader, NonFiniteOrNonNumericVertexDataNamesTheLine) {
+    TempDir dir;
+    const char* lines[] = {"v nan 0 0", "v 0 1e999 0", "v 0 0 inf", "v 1 x 2", "v 1 2", "vn 0 nan 1", "vt 0.5 -inf"};
+    for (const char* line : lines) {
+        std::string path = dir.write("nan.obj", std::string(kTriangle) + line + "\nf 1 2 3\n");
+        std::string msg = loadError(path);
+        EXPECT_CONTAINS(msg, path + ":4:");
+    }
+    std::string msg = loadError(dir.write("n.obj", std::string("v 0 0 0\nv NaN 0 0\nv 0 1 0\nf 1 2 3\n")));
+    EXPECT_CONTAINS(msg, ":2:");
+    EXPECT_CONTAINS(msg, "'NaN' is not a finite number");
+}
+
+TEST(ObjLoader, EmptyAndAllDegenerateFilesAreErrors) {
+    TempDir dir;
+    std::string empty = dir.write("empty.obj", "");
+    std::string msg = loadError(empty);
+    EXPECT_CONTAINS(msg, empty);
+    EXPECT_CONTAINS(msg, "no triangles");
+
+    std::string pointsOnly = dir.write("points.obj", "# only vertices\n" + std::string(kTriangle));
+    EXPECT_CONTAINS(loadError(pointsOnly), "no triangles");
+
+    std::string flat = dir.write("flat.obj", "v 0 0 0\nv 1 0 0\nv 2 0 0\nf 1 2 3\nf 1 1 2\nf 3 2 1\n");
+    msg = loadError(flat);
+    EXPECT_CONTAINS(msg, flat);
+    EXPECT_CONTAINS(msg, "no triangles");
+    EXPECT_CONTAINS(msg, "all 3 were degenerate");
+}
