@@ -169,35 +169,36 @@ CameraView makeCameraView(const Scene& scene, float t, int width, int height) {
     return v;
 }
 
-SceneView hostSceneView(const Scene& scene, const FlatScene& flat, const std::vector<Vec3>& pos,
-                        const std::vector<Vec3>& nrm, const BvhView& bvh, const CameraView& cam) {
+SceneView makeSceneView(const Scene& scene, const FlatScene& flat, const FlatScenePointers& p, const BvhView& bvh,
+                        const CameraView& cam) {
     SceneView s;
-    s.geo.pos = pos.data();
-    s.geo.nrm = nrm.empty() ? nullptr : nrm.data();
-    s.geo.uv = flat.uv.empty() ? nullptr : flat.uv.data();
-    s.geo.tris = flat.tris.data();
-    s.geo.triMaterial = flat.triMaterial.data();
-    s.geo.numTris = uint32_t(flat.tris.size());
-    s.materials = flat.materials.data();
-    s.textures = flat.textures.data();
-    s.env.pixels = flat.env.pixels.data();
+    s.geo = GeometryView{p.pos, p.nrm, p.uv, p.tris, p.triMaterial, uint32_t(flat.tris.size())};
+    s.materials = p.materials;
+    s.textures = p.textures;
+    s.env.pixels = p.envPixels;
     s.env.width = flat.env.width;
     s.env.height = flat.env.height;
     s.env.scale = flat.env.scale;
     s.env.rotation = flat.env.rotation;
-    s.env.marginalCdf = flat.env.marginalCdf.data();
-    s.env.conditionalCdf = flat.env.conditionalCdf.data();
+    s.env.marginalCdf = p.envMarginal;
+    s.env.conditionalCdf = p.envConditional;
     s.sun.enabled = scene.sun.enabled;
     s.sun.direction = normalize(scene.sun.direction);
     s.sun.radiance = scene.sun.radiance;
-    s.emissive.tris = flat.lightTris.data();
-    s.emissive.cdf = flat.lightCdf.data();
-    s.emissive.pickPdf = flat.lightPickPdf.data();
-    s.emissive.lightOfTri = flat.lightOfTri.data();
-    s.emissive.count = uint32_t(flat.lightTris.size());
+    s.emissive = EmissiveView{p.lightTris, p.lightCdf, p.lightPickPdf, p.lightOfTri, uint32_t(flat.lightTris.size())};
     s.bvh = bvh;
     s.camera = cam;
     return s;
+}
+
+SceneView hostSceneView(const Scene& scene, const FlatScene& flat, const std::vector<Vec3>& pos,
+                        const std::vector<Vec3>& nrm, const BvhView& bvh, const CameraView& cam) {
+    auto orNull = [](const auto& v) { return v.empty() ? nullptr : v.data(); };
+    FlatScenePointers p{pos.data(), orNull(nrm), orNull(flat.uv), flat.tris.data(), flat.triMaterial.data(),
+                        flat.materials.data(), flat.textures.data(), flat.env.pixels.data(),
+                        flat.env.marginalCdf.data(), flat.env.conditionalCdf.data(), flat.lightTris.data(),
+                        flat.lightCdf.data(), flat.lightPickPdf.data(), flat.lightOfTri.data()};
+    return makeSceneView(scene, flat, p, bvh, cam);
 }
 
 }  // namespace strata

@@ -52,6 +52,28 @@ void triangleBounds(const std::vector<Vec3>& pos, const std::vector<Tri>& tris, 
 
 CameraView makeCameraView(const Scene& scene, float t, int width, int height);
 
+// Where a backend keeps the flat scene's arrays (host or device memory).
+struct FlatScenePointers {
+    const Vec3* pos;
+    const Vec3* nrm;
+    const Vec2* uv;
+    const Tri* tris;
+    const int32_t* triMaterial;
+    const Material* materials;
+    const TextureView* textures;
+    const Vec3* envPixels;
+    const float* envMarginal;
+    const float* envConditional;
+    const uint32_t* lightTris;
+    const float* lightCdf;
+    const float* lightPickPdf;
+    const int32_t* lightOfTri;
+};
+
+// One SceneView assembly for both backends.
+SceneView makeSceneView(const Scene& scene, const FlatScene& flat, const FlatScenePointers& p, const BvhView& bvh,
+                        const CameraView& cam);
+
 // Host-pointer views (CPU backend) of the flat scene's static tables.
 SceneView hostSceneView(const Scene& scene, const FlatScene& flat, const std::vector<Vec3>& pos,
                         const std::vector<Vec3>& nrm, const BvhView& bvh, const CameraView& cam);

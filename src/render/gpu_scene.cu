@@ -201,33 +201,12 @@ void GpuScene::triangleBounds(cudaStream_t stream) {
 }
 
 SceneView GpuScene::view(const BvhView& bvh, const CameraView& cam) const {
-    SceneView s;
-    s.geo.pos = pos_.data();
-    s.geo.nrm = nrm_.size() ? nrm_.data() : nullptr;
-    s.geo.uv = uv_.size() ? uv_.data() : nullptr;
-    s.geo.tris = tris_.data();
-    s.geo.triMaterial = triMaterial_.data();
-    s.geo.numTris = numTris();
-    s.materials = materials_.data();
-    s.textures = textures_.data();
-    s.env.pixels = envPixels_.data();
-    s.env.width = flat_.env.width;
-    s.env.height = flat_.env.height;
-    s.env.scale = flat_.env.scale;
-    s.env.rotation = flat_.env.rotation;
-    s.env.marginalCdf = envMarginal_.data();
-    s.env.conditionalCdf = envConditional_.data();
-    s.sun.enabled = scene_.sun.enabled;
-    s.sun.direction = normalize(scene_.sun.direction);
-    s.sun.radiance = scene_.sun.radiance;
-    s.emissive.tris = lightTris_.data();
-    s.emissive.cdf = lightCdf_.data();
-    s.emissive.pickPdf = lightPickPdf_.data();
-    s.emissive.lightOfTri = lightOfTri_.data();
-    s.emissive.count = uint32_t(flat_.lightTris.size());
-    s.bvh = bvh;
-    s.camera = cam;
-    return s;
+    auto orNull = [](const auto& b) { return b.size() ? b.data() : nullptr; };
+    FlatScenePointers p{pos_.data(), orNull(nrm_), orNull(uv_), tris_.data(), triMaterial_.data(),
+                        materials_.data(), textures_.data(), envPixels_.data(), envMarginal_.data(),
+                        envConditional_.data(), lightTris_.data(), lightCdf_.data(), lightPickPdf_.data(),
+                        lightOfTri_.data()};
+    return makeSceneView(scene_, flat_, p, bvh, cam);
 }
 
 size_t GpuScene::geometryBytes() const {

@@ -2,6 +2,8 @@
 
 #include <cub/device/device_radix_sort.cuh>
 
+#include <vector>
+
 #include "accel/lbvh/karras.h"
 #include "gpu/cuda_check.h"
 #include "gpu/stage_timer.h"
@@ -141,24 +143,18 @@ void LbvhBuilder::build(const Aabb* primBounds, uint32_t n, int mortonBits, cuda
     }
     {
         Scope s(timer, st.sort);
+        const int endBit = wide ? 63 : 30;
         size_t tempBytes = 0;
-        int endBit = wide ? 63 : 30;
-        if (wide)
-            STRATA_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, tempBytes, keys_.data(), sortedKeys_.data(),
-                                                              primIds_.data(), sortedPrim_.data(), int(n), 0, endBit, stream));
-        else
-            STRATA_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, tempBytes, keys32_.data(), sortedKeys32_.data(),
-                                                              primIds_.data(), sortedPrim_.data(), int(n), 0, endBit, stream));
+        STRATA_CUDA_CHECK(sortPairs(nullptr, tempBytes, n, endBit, wide, stream));
         sortTemp_.resize(tempBytes);
-        if (wide)
-            STRATA_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sortTemp_.data(), tempBytes, keys_.data(), sortedKeys_.data(),
-                                                              primIds_.data(), sortedPrim_.data(), int(n), 0, endBit, stream));
-        else
-            STRATA_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sortTemp_.data(), tempBytes, keys32_.data(), sortedKeys32_.data(),
-                                                              primIds_.data(), sortedPrim_.data(), int(n), 0, endBit, stream));
+        if (n != sortLaunchesFor_ || endBit != sortBitsFor_) {
+            sortLaunches_ = countSortLaunches(tempBytes, n, endBit, wide);
+            sortLaunchesFor_ = n;
+            sortBitsFor_ = endBit;
+        }
+        STRATA_CUDA_CHECK(sortPairs(sortTemp_.data(), tempBytes, n, endBit, wide, stream));
         STRATA_LAUNCH_CHECK("lbvh/sort");
-        // Onesweep: one histogram kernel plus one pass per 8-bit digit.
-        s.launched(1 + uint32_t((endBit + 7) / 8));
+        s.launched(sortLaunches_);
     }
     {
         Scope s(timer, st.hierarchy);
@@ -174,6 +170,40 @@ void LbvhBuilder::build(const Aabb* primBounds, uint32_t n, int mortonBits, cuda
         STRATA_LAUNCH_CHECK("lbvh/aabb");
         s.launched();
     }
+}
+
+cudaError_t LbvhBuilder::sortPairs(void* temp, size_t& tempBytes, uint32_t n, int endBit, bool wide,
+                                   cudaStream_t stream) {
+    if (wide)
+        return cub::DeviceRadixSort::SortPairs(temp, tempBytes, keys_.data(), sortedKeys_.data(), primIds_.data(),
+                                               sortedPrim_.data(), int(n), 0, endBit, stream);
+    return cub::DeviceRadixSort::SortPairs(temp, tempBytes, keys32_.data(), sortedKeys32_.data(), primIds_.data(),
+                                           sortedPrim_.data(), int(n), 0, endBit, stream);
+}
+
+// CUB chooses its kernels at run time; capture one sort into a graph (not
+// executed) and count its kernel nodes, so the launch count is exact.
+uint32_t LbvhBuilder::countSortLaunches(size_t tempBytes, uint32_t n, int endBit, bool wide) {
+    cudaStream_t side;
+    STRATA_CUDA_CHECK(cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking));
+    cudaGraph_t graph = nullptr;
+    STRATA_CUDA_CHECK(cudaStreamBeginCapture(side, cudaStreamCaptureModeThreadLocal));
+    cudaError_t err = sortPairs(sortTemp_.data(), tempBytes, n, endBit, wide, side);
+    STRATA_CUDA_CHECK(cudaStreamEndCapture(side, &graph));
+    STRATA_CUDA_CHECK(err);
+    size_t count = 0;
+    STRATA_CUDA_CHECK(cudaGraphGetNodes(graph, nullptr, &count));
+    std::vector<cudaGraphNode_t> nodes(count);
+    STRATA_CUDA_CHECK(cudaGraphGetNodes(graph, nodes.data(), &count));
+    uint32_t kernels = 0;
+    for (cudaGraphNode_t node : nodes) {
+        cudaGraphNodeType type;
+        STRATA_CUDA_CHECK(cudaGraphNodeGetType(node, &type));
+        kernels += type == cudaGraphNodeTypeKernel;
+    }
+    STRATA_CUDA_CHECK(cudaGraphDestroy(graph));
+    STRATA_CUDA_CHECK(cudaStreamDestroy(side));
+    return kernels;
 }
 
 BvhView LbvhBuilder::view() const {

@@ -11,6 +11,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <vector>
 
 #include "accel/bvh.h"
 #include "gpu/device_buffer.h"
@@ -32,7 +33,12 @@ public:
     size_t memoryBytes() const;
 
 private:
+    cudaError_t sortPairs(void* temp, size_t& tempBytes, uint32_t n, int endBit, bool wide, cudaStream_t stream);
+    uint32_t countSortLaunches(size_t tempBytes, uint32_t n, int endBit, bool wide);
+
     uint32_t n_ = 0;
+    uint32_t sortLaunches_ = 0, sortLaunchesFor_ = 0;
+    int sortBitsFor_ = 0;
     DeviceBuffer<BvhNode> nodes_;
     DeviceBuffer<int32_t> parent_;
     DeviceBuffer<uint32_t> visits_;
