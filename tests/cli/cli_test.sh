@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# End-to-end tests of strata-cli on the CPU backend (runs in CI, no GPU):
+# renders write a PNG and a CSV; every bad input gives one clear message, a
+# non-zero exit and no output file. Usage: cli_test.sh STRATA_CLI SOURCE_DIR
+set -uo pipefail
+CLI="$1"
+SRC="$2"
+TMP="$(mktemp -d)"
+trap 'rm -rf "$TMP"' EXIT
+fails=0
+pass() { echo "ok   $1"; }
+fail() { echo "FAIL $1"; fails=$((fails + 1)); }
+
+# --- a render on the CPU backend writes the image and one CSV row per frame
+if "$CLI" render "$SRC/tests/data/cube_scene.json" --backend cpu --res 64x48 --spp 2 --frames 3 \
+     --out "$TMP/cube.png" --timings "$TMP/t.csv" >"$TMP/out.txt" 2>"$TMP/err.txt"; then
+  [ -s "$TMP/cube.png" ] && head -c 8 "$TMP/cube.png" | grep -q PNG && pass "render writes a PNG" || fail "render writes a PNG"
+  [ "$(wc -l <"$TMP/t.csv")" -eq 4 ] && pass "timings CSV: header + 3 rows" || fail "timings CSV rows"
+  head -1 "$TMP/t.csv" | grep -q "frame,scene_time,animate_ms" && pass "CSV header names stages" || fail "CSV header"
+  grep -q "$TMP/cube.png" "$TMP/out.txt" && pass "render prints the output path" || fail "render prints path"
+else
+  fail "render on the cpu backend: $(cat "$TMP/err.txt")"
+fi
+
+# --- bad input: non-zero exit, one message naming the problem, no output
+expect_error() {  # name, expected text, args...
+  local name="$1" text="$2"
+  shift 2
+  rm -f "$TMP/bad.png"
+  if "$CLI" "$@" --out "$TMP/bad.png" >"$TMP/o.txt" 2>"$TMP/e.txt"; then
+    fail "$name: exited 0"
+  elif ! grep -q -- "$text" "$TMP/e.txt"; then
+    fail "$name: message lacks '$text': $(cat "$TMP/e.txt")"
+  elif [ -e "$TMP/bad.png" ] || ls "$TMP" | grep -q 'bad.png.tmp'; then
+    fail "$name: left an output file"
+  else
+    pass "$name"
+  fi
+}
+printf '{"meshes": [{"name": "a", "obj": "cube.obj"}],\n  "render": {"spp": }\n}\n' >"$TMP/malformed.json"
+printf '{"meshes": [{"name": "a", "obj": "missing.obj"}]}\n' >"$TMP/missing_obj.json"
+expect_error "missing scene file" "nope.json" render "$TMP/nope.json" --backend cpu
+expect_error "malformed JSON gives line:column" "malformed.json:2:" render "$TMP/malformed.json" --backend cpu
+expect_error "missing OBJ" "missing.obj" render "$TMP/missing_obj.json" --backend cpu
+expect_error "unknown --set key" "render.nope" render "$SRC/tests/data/cube_scene.json" --backend cpu --set render.nope=1
+expect_error "bad --set value" "render.spp" render "$SRC/tests/data/cube_scene.json" --backend cpu --set render.spp=zero
+expect_error "bad --res" "--res" render "$SRC/tests/data/cube_scene.json" --backend cpu --res 640
+expect_error "resolution 0" "render.width" render "$SRC/tests/data/cube_scene.json" --backend cpu --res 0x10
+if "$CLI" render "$SRC/tests/data/cube_scene.json" --backend cpu --res 8x8 --out /nonexistent/dir/x.png \
+     >/dev/null 2>"$TMP/e.txt"; then
+  fail "unwritable output folder: exited 0"
+else
+  grep -q "/nonexistent/dir/x.png" "$TMP/e.txt" && pass "unwritable output folder" || fail "unwritable: $(cat "$TMP/e.txt")"
+fi
+
+# --- validate and --help
+"$CLI" validate "$SRC/tests/data/cube_scene.json" --backend cpu --rays 200 >"$TMP/v.txt" 2>&1 \
+  && grep -q "all structures agree" "$TMP/v.txt" && pass "validate agrees on the cube" || fail "validate: $(cat "$TMP/v.txt")"
+for sub in render bench validate; do
+  "$CLI" "$sub" --help >/dev/null && pass "$sub --help" || fail "$sub --help"
+done
+
+echo "$fails failure(s)"
+[ "$fails" -eq 0 ]
