@@ -3,7 +3,9 @@
 // timed with events and its launches counted.
 #include "render/cuda_renderer.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <sstream>
 
 #include "accel/lbvh/lbvh_gpu.h"
@@ -73,11 +75,16 @@ void checkFits(const Scene& scene, const FlatScene& flat) {
     // LBVH: nodes, parents, counters, keys (x2), ids (x2), sort scratch.
     size_t accel = t * (sizeof(BvhNode) + 2 * 4 + 4 + 2 * 8 + 2 * 4) + t * 16;
     size_t need = GpuScene::estimateBytes(scene, flat) + accel + pixels * pathBytesPerPixel() + (64u << 20);
-    if (need > gpu.freeBytes) {
+    size_t freeBytes = gpu.freeBytes;
+    // STRATA_GPU_MEMORY_LIMIT_MB pretends the GPU has less free memory (tests
+    // of the out-of-memory path, and rehearsing scenes for smaller GPUs).
+    if (const char* lim = std::getenv("STRATA_GPU_MEMORY_LIMIT_MB"))
+        freeBytes = std::min(freeBytes, size_t(std::strtoull(lim, nullptr, 10)) << 20);
+    if (need > freeBytes) {
         std::ostringstream s;
         s << scene.path << ": the scene needs about " << need / (1 << 20) << " MiB of GPU memory ("
-          << t << " triangles, " << pixels << " pixels) but " << gpu.name << " has " << gpu.freeBytes / (1 << 20)
-          << " MiB free";
+          << t << " triangles, " << pixels << " pixels) but " << gpu.name << " has " << freeBytes / (1 << 20)
+          << " MiB free" << (freeBytes < gpu.freeBytes ? " (STRATA_GPU_MEMORY_LIMIT_MB)" : "");
         throw Error(s.str());
     }
 }

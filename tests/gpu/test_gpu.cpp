@@ -1,11 +1,13 @@
 // GPU tests: each skips (never passes) when no CUDA device is present.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <random>
 
 #include "../cpu/test_util.h"
 #include "accel/bvh_validate.h"
+#include "core/error.h"
 #include "accel/lbvh/lbvh_host.h"
 #include "gpu/device.h"
 #include "render/cuda_renderer.h"
@@ -200,5 +202,25 @@ TEST(GpuRender, DeformingSceneAnimatesLikeTheCpuReference) {
         float maxDiff = 0;
         for (size_t i = 0; i < pos.size(); ++i) maxDiff = std::max(maxDiff, length(pos[i] - g.positions[i]));
         EXPECT_LT(maxDiff, 1e-4f) << t;
+    }
+}
+
+TEST(GpuRender, SceneLargerThanFreeMemoryIsAClearError) {
+    REQUIRE_GPU();
+    Scene s = test::sceneWith(test::makeRandomTriangles(1000, 0.01f, 1));
+    s.path = "big.json";
+    s.options.render.width = 4096;
+    s.options.render.height = 4096;
+    setenv("STRATA_GPU_MEMORY_LIMIT_MB", "100", 1);
+    try {
+        makeCudaRenderer(s);
+        unsetenv("STRATA_GPU_MEMORY_LIMIT_MB");
+        FAIL() << "expected an error";
+    } catch (const Error& e) {
+        unsetenv("STRATA_GPU_MEMORY_LIMIT_MB");
+        std::string m = e.what();
+        EXPECT_NE(m.find("big.json"), std::string::npos) << m;
+        EXPECT_NE(m.find("MiB of GPU memory"), std::string::npos) << m;
+        EXPECT_NE(m.find("MiB free"), std::string::npos) << m;
     }
 }
