@@ -214,6 +214,10 @@ TEST(Generators, SmallGeneratorsFollowTheirParams) {
     for (const Vec3& p : s.mesh.positions) EXPECT_NEAR(length(p), 2.5f, 1e-4f);
     LoadedMesh box = gen("box", {{"size", {1, 2, 3}}});
     for (const Vec3& p : box.mesh.positions) EXPECT_NEAR(fabsf(p.y), 1.0f, 1e-6f);
+    // Closed solids: normals point outwards.
+    for (const LoadedMesh* lm : {&s, &box})
+        for (size_t i = 0; i < lm->mesh.positions.size(); ++i)
+            EXPECT_GT(dot(lm->mesh.normals[i], lm->mesh.positions[i]), 0.0f);
 }
 
 TEST(Generators, CornellLightFacesDown) {
@@ -299,6 +303,17 @@ TEST(Runner, SkinnedWithABoundSkeleton) {
     float smax = -1e9f;
     for (const Vec3& p : small.mesh.positions) smax = std::max(smax, p.y);
     EXPECT_NEAR(smax, 1.5f, 0.05f);
+}
+
+TEST(Runner, BodyVolumeIsPlausible) {
+    // The body is closed tubes and ellipsoids wound outwards: a positive
+    // signed volume near a person's (about 0.07 m^3); inverted parts would cancel it.
+    const Mesh m = gen("runner").mesh;
+    double v = 0;
+    for (const Tri& t : m.triangles)
+        v += dot(m.positions[t.v[0]], cross(m.positions[t.v[1]], m.positions[t.v[2]])) / 6.0;
+    EXPECT_GT(v, 0.04);
+    EXPECT_LT(v, 0.15);
 }
 
 TEST(Runner, ReallyDeformsAndLoops) {
