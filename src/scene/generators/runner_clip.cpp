@@ -1,9 +1,13 @@
 // The runner's skeleton and its in-place run cycle, sampled from smooth
-// functions of the cycle angle (one key every 1/24 cycle).
+// functions of the cycle angle (one key every 1/24 cycle). The root's height
+// keeps the lower foot on the ground, lifted in the flight phases.
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "core/transform.h"
 #include "scene/generators/runner_rig.h"
+#include "scene/skeleton_pose.h"
 
 namespace strata {
 
@@ -78,8 +82,29 @@ void pose(float th, Quat* r, Vec3& root) {
     arm(th + kPi, -1.0f, r[kUpperArmR], r[kLowerArmR]);
     r[kHandL] = rotX(-0.2f);
     r[kHandR] = rotX(-0.2f);
-    // Two bounces per cycle: lowest in mid-stance, highest in flight.
-    root = {0.015f * sinf(th), -0.03f + 0.035f * cosf(2 * (th - 0.25f)), 0};
+    root = {0.015f * sinf(th), 0, 0};
+}
+
+// Points under the soles of the shoes (1.8 m figure), for ground contact.
+const Vec3 kSole[] = {{0.10f, 0.017f, -0.06f}, {0.10f, 0.013f, -0.03f}, {0.10f, 0.012f, 0.05f},
+                      {0.10f, 0.009f, 0.13f},  {0.10f, 0.018f, 0.16f}};
+
+// Root height that puts the lower foot's sole on the ground (y = 0), plus
+// the lift of the flight phase, twice a cycle between the stances.
+float rootHeight(const Skeleton& rest, const Quat* r, float th) {
+    Skeleton one = rest;
+    one.times = {0.0f};
+    one.rotation.assign(r, r + kRunnerBones);
+    one.rootTranslation = {Vec3{}};
+    std::vector<Affine> skin;
+    poseSkeleton(one, 0.0f, skin);
+    float low = 1e9f;
+    for (const Vec3& p : kSole) {
+        low = std::min(low, skin[kFootL].point(p).y);
+        low = std::min(low, skin[kFootR].point({-p.x, p.y, p.z}).y);
+    }
+    float flight = cosf(2 * (th - 2.0f));
+    return 0.004f - low + 0.05f * (flight > 0 ? flight : 0.0f);
 }
 
 }  // namespace
@@ -88,6 +113,12 @@ Vec3 runnerJoint(int bone) { return kBones[bone].joint; }
 
 Skeleton makeRunnerSkeleton(float height, float phase) {
     const float s = height / kRunnerRestHeight;
+    Skeleton rest;  // the 1.8 m figure, for ground contact
+    for (const BoneDef& b : kBones) {
+        rest.parent.push_back(b.parent);
+        rest.joint.push_back(b.joint);
+        rest.name.push_back(b.name);
+    }
     Skeleton sk;
     for (const BoneDef& b : kBones) {
         sk.parent.push_back(b.parent);
@@ -104,7 +135,9 @@ Skeleton makeRunnerSkeleton(float height, float phase) {
         float th = 2 * kPi * (float(kk) / float(kRunCycleKeys) + phase);
         sk.times[k] = kRunCycleSeconds * float(k) / float(kRunCycleKeys);
         Vec3 root;
-        pose(th, &sk.rotation[size_t(k) * kRunnerBones], root);
+        Quat* r = &sk.rotation[size_t(k) * kRunnerBones];
+        pose(th, r, root);
+        root.y = rootHeight(rest, r, th);
         sk.rootTranslation[k] = root * s;
     }
     return sk;
