@@ -335,6 +335,23 @@ TEST(Runner, ReallyDeformsAndLoops) {
     }
 }
 
+TEST(Runner, FeetMeetTheGroundWithoutSinking) {
+    const Mesh m = gen("runner").mesh;
+    std::vector<Vec3> p;
+    float lowest = 1e9f, highest = -1e9f;
+    for (int k = 0; k < 28; ++k) {
+        poseMeshPositions(m, 0.7f * float(k) / 28.0f, p);
+        float low = 1e9f;
+        for (const Vec3& v : p) low = std::min(low, v.y);
+        lowest = std::min(lowest, low);
+        highest = std::max(highest, low);
+    }
+    EXPECT_GT(lowest, -0.01f);   // never through the floor
+    EXPECT_LT(lowest, 0.01f);    // a stance foot on it
+    EXPECT_GT(highest, 0.03f);   // both feet off it in the flight phase
+    EXPECT_LT(highest, 0.15f);
+}
+
 TEST(Runner, PhaseShiftsTheClip) {
     const Mesh m0 = gen("runner", {{"phase", 0.0}}).mesh;
     const Mesh m5 = gen("runner", {{"phase", 0.5}}).mesh;
