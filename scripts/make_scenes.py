@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""Writes the benchmark scene files in assets/scenes/ (scene JSON format v1).
+
+The meshes are procedural (src/scene/generators/); what this script computes
+is the runners' keyframed paths: laps around the atrium's nave and around the
+kitchen table, keyed by arc length at a steady running speed, each runner
+turned (about +Y) to face along its path (the runner mesh faces +Z).
+
+    python3 scripts/make_scenes.py          # rewrite every file
+"""
+import json
+import math
+import os
+
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "assets", "scenes")
+RENDER = {"width": 1280, "height": 720, "spp": 1, "bounces": 3}
+SKY = [0.5, 0.6, 0.8]
+RUN_SPEED = 3.2  # m/s: a 0.7 s run cycle covers a 2.24 m stride pair
+
+
+def r4(v):
+    return round(v, 4)
+
+
+def yaw_degrees(dx, dz):
+    """Rotation about +Y that turns +Z into the direction (dx, 0, dz)."""
+    return math.degrees(math.atan2(dx, dz))
+
+
+def unwrap(angles):
+    out = [angles[0]]
+    for a in angles[1:]:
+        while a - out[-1] > 180:
+            a -= 360
+        while a - out[-1] < -180:
+            a += 360
+        out.append(a)
+    return out
+
+
+def keys_from_samples(samples, speed):
+    """samples: [(x, z, dx, dz)] around a closed loop (not repeating the first).
+    Returns looping keys: time from chord lengths at `speed`, closing on the first."""
+    pts = samples + [samples[0]]
+    yaws = unwrap([yaw_degrees(dx, dz) for (_, _, dx, dz) in pts])
+    keys, t = [], 0.0
+    for i, (x, z, _, _) in enumerate(pts):
+        if i > 0:
+            px, pz = pts[i - 1][0], pts[i - 1][1]
+            t += math.hypot(x - px, z - pz) / speed
+        keys.append({"time": r4(t), "translate": [r4(x), 0.0, r4(z)],
+                     "rotate": {"axis": [0, 1, 0], "degrees": r4(yaws[i])}})
+    return keys
+
+
+def stadium_point(s, half, r):
+    """Point and heading at arc length s on a stadium lap (straights along X
+    from -half to half at z = +r and z = -r, semicircles around (+-half, 0)),
+    run counter-clockwise seen from above."""
+    straight, arc = 2 * half, math.pi * r
+    s %= 2 * (straight + arc)
+    if s < straight:
+        return (-half + s, r, 1.0, 0.0)
+    s -= straight
+    if s < arc:
+        a = s / r  # from z = +r round through x = half + r to z = -r
+        return (half + r * math.sin(a), r * math.cos(a), math.cos(a), -math.sin(a))
+    s -= arc
+    if s < straight:
+        return (half - s, -r, -1.0, 0.0)
+    a = (s - straight) / r
+    return (-half - r * math.sin(a), -r * math.cos(a), -math.cos(a), math.sin(a))
+
+
+def stadium_keys(half, r, start_fraction, clockwise, speed):
+    """One lap from `start_fraction` of the way round: a key at the start, at
+    both ends of each straight and every 30 degrees round each bend."""
+    straight, arc = 2 * half, math.pi * r
+    lap = 2 * (straight + arc)
+    marks = [0.0, straight] + [straight + arc * k / 6 for k in range(1, 6)]
+    marks += [straight + arc, 2 * straight + arc] + [2 * straight + arc + arc * k / 6 for k in range(1, 6)]
+    if clockwise:  # the same corners, reached running the other way round
+        marks = [(-m) % lap for m in marks]
+    s0 = start_fraction * lap
+    ss = [s0] + sorted(((m - s0) % lap) + s0 for m in marks if abs(((m - s0) % lap)) > 1e-6)
+    samples = []
+    for s in ss:
+        if clockwise:
+            x, z, dx, dz = stadium_point(-s, half, r)
+            samples.append((x, z, -dx, -dz))
+        else:
+            samples.append(stadium_point(s, half, r))
+    return keys_from_samples(samples, speed)
+
+
+def ellipse_keys(cx, cz, a, b, start_fraction, count, speed):
+    samples = []
+    for k in range(count):
+        th = 2 * math.pi * (k / count + start_fraction)
+        samples.append((cx + a * math.cos(th), cz + b * math.sin(th), -a * math.sin(th), b * math.cos(th)))
+    return keys_from_samples(samples, speed)
+
+
+def runner_meshes(n):
+    # Different phases so the runners are out of step.
+    phases = [0.0, 0.37, 0.71]
+    return [{"name": f"runner{i + 1}", "generator": "runner", "params": {"phase": phases[i]}} for i in range(n)]
+
+
+def atrium(n):
+    # Lanes in the nave, clear of the columns at |z| = 3.5 and of each other:
+    # runners 1 and 3 share the outer lane half a lap apart, runner 2 runs the
+    # other way round an inner lane.
+    lanes = [(2.3, 0.0, False), (1.4, 0.5, True), (2.3, 0.5, False)]
+    instances = [{"mesh": "atrium", "name": "hall"}]
+    for i in range(n):
+        r, start, cw = lanes[i]
+        instances.append({"mesh": f"runner{i + 1}", "name": f"runner{i + 1}",
+                          "animation": {"loop": True, "keys": stadium_keys(8.0, r, start, cw, RUN_SPEED)}})
+    return {
+        "camera": {"position": [-13.0, 2.6, 0.0], "target": [0.0, 2.0, -0.6], "up": [0, 1, 0], "fov": 60},
+        "meshes": [{"name": "atrium", "generator": "atrium", "params": {}}] + runner_meshes(n),
+        "instances": instances,
+        "lights": {"environment": {"color": SKY},
+                   "sun": {"direction": [0.3, 1.0, 0.15], "radiance": [7.0, 6.5, 5.8]}},
+        "render": RENDER,
+        "animation": {"fps": 30},
+    }
+
+
+def kitchen(n):
+    # An ellipse round the table (centre (0.4, 0.5)), clear of chairs and counters.
+    instances = [{"mesh": "kitchen", "name": "room"}]
+    for i in range(n):
+        instances.append({"mesh": f"runner{i + 1}", "name": f"runner{i + 1}",
+                          "animation": {"loop": True,
+                                        "keys": ellipse_keys(0.4, 0.5, 1.75, 1.45, i / max(n, 1), 16, 2.6)}})
+    return {
+        "camera": {"position": [2.6, 1.75, 2.2], "target": [-0.6, 0.9, -0.6], "up": [0, 1, 0], "fov": 65},
+        "meshes": [{"name": "kitchen", "generator": "kitchen", "params": {}}] + runner_meshes(n),
+        "instances": instances,
+        "lights": {"environment": {"color": SKY},
+                   "sun": {"direction": [1.0, 0.55, 0.25], "radiance": [8.0, 7.4, 6.5]}},
+        "render": RENDER,
+        "animation": {"fps": 30},
+    }
+
+
+def forest():
+    return {
+        "camera": {"position": [-19.0, 2.5, 17.0], "target": [0.0, 4.0, 0.0], "up": [0, 1, 0], "fov": 55},
+        "meshes": [{"name": "forest", "generator": "forest", "params": {"trees": 24, "seed": 1}}],
+        "instances": [{"mesh": "forest", "name": "forest"}],
+        "lights": {"environment": {"color": [0.45, 0.55, 0.75]},
+                   "sun": {"direction": [0.4, 0.8, 0.3], "radiance": [6.0, 5.7, 5.2]}},
+        "render": RENDER,
+        "animation": {"fps": 30},
+    }
+
+
+def cornell():
+    return {
+        "camera": {"position": [0.0, 1.0, 4.2], "target": [0.0, 1.0, 0.0], "up": [0, 1, 0], "fov": 38},
+        "meshes": [{"name": "cornell", "generator": "cornell", "params": {"boxes": True}}],
+        "instances": [{"mesh": "cornell", "name": "box"}],
+        "lights": {"environment": {"color": [0.0, 0.0, 0.0]}},
+        "render": RENDER,
+        "animation": {"fps": 30},
+    }
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    scenes = {f"atrium-{n}.json": atrium(n) for n in (1, 2, 3)}
+    scenes.update({f"kitchen-{n}.json": kitchen(n) for n in (1, 2, 3)})
+    scenes["forest.json"] = forest()
+    scenes["cornell.json"] = cornell()
+    scenes["default.json"] = atrium(2)
+    for name, scene in scenes.items():
+        with open(os.path.join(OUT, name), "w") as f:
+            json.dump(scene, f, indent=2)
+            f.write("\n")
+        print(os.path.join("assets/scenes", name))
+
+
+if __name__ == "__main__":
+    main()
