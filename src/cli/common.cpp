@@ -92,16 +92,20 @@ static double nowSeconds() {
 Progress::Progress(std::string what) : what_(std::move(what)), start_(nowSeconds()) {}
 
 void Progress::update(uint64_t done, uint64_t total) {
-    double el = nowSeconds() - start_;
+    double now = nowSeconds(), el = now - start_;
     if (el < 1.0) return;
+    // A terminal gets a line rewritten 4 times a second; a log a line every 10 s.
+    static const bool tty = isatty(fileno(stderr));
+    if (now - last_ < (tty ? 0.25 : 10.0) && done != total) return;
+    last_ = now;
     shown_ = true;
-    std::fprintf(stderr, "\r%s %llu/%llu (%.1f s)", what_.c_str(), (unsigned long long)done,
-                 (unsigned long long)total, el);
+    std::fprintf(stderr, tty ? "\r%s %llu/%llu (%.1f s)" : "%s %llu/%llu (%.1f s)\n", what_.c_str(),
+                 (unsigned long long)done, (unsigned long long)total, el);
     std::fflush(stderr);
 }
 
 void Progress::finish() {
-    if (shown_) std::fprintf(stderr, "\n");
+    if (shown_ && isatty(fileno(stderr))) std::fprintf(stderr, "\n");
     shown_ = false;
 }
 

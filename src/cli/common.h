@@ -44,6 +44,7 @@ public:
 private:
     std::string what_;
     double start_;
+    double last_ = 0;
     bool shown_ = false;
 };
 
