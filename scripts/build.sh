@@ -9,7 +9,7 @@ args=(-G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo)
 if [ -n "${CMAKE_CUDA_ARCHITECTURES:-}" ]; then
   args+=("-DCMAKE_CUDA_ARCHITECTURES=$CMAKE_CUDA_ARCHITECTURES")
 fi
-if [ ! -f "$BUILD/build.ninja" ]; then
+if [ ! -f "$BUILD/build.ninja" ] || [ ! -f "$BUILD/CMakeCache.txt" ]; then
   cmake -S "$ROOT" -B "$BUILD" "${args[@]}"
 fi
 cmake --build "$BUILD" "$@"

@@ -4,7 +4,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
-#include "cli/csv.h"
+#include "render/frame_csv.h"
 
 namespace strata::cli {
 namespace {
@@ -85,7 +85,7 @@ std::function<int()> addBenchCommand(CLI::App& app) {
         std::printf("shadow rays:         %.0f per frame, %.1f Mrays/s\n", median(shadows), mrays(median(shadows), shadowMs));
         if (!csvPath->empty()) {
             std::string csv = csvHeader(names);
-            for (const FrameRecord& x : recs) csv += csvRow(x);
+            for (const FrameRecord& x : recs) csv += csvRow(x, o);
             writeFileAtomic(*csvPath, csv);
         }
         return 0;

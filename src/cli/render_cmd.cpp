@@ -4,7 +4,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
-#include "cli/csv.h"
+#include "render/frame_csv.h"
 #include "scene/image_io.h"
 
 namespace strata::cli {
@@ -32,12 +32,12 @@ std::function<int()> addRenderCommand(CLI::App& app) {
         for (int f = 0; f < a->frames; ++f) {
             float t = o.animation.startTime + (o.animation.play ? float(f) / o.animation.fps : 0.0f);
             r->renderFrame(t, uint64_t(f));
-            while (r->popRecord(rec)) csv += csvRow(rec);
+            while (r->popRecord(rec)) csv += csvRow(rec, o);
             progress.update(uint64_t(f + 1), uint64_t(a->frames));
         }
         progress.finish();
         r->finish();
-        while (r->popRecord(rec)) csv += csvRow(rec);
+        while (r->popRecord(rec)) csv += csvRow(rec, o);
         std::vector<uint8_t> rgb;
         r->readImage(rgb);
         writePngAtomic(*out, o.render.width, o.render.height, rgb);

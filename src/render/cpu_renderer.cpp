@@ -19,7 +19,14 @@ public:
     explicit CpuRenderer(const Scene& scene)
         : scene_(scene), opt_(scene.options), pool_(unsigned(opt_.render.threads)) {
         flat_ = flattenScene(scene_);
+        allocate();
+    }
+
+    void allocate() {
         const size_t n = size_t(opt_.render.width) * opt_.render.height;
+        allocW_ = opt_.render.width;
+        allocH_ = opt_.render.height;
+        samples_ = 0;
         for (int q = 0; q < 2; ++q) {
             rays_[q].resize(n);
             rayPath_[q].resize(n);
@@ -41,7 +48,16 @@ public:
         return {"animate", "build", "trace", "shade", "shadow", "accumulate"};
     }
 
-    void renderFrame(float t, uint64_t frameIndex) override {
+    void setOptions(const Options& o) override { opt_ = o; }
+    const Options& options() const override { return opt_; }
+    void setCamera(const CameraPose* pose) override {
+        hasCamera_ = pose != nullptr;
+        if (pose) camera_ = *pose;
+    }
+    uint32_t samplesPerPixel() const override { return samples_; }
+
+    void renderFrame(float t, uint64_t frameIndex, bool accumulate) override {
+        if (opt_.render.width != allocW_ || opt_.render.height != allocH_) allocate();
         using Clock = std::chrono::steady_clock;
         FrameRecord rec;
         rec.frame = frameIndex;
@@ -61,11 +77,15 @@ public:
             if (opt_.accel.builder == "lbvh-karras") bvh_ = buildLbvhHost(bounds_, opt_.accel.mortonBits).bvh;
             else bvh_ = buildSahBvh(bounds_);
         });
-        SceneView sv = hostSceneView(scene_, flat_, pos_, nrm_, bvh_.view(), makeCameraView(scene_, t, w, h));
+        CameraView cam = hasCamera_ ? makeCameraView(camera_, w, h) : makeCameraView(scene_, t, w, h);
+        SceneView sv = hostSceneView(scene_, flat_, pos_, nrm_, bvh_.view(), cam);
         PathBuffers b{{rays_[0].data(), rays_[1].data()}, {rayPath_[0].data(), rayPath_[1].data()}, hits_.data(),
                       throughput_.data(), radiance_.data(), lastPdf_.data(), shadowRays_.data(),
                       shadowContrib_.data(), shadowPath_.data(), counters_.data(), film_.data()};
-        std::fill(film_.begin(), film_.end(), Vec3{});
+        if (!accumulate || samples_ == 0) {
+            std::fill(film_.begin(), film_.end(), Vec3{});
+            samples_ = 0;
+        }
         counters_[kRaysTraced] = counters_[kShadowRaysTraced] = 0;
         for (int pass = 0; pass < opt_.render.spp; ++pass) {
             PassParams p{w, h, opt_.render.seed, uint32_t(frameIndex * opt_.render.spp + pass),
@@ -81,7 +101,7 @@ public:
             }
             timed(5, [&] { pool_.parallelFor(n, [&](uint32_t i) { stageAccumulate(b, i); }); });
         }
-        samples_ = uint32_t(opt_.render.spp);
+        samples_ += uint32_t(opt_.render.spp);
         for (const StageTime& s : rec.stages) rec.totalMs += s.ms;
         rec.triangles = flat_.tris.size();
         rec.rays = counters_[kRaysTraced];
@@ -139,6 +159,9 @@ private:
     std::vector<uint32_t> counters_;
     std::vector<Vec3> film_;
     uint32_t samples_ = 0;
+    int allocW_ = 0, allocH_ = 0;
+    bool hasCamera_ = false;
+    CameraPose camera_{};
     std::deque<FrameRecord> records_;
 };
 

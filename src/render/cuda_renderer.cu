@@ -45,6 +45,14 @@ __global__ void tonemapKernel(const Vec3* film, uint32_t n, float inv, float exp
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) out[i] = stageTonemap(film, i, inv, exposure, op);
 }
+__global__ void tonemapSurfaceKernel(const Vec3* film, uint32_t w, uint32_t h, float inv, float exposure, Tonemap op,
+                                     cudaSurfaceObject_t surface) {
+    uint32_t x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= w || y >= h) return;
+    // Row 0 is the top row on every display path; the display shader flips.
+    uint32_t c = stageTonemap(film, y * w + x, inv, exposure, op);
+    surf2Dwrite(c, surface, int(x * 4), int(y));
+}
 __global__ void closestHitsKernel(SceneView s, const Ray* rays, uint32_t n, HitRecord* out) {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) out[i] = traceClosest(s, rays[i]);
@@ -97,7 +105,17 @@ public:
         gpuName_ = queryGpu().name;
         STRATA_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
         gpu_ = std::make_unique<GpuScene>(scene_, flat_);
+        allocate();
+        STRATA_CUDA_CHECK(cudaMallocHost(&hostCounters_, sizeof(uint32_t) * kNumCounters * kRing));
+    }
+
+    // Image-sized buffers (again whenever the resolution changes).
+    void allocate() {
+        STRATA_CUDA_CHECK(cudaStreamSynchronize(stream_));
         const size_t n = size_t(opt_.render.width) * opt_.render.height;
+        allocW_ = opt_.render.width;
+        allocH_ = opt_.render.height;
+        samples_ = 0;
         for (int q = 0; q < 2; ++q) {
             rays_[q].resize(n);
             rayPath_[q].resize(n);
@@ -112,7 +130,6 @@ public:
         counters_.resize(kNumCounters);
         film_.resize(n);
         image_.resize(n);
-        STRATA_CUDA_CHECK(cudaMallocHost(&hostCounters_, sizeof(uint32_t) * kNumCounters * kRing));
     }
     ~CudaRenderer() override {
         if (stream_) cudaStreamSynchronize(stream_);
@@ -123,7 +140,33 @@ public:
     std::string name() const override { return "cuda (" + gpuName_ + ")"; }
     std::vector<std::string> stageNames() const override { return stageList(); }
 
-    void renderFrame(float t, uint64_t frameIndex) override {
+    void setOptions(const Options& o) override { opt_ = o; }
+    const Options& options() const override { return opt_; }
+    void setCamera(const CameraPose* pose) override {
+        hasCamera_ = pose != nullptr;
+        if (pose) camera_ = *pose;
+    }
+    uint32_t samplesPerPixel() const override { return samples_; }
+    size_t geometryBytes() const override { return gpu_->geometryBytes(); }
+    size_t accelBytes() const override { return lbvh_.memoryBytes(); }
+
+    bool deviceDisplay() const override { return true; }
+    bool tonemapToDevice(void* rgba8) override {
+        launchTonemap(static_cast<uint32_t*>(rgba8));
+        return true;
+    }
+    bool tonemapToSurface(unsigned long long surface) override {
+        const uint32_t w = opt_.render.width, h = opt_.render.height;
+        float inv = samples_ ? 1.0f / samples_ : 0.0f;
+        dim3 block(16, 16), grid((w + 15) / 16, (h + 15) / 16);
+        tonemapSurfaceKernel<<<grid, block, 0, stream_>>>(film_.data(), w, h, inv, std::exp2(opt_.render.exposure),
+                                                          tonemapFromName(opt_.render.tonemap), surface);
+        STRATA_LAUNCH_CHECK("display/tonemap_surface");
+        return true;
+    }
+
+    void renderFrame(float t, uint64_t frameIndex, bool accumulate) override {
+        if (opt_.render.width != allocW_ || opt_.render.height != allocH_) allocate();
         const uint32_t w = opt_.render.width, h = opt_.render.height, n = w * h;
         FrameRecord header;
         header.frame = frameIndex;
@@ -147,11 +190,15 @@ public:
         lbvh_.build(gpu_->bounds(), gpu_->numTris(), opt_.accel.mortonBits, stream_, &timer_, ls);
         timer_.end(kBuild);
 
-        SceneView sv = gpu_->view(lbvh_.view(), makeCameraView(scene_, t, int(w), int(h)));
+        CameraView cam = hasCamera_ ? makeCameraView(camera_, int(w), int(h)) : makeCameraView(scene_, t, int(w), int(h));
+        SceneView sv = gpu_->view(lbvh_.view(), cam);
         PathBuffers b{{rays_[0].data(), rays_[1].data()}, {rayPath_[0].data(), rayPath_[1].data()}, hits_.data(),
                       throughput_.data(), radiance_.data(), lastPdf_.data(), shadowRays_.data(),
                       shadowContrib_.data(), shadowPath_.data(), counters_.data(), film_.data()};
-        STRATA_CUDA_CHECK(cudaMemsetAsync(film_.data(), 0, n * sizeof(Vec3), stream_));
+        if (!accumulate || samples_ == 0) {
+            STRATA_CUDA_CHECK(cudaMemsetAsync(film_.data(), 0, n * sizeof(Vec3), stream_));
+            samples_ = 0;
+        }
         STRATA_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, kNumCounters * sizeof(uint32_t), stream_));
         for (int pass = 0; pass < opt_.render.spp; ++pass) {
             PassParams p{w, h, opt_.render.seed, uint32_t(frameIndex * opt_.render.spp + pass),
@@ -187,7 +234,7 @@ public:
             timer_.countLaunches();
             timer_.end(kAccumulate);
         }
-        samples_ = uint32_t(opt_.render.spp);
+        samples_ += uint32_t(opt_.render.spp);
         STRATA_CUDA_CHECK(cudaMemcpyAsync(hostCounters_ + (frameIndex % kRing) * kNumCounters, counters_.data(),
                                           kNumCounters * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream_));
         timer_.endFrame();
@@ -196,12 +243,17 @@ public:
     bool popRecord(FrameRecord& out) override { return take(out, false); }
     void finish() override { STRATA_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
 
-    void readImage(std::vector<uint8_t>& rgb) override {
+    void launchTonemap(uint32_t* dst) {
         const uint32_t n = uint32_t(film_.size());
         float inv = samples_ ? 1.0f / samples_ : 0.0f;
         tonemapKernel<<<blocks(n), kBlock, 0, stream_>>>(film_.data(), n, inv, std::exp2(opt_.render.exposure),
-                                                         tonemapFromName(opt_.render.tonemap), image_.data());
+                                                         tonemapFromName(opt_.render.tonemap), dst);
         STRATA_LAUNCH_CHECK("tonemap");
+    }
+
+    void readImage(std::vector<uint8_t>& rgb) override {
+        const uint32_t n = uint32_t(film_.size());
+        launchTonemap(image_.data());
         STRATA_CUDA_CHECK(cudaStreamSynchronize(stream_));
         std::vector<uint32_t> px;
         image_.download(px);
@@ -285,6 +337,9 @@ private:
     uint32_t* hostCounters_ = nullptr;
     uint64_t frameSlot_[kRing] = {};
     uint32_t samples_ = 0;
+    int allocW_ = 0, allocH_ = 0;
+    bool hasCamera_ = false;
+    CameraPose camera_{};
 };
 
 }  // namespace
@@ -297,7 +352,7 @@ GpuBuildResult buildOnGpuForValidation(const Scene& scene, float t) {
     s.options.render.spp = 1;
     s.options.render.bounces = 0;
     CudaRenderer r(s);
-    r.renderFrame(t, 0);
+    r.renderFrame(t, 0, false);
     r.finish();
     GpuBuildResult out = r.downloadBuild();
     FrameRecord rec;
@@ -311,7 +366,7 @@ std::vector<HitRecord> traceOnGpuForValidation(const Scene& scene, float t, cons
     s.options.render.spp = 1;
     s.options.render.bounces = 0;
     CudaRenderer r(s);
-    r.renderFrame(t, 0);
+    r.renderFrame(t, 0, false);
     return r.closestHits(t, rays);
 }
 

@@ -155,7 +155,10 @@ void triangleBounds(const std::vector<Vec3>& pos, const std::vector<Tri>& tris, 
 }
 
 CameraView makeCameraView(const Scene& scene, float t, int width, int height) {
-    CameraPose c = cameraAt(scene.camera, t);
+    return makeCameraView(cameraAt(scene.camera, t), width, height);
+}
+
+CameraView makeCameraView(const CameraPose& c, int width, int height) {
     CameraView v;
     v.position = c.position;
     v.forward = normalize(c.target - c.position);

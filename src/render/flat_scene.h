@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "render/scene_view.h"
+#include "scene/keyframes.h"
 #include "scene/scene.h"
 
 namespace strata {
@@ -51,6 +52,7 @@ void poseFlatScene(const Scene& scene, const FlatScene& flat, float t, std::vect
 void triangleBounds(const std::vector<Vec3>& pos, const std::vector<Tri>& tris, std::vector<Aabb>& out);
 
 CameraView makeCameraView(const Scene& scene, float t, int width, int height);
+CameraView makeCameraView(const CameraPose& pose, int width, int height);
 
 // Where a backend keeps the flat scene's arrays (host or device memory).
 struct FlatScenePointers {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "scene/keyframes.h"
 #include "scene/scene.h"
 
 namespace strata {
@@ -43,7 +44,24 @@ public:
     virtual std::vector<std::string> stageNames() const = 0;
     // Animates to scene time t, rebuilds, renders options.render.spp samples
     // per pixel (sample pattern from frameIndex). Asynchronous on the GPU.
-    virtual void renderFrame(float sceneTime, uint64_t frameIndex) = 0;
+    // With accumulate, the samples add to the previous frames' (a still
+    // camera on a paused scene converges); otherwise the image starts over.
+    virtual void renderFrame(float sceneTime, uint64_t frameIndex, bool accumulate = false) = 0;
+    // Live option changes, effective from the next frame (a new resolution
+    // reallocates the image buffers; a new builder builds from then on).
+    virtual void setOptions(const Options& options) = 0;
+    virtual const Options& options() const = 0;
+    // A camera that overrides the scene's (and its path); nullptr restores it.
+    virtual void setCamera(const CameraPose* pose) = 0;
+    virtual uint32_t samplesPerPixel() const = 0;  // accumulated in the current image
+    virtual size_t geometryBytes() const { return 0; }
+    virtual size_t accelBytes() const { return 0; }
+    // Display paths of the CUDA backend: the tone-mapped image as RGBA8 into
+    // device memory (a mapped pixel buffer) or a CUDA surface object (a mapped
+    // texture). Return false where unsupported (the CPU backend).
+    virtual bool deviceDisplay() const { return false; }
+    virtual bool tonemapToDevice(void* rgba8) { (void)rgba8; return false; }
+    virtual bool tonemapToSurface(unsigned long long surface) { (void)surface; return false; }
     // Completed frames' records (the GPU's arrive a frame late); finish()
     // waits for all outstanding work so every record becomes available.
     virtual bool popRecord(FrameRecord& out) = 0;

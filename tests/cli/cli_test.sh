@@ -16,7 +16,7 @@ if "$CLI" render "$SRC/tests/data/cube_scene.json" --backend cpu --res 64x48 --s
      --out "$TMP/cube.png" --timings "$TMP/t.csv" >"$TMP/out.txt" 2>"$TMP/err.txt"; then
   [ -s "$TMP/cube.png" ] && head -c 8 "$TMP/cube.png" | grep -q PNG && pass "render writes a PNG" || fail "render writes a PNG"
   [ "$(wc -l <"$TMP/t.csv")" -eq 4 ] && pass "timings CSV: header + 3 rows" || fail "timings CSV rows"
-  head -1 "$TMP/t.csv" | grep -q "frame,scene_time,animate_ms" && pass "CSV header names stages" || fail "CSV header"
+  head -1 "$TMP/t.csv" | grep -q "^frame,scene_time,render.width.*,animate_ms," && pass "CSV header names stages" || fail "CSV header"
   grep -q "$TMP/cube.png" "$TMP/out.txt" && pass "render prints the output path" || fail "render prints path"
 else
   fail "render on the cpu backend: $(cat "$TMP/err.txt")"

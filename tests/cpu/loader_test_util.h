@@ -8,12 +8,30 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
+#include <cstdlib>
 
 #include "core/error.h"
 
 namespace strata::test {
 
 namespace fs = std::filesystem;
+
+// The real files of ../shared/testdata (made elsewhere). Looked up beside the
+// checkout, then in $STRATA_TESTDATA_DIR; empty when absent (tests skip).
+inline std::string testdataFile(const std::string& name) {
+    std::vector<std::string> dirs = {STRATA_TESTDATA_DIR};
+    if (const char* env = std::getenv("STRATA_TESTDATA_DIR")) dirs.insert(dirs.begin(), env);
+    for (const std::string& d : dirs) {
+        std::string p = d + "/" + name;
+        if (fs::exists(p)) return p;
+    }
+    return {};
+}
+
+#define REQUIRE_TESTDATA(var, name)                                                          \
+    const std::string var = ::strata::test::testdataFile(name);                              \
+    if (var.empty()) GTEST_SKIP() << "testdata " << name << " not found (set STRATA_TESTDATA_DIR)"
 
 class TempDir {
 public:

@@ -42,7 +42,7 @@ std::string bigEndian(uint32_t v) {
 }  // namespace
 
 TEST(ImageIo, LoadsTheTestdataHdr) {
-    std::string path = std::string(STRATA_TESTDATA_DIR) + "/studio_small_03_1k.hdr";
+    REQUIRE_TESTDATA(path, "studio_small_03_1k.hdr");
     Image img = loadImage(path);
     EXPECT_EQ(img.width, 1024);
     EXPECT_EQ(img.height, 512);

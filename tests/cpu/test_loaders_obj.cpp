@@ -75,7 +75,7 @@ const char* kTriangle = "v 0 0 0\nv 1 0 0\nv 0 1 0\n";
 }  // namespace
 
 TEST(ObjLoader, LoadsTheBunny) {
-    std::string path = std::string(STRATA_TESTDATA_DIR) + "/stanford-bunny.obj";
+    REQUIRE_TESTDATA(path, "stanford-bunny.obj");
     SimpleObj oracle = readSimpleObj(path);
     ASSERT_EQ(oracle.f.size(), 69451u);
     size_t degenerate = countDegenerate(oracle);

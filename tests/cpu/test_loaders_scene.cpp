@@ -13,7 +13,6 @@ using namespace strata::test;
 
 namespace {
 
-const std::string kHdr = std::string(STRATA_TESTDATA_DIR) + "/studio_small_03_1k.hdr";
 const std::string kTriangle = "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
 
 void expectVec(Vec3 v, float x, float y, float z, float eps = 1e-5f) {
@@ -39,6 +38,7 @@ struct SmallScene {
 }  // namespace
 
 TEST(SceneLoader, FullRoundTrip) {
+    REQUIRE_TESTDATA(kHdr, "studio_small_03_1k.hdr");
     TempDir dir;
     fs::create_directories(dir.file("tex"));
     writePngAtomic(dir.file("tex/wood.png"), 2, 1, {255, 255, 255, 0, 0, 0});

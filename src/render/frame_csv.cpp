@@ -1,21 +1,32 @@
-#include "cli/csv.h"
+#include "render/frame_csv.h"
 
 #include <cstdio>
 
-namespace strata::cli {
+namespace strata {
+namespace {
+// Option values are plain words or numbers; quote any that carry a comma.
+std::string csvField(const std::string& v) {
+    if (v.find_first_of(",\"\n") == std::string::npos) return v;
+    std::string q = "\"";
+    for (char c : v) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+}
+}  // namespace
 
 std::string csvHeader(const std::vector<std::string>& stages) {
     std::string h = "frame,scene_time";
+    for (const OptionInfo& o : Options::all()) h += "," + o.key;
     for (const std::string& s : stages) h += "," + s + "_ms";
     for (const std::string& s : stages) h += "," + s + "_launches";
     return h + ",total_ms,launches,build_launches,triangles,rays,shadow_rays\n";
 }
 
-std::string csvRow(const FrameRecord& r) {
+std::string csvRow(const FrameRecord& r, const Options& options) {
     char buf[64];
     std::string row = std::to_string(r.frame);
     std::snprintf(buf, sizeof buf, ",%.6f", r.sceneTime);
     row += buf;
+    for (const OptionInfo& o : Options::all()) row += "," + csvField(options.get(o.key));
     for (const StageTime& s : r.stages) {
         std::snprintf(buf, sizeof buf, ",%.4f", s.ms);
         row += buf;
@@ -28,4 +39,4 @@ std::string csvRow(const FrameRecord& r) {
     return row;
 }
 
-}  // namespace strata::cli
+}  // namespace strata

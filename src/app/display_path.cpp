@@ -1,0 +1,111 @@
+#include "app/display_path.h"
+
+#if defined(STRATA_HAVE_CUDA)
+#include <cuda_gl_interop.h>
+#include <cuda_runtime.h>
+
+#include "gpu/cuda_check.h"
+#endif
+
+namespace strata {
+
+const char* displayModeName(DisplayMode m) {
+    switch (m) {
+        case DisplayMode::Texture: return "texture interop";
+        case DisplayMode::Pbo: return "pixel-buffer interop";
+        case DisplayMode::Copy: return "host copy";
+    }
+    return "?";
+}
+
+namespace {
+
+class CopyPath final : public DisplayPath {
+public:
+    DisplayMode mode() const override { return DisplayMode::Copy; }
+    void attach(GlDisplay&) override {}
+    void present(Renderer& r, GlDisplay& gl) override {
+        r.readImage(rgb_);
+        gl.uploadFromHost(rgb_);
+    }
+
+private:
+    std::vector<uint8_t> rgb_;
+};
+
+#if defined(STRATA_HAVE_CUDA)
+class InteropPath final : public DisplayPath {
+public:
+    explicit InteropPath(DisplayMode m) : mode_(m) {}
+    ~InteropPath() override { release(); }
+    DisplayMode mode() const override { return mode_; }
+
+    void attach(GlDisplay& gl) override {
+        release();
+        if (mode_ == DisplayMode::Texture)
+            STRATA_CUDA_CHECK(cudaGraphicsGLRegisterImage(&resource_, gl.texture(), GL_TEXTURE_2D,
+                                                          cudaGraphicsRegisterFlagsWriteDiscard));
+        else
+            STRATA_CUDA_CHECK(cudaGraphicsGLRegisterBuffer(&resource_, gl.pixelBuffer(),
+                                                           cudaGraphicsRegisterFlagsWriteDiscard));
+    }
+
+    void present(Renderer& r, GlDisplay& gl) override {
+        STRATA_CUDA_CHECK(cudaGraphicsMapResources(1, &resource_, 0));
+        if (mode_ == DisplayMode::Texture) {
+            // The array behind a mapped texture may change between maps: query it each time.
+            cudaArray_t array = nullptr;
+            STRATA_CUDA_CHECK(cudaGraphicsSubResourceGetMappedArray(&array, resource_, 0, 0));
+            cudaResourceDesc desc{};
+            desc.resType = cudaResourceTypeArray;
+            desc.res.array.array = array;
+            cudaSurfaceObject_t surface = 0;
+            STRATA_CUDA_CHECK(cudaCreateSurfaceObject(&surface, &desc));
+            r.tonemapToSurface(surface);
+            STRATA_CUDA_CHECK(cudaDestroySurfaceObject(surface));
+        } else {
+            void* ptr = nullptr;
+            size_t bytes = 0;
+            STRATA_CUDA_CHECK(cudaGraphicsResourceGetMappedPointer(&ptr, &bytes, resource_));
+            r.tonemapToDevice(ptr);
+        }
+        STRATA_CUDA_CHECK(cudaGraphicsUnmapResources(1, &resource_, 0));
+        if (mode_ == DisplayMode::Pbo) gl.uploadFromPixelBuffer();
+    }
+
+private:
+    void release() {
+        if (resource_) cudaGraphicsUnregisterResource(resource_);
+        resource_ = nullptr;
+    }
+    DisplayMode mode_;
+    cudaGraphicsResource_t resource_ = nullptr;
+};
+#endif
+
+}  // namespace
+
+std::unique_ptr<DisplayPath> makeDisplayPath(DisplayMode wanted, Renderer& r, std::string& why) {
+    why.clear();
+    if (wanted == DisplayMode::Copy) return std::make_unique<CopyPath>();
+#if defined(STRATA_HAVE_CUDA)
+    if (!r.deviceDisplay()) {
+        why = "the CPU backend displays through host memory";
+        return std::make_unique<CopyPath>();
+    }
+    unsigned int count = 0;
+    int devices[4];
+    if (cudaGLGetDevices(&count, devices, 4, cudaGLDeviceListAll) != cudaSuccess || count == 0) {
+        cudaGetLastError();
+        why = "the OpenGL context is not on a CUDA device: using the host copy";
+        return std::make_unique<CopyPath>();
+    }
+    return std::make_unique<InteropPath>(wanted);
+#else
+    (void)r;
+    why = "built without CUDA";
+    return std::make_unique<CopyPath>();
+#endif
+}
+
+}  // namespace strata

@@ -1,0 +1,148 @@
+#include "app/panel.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "core/error.h"
+
+namespace strata {
+
+bool optionWidgets(Options& o, const std::string& block, const std::vector<std::string>& hidden) {
+    bool changed = false;
+    for (const OptionInfo& info : Options::all()) {
+        if (info.key.compare(0, block.size(), block) != 0) continue;
+        if (std::find(hidden.begin(), hidden.end(), info.key) != hidden.end()) continue;
+        std::string label = info.key.substr(block.size());
+        std::string value = o.get(info.key), next = value;
+        ImGui::PushID(info.key.c_str());
+        switch (info.kind) {
+            case OptionKind::Bool: {
+                bool b = value == "true";
+                if (ImGui::Checkbox(label.c_str(), &b)) next = b ? "true" : "false";
+                break;
+            }
+            case OptionKind::Int: {
+                int v = std::atoi(value.c_str());
+                if (ImGui::InputInt(label.c_str(), &v, 1, 10, ImGuiInputTextFlags_EnterReturnsTrue))
+                    next = std::to_string(v);
+                break;
+            }
+            case OptionKind::Float: {
+                float v = float(std::atof(value.c_str()));
+                if (ImGui::DragFloat(label.c_str(), &v, 0.05f)) next = std::to_string(v);
+                break;
+            }
+            case OptionKind::String: {
+                if (info.choices.empty()) {
+                    ImGui::Text("%s: %s", label.c_str(), value.c_str());
+                    break;
+                }
+                if (ImGui::BeginCombo(label.c_str(), value.c_str())) {
+                    for (const std::string& c : info.choices)
+                        if (ImGui::Selectable(c.c_str(), c == value)) next = c;
+                    ImGui::EndCombo();
+                }
+                break;
+            }
+        }
+        if (ImGui::IsItemHovered() && !info.help.empty()) ImGui::SetTooltip("%s", info.help.c_str());
+        ImGui::PopID();
+        if (next != value) {
+            try {
+                o.set(info.key, next);
+                changed = true;
+            } catch (const Error&) {
+                // Out of range: keep the old value (the widget shows it again next frame).
+            }
+        }
+    }
+    return changed;
+}
+
+void TimingOverlay::clear() {
+    recent_.clear();
+    display_.clear();
+}
+
+void TimingOverlay::add(const FrameRecord& r, double displayMs, double wallFps) {
+    recent_.push_back(r);
+    display_.push_back(displayMs);
+    while (recent_.size() > history_) {
+        recent_.pop_front();
+        display_.pop_front();
+    }
+    fps_ = wallFps;
+}
+
+void TimingOverlay::draw(const std::vector<std::string>& stages, int width, int height) {
+    (void)height;
+    ImGui::SetNextWindowPos(ImVec2(float(width) - 430.0f, 10.0f), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(420.0f, 560.0f), ImGuiCond_FirstUseEver);
+    ImGui::Begin("Timings");
+    if (recent_.empty()) {
+        ImGui::Text("waiting for the first frame...");
+        ImGui::End();
+        return;
+    }
+    const size_t avgN = std::min<size_t>(recent_.size(), 60);
+    auto avg = [&](auto get) {
+        double s = 0;
+        for (size_t i = recent_.size() - avgN; i < recent_.size(); ++i) s += get(recent_[i], i);
+        return s / double(avgN);
+    };
+    const FrameRecord& last = recent_.back();
+    double total = avg([](const FrameRecord& r, size_t) { return r.totalMs; });
+    double disp = avg([&](const FrameRecord&, size_t i) { return display_[i]; });
+    ImGui::Text("%.1f fps (window)   GPU frame %.3f ms (avg of %zu)", fps_, total, avgN);
+    ImGui::Text("launches: %u per frame, %u per build", last.launches, last.buildLaunches);
+    double rays = avg([](const FrameRecord& r, size_t) { return double(r.rays + r.shadowRays); });
+    double traceMs = avg([](const FrameRecord& r, size_t) { return r.stageMs("trace") + r.stageMs("shadow"); });
+    ImGui::Text("%.2f M rays/frame, %.0f Mrays/s (trace + shadow)", rays * 1e-6, traceMs > 0 ? rays / (traceMs * 1e3) : 0.0);
+    if (ImGui::BeginTable("stages", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+        ImGui::TableSetupColumn("stage");
+        ImGui::TableSetupColumn("ms");
+        ImGui::TableSetupColumn("launches");
+        ImGui::TableHeadersRow();
+        for (size_t k = 0; k < stages.size(); ++k) {
+            double ms = avg([&](const FrameRecord& r, size_t) { return k < r.stages.size() ? r.stages[k].ms : 0.0; });
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            bool sub = stages[k].find('/') != std::string::npos;
+            ImGui::Text("%s%s", sub ? "  " : "", stages[k].c_str());
+            ImGui::TableNextColumn();
+            ImGui::Text("%.3f", ms);
+            ImGui::TableNextColumn();
+            ImGui::Text("%u", k < last.stages.size() ? last.stages[k].launches : 0u);
+        }
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::Text("display");
+        ImGui::TableNextColumn();
+        ImGui::Text("%.3f", disp);
+        ImGui::EndTable();
+    }
+    // Rolling plots: total, build, trace.
+    std::vector<float> series(recent_.size());
+    auto plot = [&](const char* name, auto get) {
+        float hi = 0;
+        for (size_t i = 0; i < recent_.size(); ++i) hi = std::max(hi, series[i] = float(get(recent_[i])));
+        char overlay[64];
+        std::snprintf(overlay, sizeof overlay, "%s %.3f ms", name, series.back());
+        ImGui::PlotLines("##plot", series.data(), int(series.size()), 0, overlay, 0.0f, hi * 1.2f + 1e-3f,
+                         ImVec2(-1, 60));
+    };
+    ImGui::PushID("total");
+    plot("total", [](const FrameRecord& r) { return r.totalMs; });
+    ImGui::PopID();
+    ImGui::PushID("build");
+    plot("build", [](const FrameRecord& r) { return r.stageMs("build"); });
+    ImGui::PopID();
+    ImGui::PushID("trace");
+    plot("trace", [](const FrameRecord& r) { return r.stageMs("trace") + r.stageMs("shadow"); });
+    ImGui::PopID();
+    ImGui::End();
+}
+
+}  // namespace strata

@@ -1,0 +1,34 @@
+// app/panel.h — the ImGui panel's option widgets and the timing overlay.
+// Every option of the options struct gets a widget from its registry entry
+// (kind, choices), so the panel, the command line and the scene file name the
+// same fields.
+#pragma once
+
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "core/options.h"
+#include "render/renderer.h"
+
+namespace strata {
+
+// Draws the widgets of every option whose key starts with `block` ("render.").
+// Returns true if any option changed (then `o` holds the new values).
+bool optionWidgets(Options& o, const std::string& block, const std::vector<std::string>& hidden = {});
+
+class TimingOverlay {
+public:
+    explicit TimingOverlay(size_t history = 300) : history_(history) {}
+    void add(const FrameRecord& r, double displayMs, double wallFps);
+    void draw(const std::vector<std::string>& stages, int width, int height);
+    void clear();
+
+private:
+    size_t history_;
+    std::deque<FrameRecord> recent_;
+    std::deque<double> display_;
+    double fps_ = 0;
+};
+
+}  // namespace strata

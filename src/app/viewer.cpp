@@ -1,0 +1,549 @@
+#include "app/viewer.h"
+
+#include <glad/gl.h>
+// glad first: GLFW must not pull in the system GL header.
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "app/camera_control.h"
+#include "app/display_path.h"
+#include "app/gl_display.h"
+#include "app/panel.h"
+#include "app/recorder.h"
+#include "core/error.h"
+#include "gpu/device.h"
+#include "render/flat_scene.h"
+#include "scene/image_io.h"
+#include "scene/scene_loader.h"
+#if defined(STRATA_HAVE_CUDA)
+#include "render/cuda_renderer.h"
+#endif
+
+namespace strata {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double scrollAccum = 0;
+
+struct Config {
+    int width = 1600, height = 900;
+    bool vsync = false;
+    float scale = 1.0f;
+    std::string display = "auto";
+    size_t history = 300;
+    std::vector<std::pair<std::string, std::string>> options;
+};
+
+Config loadConfig(const std::string& path) {
+    Config c;
+    std::ifstream f(path);
+    if (!f) return c;  // no config: built-in defaults
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(f, nullptr, true, true);
+        if (j.contains("window")) {
+            const auto& w = j["window"];
+            c.width = w.value("width", c.width);
+            c.height = w.value("height", c.height);
+            c.vsync = w.value("vsync", c.vsync);
+            c.scale = w.value("scale", c.scale);
+        }
+        c.display = j.value("display", c.display);
+        if (j.contains("overlay")) c.history = j["overlay"].value("history", c.history);
+        if (j.contains("options"))
+            for (auto& [k, v] : j["options"].items())
+                c.options.emplace_back(k, v.is_string() ? v.get<std::string>() : v.dump());
+    } catch (const nlohmann::json::exception& e) {
+        throw Error(path + ": " + e.what());
+    }
+    return c;
+}
+
+std::unique_ptr<Renderer> makeBackend(const Scene& scene, std::string& note) {
+    note.clear();
+    if (scene.options.render.backend == "cuda") {
+#if defined(STRATA_HAVE_CUDA)
+        GpuInfo gpu = queryGpu();
+        if (gpu.available) return makeCudaRenderer(scene);
+        note = "no CUDA device (" + gpu.reason + "): running the CPU backend";
+#else
+        note = "built without CUDA: running the CPU backend";
+#endif
+    }
+    Scene& s = const_cast<Scene&>(scene);
+    s.options.render.backend = "cpu";
+    if (s.options.accel.builder != "cpu-sah" && s.options.accel.builder != "lbvh-karras") s.options.accel.builder = "lbvh-karras";
+    return makeCpuRenderer(scene);
+}
+
+float sceneSize(const Scene& s) {
+    Aabb b;
+    for (const Instance& inst : s.instances)
+        for (const Vec3& p : s.meshes[inst.mesh].positions) b.grow(inst.transform.point(p));
+    return b.isEmpty() ? 1.0f : length(b.extent());
+}
+
+DisplayMode parseDisplay(const std::string& s) {
+    if (s == "texture") return DisplayMode::Texture;
+    if (s == "pbo") return DisplayMode::Pbo;
+    if (s == "copy") return DisplayMode::Copy;
+    if (s == "auto") return DisplayMode::Texture;  // measured fastest on the H100: docs/perf.md
+    throw Error("--display: expected auto, texture, pbo or copy, got '" + s + "'");
+}
+
+void writeWindowPng(const std::string& path, int w, int h) {
+    std::vector<uint8_t> rgba(size_t(w) * h * 4), rgb(size_t(w) * h * 3);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadBuffer(GL_BACK);
+    glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x)
+            for (int c = 0; c < 3; ++c) rgb[(size_t(y) * w + x) * 3 + c] = rgba[(size_t(h - 1 - y) * w + x) * 4 + c];
+    writePngAtomic(path, w, h, rgb);
+}
+
+struct Views {  // saved cameras, in SCENE.views.json
+    std::vector<CameraPose> list;
+    static std::string pathFor(const std::string& scene) { return scene + ".views.json"; }
+    void load(const std::string& scene) {
+        list.clear();
+        std::ifstream f(pathFor(scene));
+        if (!f) return;
+        try {
+            auto j = nlohmann::json::parse(f);
+            for (const auto& v : j) {
+                CameraPose p{};
+                p.position = {v["position"][0], v["position"][1], v["position"][2]};
+                p.target = {v["target"][0], v["target"][1], v["target"][2]};
+                p.up = {0, 1, 0};
+                p.fovYDegrees = v["fov"];
+                list.push_back(p);
+            }
+        } catch (const nlohmann::json::exception&) {
+            list.clear();
+        }
+    }
+    void save(const std::string& scene) const {
+        nlohmann::json j = nlohmann::json::array();
+        for (const CameraPose& p : list)
+            j.push_back({{"position", {p.position.x, p.position.y, p.position.z}},
+                         {"target", {p.target.x, p.target.y, p.target.z}},
+                         {"fov", p.fovYDegrees}});
+        std::string path = pathFor(scene), tmp = path + ".tmp";
+        std::ofstream(tmp) << j.dump(2) << "\n";
+        std::rename(tmp.c_str(), path.c_str());
+    }
+};
+
+class Viewer {
+public:
+    explicit Viewer(const ViewerArgs& a) : args_(a) {}
+    ~Viewer() { shutdown(); }
+    int run();
+
+private:
+    void loadInitialScene();
+    bool loadScene(const std::string& path, std::string& error);
+    void applyOptions(const Options& o, bool resetImage);
+    void panel();
+    void handleKeys();
+    void shutdown();
+    std::vector<std::string> recordStages() const {
+        std::vector<std::string> s = renderer_->stageNames();
+        s.push_back("display");
+        return s;
+    }
+
+    ViewerArgs args_;
+    Config config_;
+    GLFWwindow* window_ = nullptr;
+    std::unique_ptr<GlDisplay> gl_;
+    std::unique_ptr<DisplayPath> display_;
+    std::unique_ptr<Scene> scene_;
+    std::unique_ptr<Renderer> renderer_;
+    Options options_;
+    std::string backendNote_, displayNote_, loadError_, statusLine_;
+    char loadPath_[512] = {};
+    CameraControl camera_;
+    bool cameraOverride_ = false;
+    Views views_;
+    TimingOverlay overlay_;
+    Recorder recorder_;
+    float time_ = 0, speed_ = 1;
+    bool playing_ = true, fixedStep_ = false, loop_ = true, vsync_ = false;
+    bool resetAccum_ = true;
+    uint64_t frame_ = 0;
+    double lastX_ = 0, lastY_ = 0, displayMs_ = 0, wallFps_ = 0;
+    bool wantShot_ = false, wantUiShot_ = false, imguiReady_ = false;
+    DisplayMode displayMode_ = DisplayMode::Texture;
+    float scale_ = 1.0f;
+};
+
+void Viewer::loadInitialScene() {
+    std::string error;
+    if (!loadScene(args_.scene, error)) throw Error(error);
+}
+
+bool Viewer::loadScene(const std::string& path, std::string& error) {
+    try {
+        auto scene = std::make_unique<Scene>(strata::loadScene(path));
+        Options defaults;
+        Options& o = scene->options;
+        // config < scene file < command line
+        for (const auto& [k, v] : config_.options)
+            if (Options::find(k) && o.get(k) == defaults.get(k)) o.set(k, v);
+        if (!args_.backend.empty()) o.set("render.backend", args_.backend);
+        for (const std::string& kv : args_.sets) o.setAssignment(kv);
+        int fbw, fbh;
+        glfwGetFramebufferSize(window_, &fbw, &fbh);
+        bool resSet = false;
+        for (const std::string& kv : args_.sets) resSet = resSet || kv.rfind("render.width", 0) == 0 || kv.rfind("render.height", 0) == 0;
+        if (!resSet) {
+            o.render.width = std::max(1, int(fbw * scale_));
+            o.render.height = std::max(1, int(fbh * scale_));
+        }
+        std::string note;
+        auto renderer = makeBackend(*scene, note);
+        // Success: replace the running scene.
+        display_.reset();
+        renderer_ = std::move(renderer);
+        scene_ = std::move(scene);
+        options_ = scene_->options;
+        backendNote_ = note;
+        gl_->resize(options_.render.width, options_.render.height);
+        display_ = makeDisplayPath(displayMode_, *renderer_, displayNote_);
+        display_->attach(*gl_);
+        camera_.reset(cameraAt(scene_->camera, 0.0f), sceneSize(*scene_));
+        cameraOverride_ = false;
+        renderer_->setCamera(nullptr);
+        views_.load(scene_->path);
+        time_ = options_.animation.startTime;
+        playing_ = options_.animation.play;
+        overlay_.clear();
+        resetAccum_ = true;
+        std::snprintf(loadPath_, sizeof loadPath_, "%s", scene_->path.c_str());
+        return true;
+    } catch (const Error& e) {
+        error = e.what();
+        return false;
+    }
+}
+
+void Viewer::applyOptions(const Options& o, bool resetImage) {
+    bool backendChanged = o.render.backend != options_.render.backend;
+    options_ = o;
+    if (backendChanged) {
+        if (recorder_.recording()) {  // the stage columns differ between backends
+            recorder_.stop();
+            statusLine_ = "recording stopped: the backend changed";
+        }
+        scene_->options = o;
+        std::string note;
+        try {
+            display_.reset();
+            renderer_ = makeBackend(*scene_, note);
+            options_ = scene_->options;
+            backendNote_ = note;
+        } catch (const Error& e) {
+            backendNote_ = e.what();
+        }
+        display_ = makeDisplayPath(displayMode_, *renderer_, displayNote_);
+        display_->attach(*gl_);
+        if (cameraOverride_) {
+            CameraPose p = camera_.pose();
+            renderer_->setCamera(&p);
+        }
+    }
+    renderer_->setOptions(options_);
+    if (options_.render.width != gl_->width() || options_.render.height != gl_->height()) {
+        gl_->resize(options_.render.width, options_.render.height);
+        display_->attach(*gl_);
+    }
+    if (resetImage) resetAccum_ = true;
+}
+
+void Viewer::handleKeys() {
+    ImGuiIO& io = ImGui::GetIO();
+    if (io.WantCaptureKeyboard) return;
+    bool shiftDown = glfwGetKey(window_, GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS || glfwGetKey(window_, GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS;
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space))) playing_ = !playing_;
+    if (ImGui::IsKeyPressed(GLFW_KEY_F12)) (shiftDown ? wantUiShot_ : wantShot_) = true;
+    if (ImGui::IsKeyPressed(GLFW_KEY_F9)) {
+        if (recorder_.recording()) recorder_.stop();
+        else recorder_.start(uniqueName("strata", "csv"), recordStages());
+    }
+    if (ImGui::IsKeyPressed(GLFW_KEY_R)) {
+        camera_.reset(cameraAt(scene_->camera, time_), sceneSize(*scene_));
+        cameraOverride_ = false;
+        renderer_->setCamera(nullptr);
+        resetAccum_ = true;
+    }
+}
+
+void Viewer::panel() {
+    ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(400, 700), ImGuiCond_FirstUseEver);
+    ImGui::Begin("strata");
+    Options next = options_;
+    bool changed = false;
+    if (ImGui::CollapsingHeader("Scene", ImGuiTreeNodeFlags_DefaultOpen)) {
+        ImGui::TextWrapped("%s", scene_->path.c_str());
+        ImGui::Text("%zu triangles, %zu instances, %zu meshes, 0 VD patches", scene_->triangleCount(),
+                    scene_->instances.size(), scene_->meshes.size());
+        ImGui::Text("GPU memory: geometry %.1f MiB, acceleration %.1f MiB", renderer_->geometryBytes() / 1048576.0,
+                    renderer_->accelBytes() / 1048576.0);
+        ImGui::InputText("##path", loadPath_, sizeof loadPath_);
+        ImGui::SameLine();
+        if (ImGui::Button("Load")) {
+            std::string err;
+            if (!loadScene(loadPath_, err)) loadError_ = err;
+            else loadError_.clear();
+        }
+        if (!loadError_.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", loadError_.c_str());
+    }
+    if (ImGui::CollapsingHeader("Acceleration", ImGuiTreeNodeFlags_DefaultOpen))
+        changed |= optionWidgets(next, "accel.");
+    if (ImGui::CollapsingHeader("Rendering", ImGuiTreeNodeFlags_DefaultOpen)) {
+        changed |= optionWidgets(next, "render.", {"render.width", "render.height"});
+        ImGui::Text("%dx%d, %u samples per pixel", options_.render.width, options_.render.height,
+                    renderer_->samplesPerPixel());
+        if (ImGui::Button("Reset accumulation")) resetAccum_ = true;
+        if (!backendNote_.empty()) ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "%s", backendNote_.c_str());
+    }
+    if (ImGui::CollapsingHeader("Animation", ImGuiTreeNodeFlags_DefaultOpen)) {
+        ImGui::Checkbox("play (Space)", &playing_);
+        ImGui::SameLine();
+        ImGui::Checkbox("loop", &loop_);
+        ImGui::SameLine();
+        ImGui::Checkbox("fixed step", &fixedStep_);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("advance exactly 1/fps of scene time per frame");
+        ImGui::SliderFloat("speed", &speed_, 0.0f, 4.0f);
+        if (ImGui::SliderFloat("time", &time_, 0.0f, 60.0f, "%.2f s")) resetAccum_ = true;
+        changed |= optionWidgets(next, "animation.", {"animation.play", "animation.start_time"});
+    }
+    if (ImGui::CollapsingHeader("Camera")) {
+        CameraPose p = cameraOverride_ ? camera_.pose() : cameraAt(scene_->camera, time_);
+        ImGui::Text("position %.2f %.2f %.2f", p.position.x, p.position.y, p.position.z);
+        ImGui::Text("target   %.2f %.2f %.2f", p.target.x, p.target.y, p.target.z);
+        if (ImGui::SliderFloat("fov", &camera_.fov(), 5.0f, 120.0f)) {
+            cameraOverride_ = true;
+            resetAccum_ = true;
+        }
+        if (ImGui::Button("Save view")) {
+            views_.list.push_back(camera_.pose());
+            views_.save(scene_->path);
+        }
+        for (size_t i = 0; i < views_.list.size(); ++i) {
+            ImGui::SameLine();
+            if (ImGui::Button(std::to_string(i + 1).c_str())) {
+                camera_.setPose(views_.list[i]);
+                cameraOverride_ = true;
+                resetAccum_ = true;
+            }
+        }
+        ImGui::Text("WASD move, Q/E down/up, right-drag look, Alt/middle-drag orbit, R reset");
+    }
+    if (ImGui::CollapsingHeader("Display & recording", ImGuiTreeNodeFlags_DefaultOpen)) {
+        ImGui::Text("display: %s", displayModeName(display_->mode()));
+        if (!displayNote_.empty()) ImGui::TextWrapped("%s", displayNote_.c_str());
+        const char* modes[] = {"texture", "pbo", "copy"};
+        int m = int(displayMode_);
+        if (ImGui::Combo("display path", &m, modes, 3)) {
+            displayMode_ = DisplayMode(m);
+            display_ = makeDisplayPath(displayMode_, *renderer_, displayNote_);
+            display_->attach(*gl_);
+        }
+        if (ImGui::Checkbox("vsync", &vsync_)) glfwSwapInterval(vsync_ ? 1 : 0);
+        if (recorder_.recording()) {
+            if (ImGui::Button("Stop recording (F9)")) recorder_.stop();
+            ImGui::SameLine();
+            ImGui::Text("%zu rows -> %s", recorder_.rows(), recorder_.path().c_str());
+        } else if (ImGui::Button("Record CSV (F9)")) {
+            recorder_.start(uniqueName("strata", "csv"), recordStages());
+        }
+        if (ImGui::Button("Screenshot (F12)")) wantShot_ = true;
+        ImGui::SameLine();
+        if (ImGui::Button("with UI (Shift+F12)")) wantUiShot_ = true;
+        if (!statusLine_.empty()) ImGui::TextWrapped("%s", statusLine_.c_str());
+    }
+    ImGui::End();
+    if (changed) applyOptions(next, true);
+}
+
+int Viewer::run() {
+    config_ = loadConfig(args_.config);
+    scale_ = args_.scale > 0 ? args_.scale : config_.scale;
+    vsync_ = args_.vsync || config_.vsync;
+    fixedStep_ = args_.fixedStep;
+    displayMode_ = parseDisplay(args_.display != "auto" ? args_.display : config_.display);
+    overlay_ = TimingOverlay(config_.history);
+
+    glfwSetErrorCallback([](int code, const char* msg) { std::fprintf(stderr, "strata: GLFW error %d: %s\n", code, msg); });
+    if (!glfwInit())
+        throw Error("cannot open a window (no display?): use `strata-cli render SCENE` to render headless");
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 5);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    int ww = args_.windowWidth ? args_.windowWidth : config_.width;
+    int wh = args_.windowHeight ? args_.windowHeight : config_.height;
+    window_ = glfwCreateWindow(ww, wh, "strata", nullptr, nullptr);
+    if (!window_) throw Error("cannot create an OpenGL 4.5 core window: use `strata-cli render SCENE` to render headless");
+    glfwMakeContextCurrent(window_);
+    if (!gladLoadGL(glfwGetProcAddress)) throw Error("cannot load OpenGL 4.5 functions");
+    glfwSwapInterval(vsync_ ? 1 : 0);
+    glfwSetScrollCallback(window_, [](GLFWwindow*, double, double dy) { scrollAccum += dy; });
+
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGui::GetIO().IniFilename = nullptr;
+    ImGui::StyleColorsDark();
+    ImGui_ImplGlfw_InitForOpenGL(window_, true);
+    ImGui_ImplOpenGL3_Init("#version 450");
+    imguiReady_ = true;
+
+    gl_ = std::make_unique<GlDisplay>(STRATA_SHADER_DIR);
+    loadInitialScene();
+    if (!args_.record.empty()) recorder_.start(args_.record, recordStages());
+
+    auto last = Clock::now();
+    double fpsTimer = 0;
+    int fpsFrames = 0;
+    glfwGetCursorPos(window_, &lastX_, &lastY_);
+    while (!glfwWindowShouldClose(window_)) {
+        glfwPollEvents();
+        auto now = Clock::now();
+        float dt = std::chrono::duration<float>(now - last).count();
+        last = now;
+        fpsTimer += dt;
+        ++fpsFrames;
+        if (fpsTimer >= 0.5) {
+            wallFps_ = fpsFrames / fpsTimer;
+            fpsTimer = 0;
+            fpsFrames = 0;
+        }
+        ImGui_ImplOpenGL3_NewFrame();
+        ImGui_ImplGlfw_NewFrame();
+        ImGui::NewFrame();
+        handleKeys();
+        ImGuiIO& io = ImGui::GetIO();
+        CameraInput in = readCameraInput(window_, io.WantCaptureKeyboard, io.WantCaptureMouse, lastX_, lastY_, scrollAccum);
+        scrollAccum = 0;
+        if (camera_.update(in, dt)) {
+            cameraOverride_ = true;
+            resetAccum_ = true;
+        }
+        if (cameraOverride_) {
+            CameraPose p = camera_.pose();
+            renderer_->setCamera(&p);
+        }
+        // Follow the window size.
+        int fbw, fbh;
+        glfwGetFramebufferSize(window_, &fbw, &fbh);
+        bool resFixed = false;
+        for (const std::string& kv : args_.sets) resFixed = resFixed || kv.rfind("render.width", 0) == 0;
+        if (!resFixed && fbw > 0 && fbh > 0 &&
+            (std::max(1, int(fbw * scale_)) != options_.render.width || std::max(1, int(fbh * scale_)) != options_.render.height)) {
+            Options o = options_;
+            o.render.width = std::max(1, int(fbw * scale_));
+            o.render.height = std::max(1, int(fbh * scale_));
+            applyOptions(o, true);
+        }
+        panel();
+
+        float fps = options_.animation.fps;
+        if (playing_) {
+            time_ += fixedStep_ ? 1.0f / fps : dt * speed_;
+            if (!loop_ && time_ > 60.0f) time_ = 60.0f;
+            resetAccum_ = true;
+        }
+        bool accumulate = !resetAccum_;
+        resetAccum_ = false;
+        try {
+            renderer_->renderFrame(time_, frame_, accumulate);
+        } catch (const Error& e) {
+            statusLine_ = e.what();
+        }
+        ++frame_;
+        FrameRecord rec;
+        while (renderer_->popRecord(rec)) {
+            rec.stages.push_back({"display", displayMs_, 0});
+            overlay_.add(rec, displayMs_, wallFps_);
+            recorder_.add(rec, options_);
+        }
+        overlay_.draw(renderer_->stageNames(), fbw, fbh);
+
+        auto d0 = Clock::now();
+        display_->present(*renderer_, *gl_);
+        glClearColor(0, 0, 0, 1);
+        glClear(GL_COLOR_BUFFER_BIT);
+        gl_->draw(fbw, fbh);
+        ImGui::Render();
+        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+        glFinish();
+        displayMs_ = std::chrono::duration<double, std::milli>(Clock::now() - d0).count();
+
+        bool done = args_.exitAfter && args_.frames > 0 && frame_ >= uint64_t(args_.frames);
+        if (wantShot_ || (done && !args_.screenshot.empty())) {
+            std::vector<uint8_t> rgb;
+            renderer_->readImage(rgb);
+            std::string path = done && !args_.screenshot.empty() ? args_.screenshot : uniqueName("strata", "png");
+            writePngAtomic(path, options_.render.width, options_.render.height, rgb);
+            statusLine_ = "saved " + path;
+            wantShot_ = false;
+        }
+        if (wantUiShot_ || (done && !args_.screenshotUi.empty())) {
+            std::string path = done && !args_.screenshotUi.empty() ? args_.screenshotUi : uniqueName("strata-ui", "png");
+            writeWindowPng(path, fbw, fbh);
+            statusLine_ = "saved " + path;
+            wantUiShot_ = false;
+        }
+        glfwSwapBuffers(window_);
+        if (done) break;
+    }
+    // Flush the last frames' records (they arrive a frame late).
+    renderer_->finish();
+    FrameRecord rec;
+    while (renderer_->popRecord(rec)) {
+        rec.stages.push_back({"display", displayMs_, 0});
+        recorder_.add(rec, options_);
+    }
+    shutdown();
+    return 0;
+}
+
+void Viewer::shutdown() {
+    recorder_.stop();
+    display_.reset();
+    renderer_.reset();
+    gl_.reset();
+    if (imguiReady_) {
+        ImGui_ImplOpenGL3_Shutdown();
+        ImGui_ImplGlfw_Shutdown();
+        ImGui::DestroyContext();
+        imguiReady_ = false;
+    }
+    if (window_) {
+        glfwDestroyWindow(window_);
+        window_ = nullptr;
+        glfwTerminate();
+    }
+}
+
+}  // namespace
+
+int runViewer(const ViewerArgs& args) {
+    Viewer v(args);
+    return v.run();
+}
+
+}  // namespace strata

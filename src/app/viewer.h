@@ -1,0 +1,31 @@
+// app/viewer.h — the interactive viewer: a GLFW window showing the path-traced
+// animated scene, the ImGui panel that changes every option live, the timing
+// overlay, the CSV recorder and screenshots.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace strata {
+
+struct ViewerArgs {
+    std::string scene;
+    std::string config;            // config/default.json by default
+    std::string backend;           // cuda | cpu (default: cuda where there is a GPU)
+    std::vector<std::string> sets; // key=value
+    std::string display = "auto";  // auto | texture | pbo | copy
+    std::string record;            // CSV path: record from the first frame
+    int frames = 0;                // with exitAfter: frames to render
+    bool exitAfter = false;
+    std::string screenshot;        // tone-mapped image at exit
+    std::string screenshotUi;      // the whole window at exit
+    bool fixedStep = false;        // scene time advances exactly 1/fps per frame
+    int windowWidth = 0, windowHeight = 0;
+    float scale = 0;               // render resolution / window size (0: from config)
+    bool vsync = false;
+};
+
+// Runs until the window closes (or --frames N --exit). Returns the exit code.
+int runViewer(const ViewerArgs& args);
+
+}  // namespace strata

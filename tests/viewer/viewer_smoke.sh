@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Viewer smoke test under Xvfb (Mesa; CPU backend where there is no GPU):
+# open the default scene, render a few frames with every option changed
+# through --set, write a screenshot, a window screenshot and a recording, exit
+# 0; check the PNGs' sizes and content and the CSV's rows and columns.
+# Usage: viewer_smoke.sh STRATA SOURCE_DIR
+set -uo pipefail
+VIEWER="$1"
+SRC="$2"
+TMP="$(mktemp -d)"
+trap 'rm -rf "$TMP"' EXIT
+fails=0
+pass() { echo "ok   $1"; }
+fail() { echo "FAIL $1"; fails=$((fails + 1)); }
+if ! command -v xvfb-run >/dev/null; then
+  echo "xvfb-run not installed (scripts/setup.sh installs xvfb)"; exit 1
+fi
+FRAMES=4
+run() {  # name, extra args...
+  local name="$1"
+  shift
+  xvfb-run -a -s "-screen 0 1024x768x24" "$VIEWER" "$SRC/assets/scenes/default.json" --backend cpu \
+    --width 320 --height 180 --frames "$FRAMES" --exit --fixed-step "$@" >"$TMP/$name.log" 2>&1
+}
+
+if run base --record "$TMP/rec.csv" --screenshot "$TMP/shot.png" --screenshot-ui "$TMP/ui.png" \
+     --set render.spp=2 --set render.bounces=2 --set render.nee=false --set render.rr_start=1 \
+     --set render.exposure=0.5 --set render.tonemap=reinhard --set render.seed=7 --set render.threads=2 \
+     --set accel.builder=cpu-sah --set accel.morton_bits=30 --set accel.mode=flat \
+     --set animation.fps=24 --set animation.start_time=0.5 --set animation.play=true; then
+  pass "viewer runs $FRAMES frames with every option set and exits 0"
+else
+  fail "viewer run: $(tail -5 "$TMP/base.log")"
+fi
+python3 "$SRC/tests/viewer/check_png.py" "$TMP/shot.png" 320 180 && pass "screenshot 320x180, not uniform" || fail "screenshot"
+python3 "$SRC/tests/viewer/check_png.py" "$TMP/ui.png" 320 180 && pass "window screenshot 320x180, not uniform" || fail "window screenshot"
+if [ -f "$TMP/rec.csv" ]; then
+  rows=$(($(wc -l <"$TMP/rec.csv") - 1))
+  [ "$rows" -eq "$FRAMES" ] && pass "recording has one row per frame ($rows)" || fail "recording rows: $rows"
+  header=$(head -1 "$TMP/rec.csv")
+  for col in frame scene_time render.spp accel.builder animate_ms build_ms trace_ms display_ms total_ms launches rays; do
+    echo "$header" | tr ',' '\n' | grep -qx "$col" || fail "recording lacks column $col"
+  done
+  ncols=$(echo "$header" | tr ',' '\n' | wc -l)
+  bad=$(awk -F, -v n="$ncols" 'NR > 1 && NF != n' "$TMP/rec.csv" | wc -l)
+  [ "$bad" -eq 0 ] && pass "every row has the header's $ncols columns" || fail "$bad rows with a wrong column count"
+  awk -F, 'NR == 2 { exit !($0 ~ /cpu-sah/ && $0 ~ /reinhard/) }' "$TMP/rec.csv" && pass "rows carry the options set" || fail "options not in the rows"
+  ls "$TMP" | grep -q "rec.csv.tmp" && fail "temporary recording left behind" || pass "no temporary file left"
+else
+  fail "no recording written"
+fi
+
+# No display: a clear message pointing to strata-cli, non-zero exit.
+if env -u DISPLAY -u WAYLAND_DISPLAY "$VIEWER" "$SRC/assets/scenes/default.json" --backend cpu >"$TMP/nodisp.log" 2>&1; then
+  fail "no display: exited 0"
+else
+  grep -q "strata-cli render" "$TMP/nodisp.log" && pass "no display: points to strata-cli render" || fail "no display message: $(cat "$TMP/nodisp.log")"
+fi
+# A scene that fails to load: one message naming the file.
+if run badscene --set render.nope=1; then fail "unknown option accepted"; else
+  grep -q "render.nope" "$TMP/badscene.log" && pass "unknown --set key named" || fail "bad --set: $(tail -2 "$TMP/badscene.log")"
+fi
+echo "$fails failure(s)"
+[ "$fails" -eq 0 ]
