@@ -1,5 +1,7 @@
 #include "app/display_path.h"
 
+#include <chrono>
+
 #if defined(STRATA_HAVE_CUDA)
 #include <cuda_gl_interop.h>
 #include <cuda_runtime.h>
@@ -25,19 +27,38 @@ public:
     DisplayMode mode() const override { return DisplayMode::Copy; }
     void attach(GlDisplay&) override {}
     void present(Renderer& r, GlDisplay& gl) override {
+        auto t0 = std::chrono::steady_clock::now();
         r.readImage(rgb_);
         gl.uploadFromHost(rgb_);
+        ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     }
+    double lastMs() override { return ms_; }
 
 private:
     std::vector<uint8_t> rgb_;
+    double ms_ = 0;
 };
 
 #if defined(STRATA_HAVE_CUDA)
 class InteropPath final : public DisplayPath {
 public:
-    explicit InteropPath(DisplayMode m) : mode_(m) {}
-    ~InteropPath() override { release(); }
+    explicit InteropPath(DisplayMode m) : mode_(m) {
+        STRATA_CUDA_CHECK(cudaEventCreate(&start_));
+        STRATA_CUDA_CHECK(cudaEventCreate(&stop_));
+    }
+    ~InteropPath() override {
+        release();
+        cudaEventDestroy(start_);
+        cudaEventDestroy(stop_);
+    }
+    double lastMs() override {
+        if (pending_ && cudaEventQuery(stop_) == cudaSuccess) {
+            float ms = 0;
+            if (cudaEventElapsedTime(&ms, start_, stop_) == cudaSuccess) ms_ = ms;
+            pending_ = false;
+        }
+        return ms_;
+    }
     DisplayMode mode() const override { return mode_; }
 
     void attach(GlDisplay& gl) override {
@@ -51,7 +72,12 @@ public:
     }
 
     void present(Renderer& r, GlDisplay& gl) override {
-        STRATA_CUDA_CHECK(cudaGraphicsMapResources(1, &resource_, 0));
+        // Map, write and unmap on the renderer's stream, so the write follows
+        // the frame and GL's use of the texture follows the write.
+        cudaStream_t stream = static_cast<cudaStream_t>(r.cudaStream());
+        bool timing = !pending_;
+        if (timing) STRATA_CUDA_CHECK(cudaEventRecord(start_, stream));
+        STRATA_CUDA_CHECK(cudaGraphicsMapResources(1, &resource_, stream));
         if (mode_ == DisplayMode::Texture) {
             // The array behind a mapped texture may change between maps: query it each time.
             cudaArray_t array = nullptr;
@@ -69,7 +95,11 @@ public:
             STRATA_CUDA_CHECK(cudaGraphicsResourceGetMappedPointer(&ptr, &bytes, resource_));
             r.tonemapToDevice(ptr);
         }
-        STRATA_CUDA_CHECK(cudaGraphicsUnmapResources(1, &resource_, 0));
+        STRATA_CUDA_CHECK(cudaGraphicsUnmapResources(1, &resource_, stream));
+        if (timing) {
+            STRATA_CUDA_CHECK(cudaEventRecord(stop_, stream));
+            pending_ = true;
+        }
         if (mode_ == DisplayMode::Pbo) gl.uploadFromPixelBuffer();
     }
 
@@ -80,6 +110,9 @@ private:
     }
     DisplayMode mode_;
     cudaGraphicsResource_t resource_ = nullptr;
+    cudaEvent_t start_ = nullptr, stop_ = nullptr;
+    bool pending_ = false;
+    double ms_ = 0;
 };
 #endif
 

@@ -27,6 +27,9 @@ public:
     virtual void attach(GlDisplay& gl) = 0;
     // Puts the renderer's current image into the display texture.
     virtual void present(Renderer& r, GlDisplay& gl) = 0;
+    // Milliseconds of the last completed present (GPU time of map + write +
+    // unmap on the interop paths, host time of the copy path); read a frame late.
+    virtual double lastMs() = 0;
 };
 
 // Falls back to copy (with `why` set) when interop is unavailable.

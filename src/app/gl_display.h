@@ -39,4 +39,41 @@ private:
     std::vector<uint8_t> rgba_;
 };
 
+// GPU time of a span of GL commands (GL_TIME_ELAPSED), read a frame or more
+// later so the CPU does not wait; two queries alternate.
+class GlTimer {
+public:
+    GlTimer() { glGenQueries(2, q_); }
+    ~GlTimer() { glDeleteQueries(2, q_); }
+    void begin() {
+        if (!active_[i_]) glBeginQuery(GL_TIME_ELAPSED, q_[i_]);
+    }
+    void end() {
+        if (!active_[i_]) {
+            glEndQuery(GL_TIME_ELAPSED);
+            active_[i_] = true;
+        }
+        i_ ^= 1;
+    }
+    double lastMs() {
+        for (int k = 0; k < 2; ++k) {
+            if (!active_[k]) continue;
+            GLint ready = 0;
+            glGetQueryObjectiv(q_[k], GL_QUERY_RESULT_AVAILABLE, &ready);
+            if (!ready) continue;
+            GLuint64 ns = 0;
+            glGetQueryObjectui64v(q_[k], GL_QUERY_RESULT, &ns);
+            ms_ = double(ns) * 1e-6;
+            active_[k] = false;
+        }
+        return ms_;
+    }
+
+private:
+    GLuint q_[2] = {0, 0};
+    bool active_[2] = {false, false};
+    int i_ = 0;
+    double ms_ = 0;
+};
+
 }  // namespace strata

@@ -3,13 +3,16 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <fstream>
 
 #include "app/viewer.h"
 #include "core/error.h"
 
 int main(int argc, char** argv) {
     strata::ViewerArgs a;
+    // The built-in config, or the working directory's (a carried binary).
     a.config = STRATA_CONFIG_DIR "/default.json";
+    if (!std::ifstream(a.config)) a.config = "config/default.json";
     CLI::App app{"strata: interactive path tracer with per-frame acceleration-structure rebuilds.\n"
                  "Keys: WASD/QE move, right-drag or arrows look, Alt/middle-drag orbit, scroll speed,\n"
                  "Shift faster, Ctrl slower, R reset camera, Space pause, F9 record CSV,\n"

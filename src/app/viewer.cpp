@@ -8,6 +8,7 @@
 #include <imgui_impl_opengl3.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -83,6 +84,15 @@ std::unique_ptr<Renderer> makeBackend(const Scene& scene, std::string& note) {
     s.options.render.backend = "cpu";
     if (s.options.accel.builder != "cpu-sah" && s.options.accel.builder != "lbvh-karras") s.options.accel.builder = "lbvh-karras";
     return makeCpuRenderer(scene);
+}
+
+// The shader folder: $STRATA_SHADER_DIR, else the source tree it was built
+// from, else the working directory's (a binary carried to another machine and
+// run from a checkout).
+std::string findShaderDir() {
+    if (const char* e = std::getenv("STRATA_SHADER_DIR")) return e;
+    if (std::ifstream(std::string(STRATA_SHADER_DIR) + "/display.vert")) return STRATA_SHADER_DIR;
+    return "shaders";
 }
 
 float sceneSize(const Scene& s) {
@@ -167,6 +177,7 @@ private:
     Config config_;
     GLFWwindow* window_ = nullptr;
     std::unique_ptr<GlDisplay> gl_;
+    std::unique_ptr<GlTimer> glTimer_;
     std::unique_ptr<DisplayPath> display_;
     std::unique_ptr<Scene> scene_;
     std::unique_ptr<Renderer> renderer_;
@@ -411,7 +422,8 @@ int Viewer::run() {
     ImGui_ImplOpenGL3_Init("#version 450");
     imguiReady_ = true;
 
-    gl_ = std::make_unique<GlDisplay>(STRATA_SHADER_DIR);
+    gl_ = std::make_unique<GlDisplay>(findShaderDir());
+    glTimer_ = std::make_unique<GlTimer>();
     loadInitialScene();
     if (!args_.record.empty()) recorder_.start(args_.record, recordStages());
 
@@ -482,15 +494,17 @@ int Viewer::run() {
         }
         overlay_.draw(renderer_->stageNames(), fbw, fbh);
 
-        auto d0 = Clock::now();
+        // Display = CUDA's map + write + unmap (or the host copy) + GL's draw
+        // and ImGui, each timed on its GPU queue and read a frame late.
         display_->present(*renderer_, *gl_);
+        glTimer_->begin();
         glClearColor(0, 0, 0, 1);
         glClear(GL_COLOR_BUFFER_BIT);
         gl_->draw(fbw, fbh);
         ImGui::Render();
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-        glFinish();
-        displayMs_ = std::chrono::duration<double, std::milli>(Clock::now() - d0).count();
+        glTimer_->end();
+        displayMs_ = display_->lastMs() + glTimer_->lastMs();
 
         bool done = args_.exitAfter && args_.frames > 0 && frame_ >= uint64_t(args_.frames);
         if (wantShot_ || (done && !args_.screenshot.empty())) {
@@ -525,6 +539,7 @@ void Viewer::shutdown() {
     recorder_.stop();
     display_.reset();
     renderer_.reset();
+    glTimer_.reset();
     gl_.reset();
     if (imguiReady_) {
         ImGui_ImplOpenGL3_Shutdown();

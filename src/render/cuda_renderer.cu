@@ -151,6 +151,7 @@ public:
     size_t accelBytes() const override { return lbvh_.memoryBytes(); }
 
     bool deviceDisplay() const override { return true; }
+    void* cudaStream() const override { return stream_; }
     bool tonemapToDevice(void* rgba8) override {
         launchTonemap(static_cast<uint32_t*>(rgba8));
         return true;

@@ -60,6 +60,7 @@ public:
     // device memory (a mapped pixel buffer) or a CUDA surface object (a mapped
     // texture). Return false where unsupported (the CPU backend).
     virtual bool deviceDisplay() const { return false; }
+    virtual void* cudaStream() const { return nullptr; }  // cudaStream_t of the CUDA backend
     virtual bool tonemapToDevice(void* rgba8) { (void)rgba8; return false; }
     virtual bool tonemapToSurface(unsigned long long surface) { (void)surface; return false; }
     // Completed frames' records (the GPU's arrive a frame late); finish()
