@@ -100,6 +100,36 @@ void TimingOverlay::draw(const std::vector<std::string>& stages, int width, int 
     double rays = avg([](const FrameRecord& r, size_t) { return double(r.rays + r.shadowRays); });
     double traceMs = avg([](const FrameRecord& r, size_t) { return r.stageMs("trace") + r.stageMs("shadow"); });
     ImGui::Text("%.2f M rays/frame, %.0f Mrays/s (trace + shadow)", rays * 1e-6, traceMs > 0 ? rays / (traceMs * 1e3) : 0.0);
+    // Rolling plots: total, build, trace.
+    std::vector<float> series(recent_.size());
+    auto plot = [&](const char* name, auto get) {
+        float hi = 0;
+        for (size_t i = 0; i < recent_.size(); ++i) hi = std::max(hi, series[i] = float(get(recent_[i])));
+        // Drawn directly: a frame, the series as a polyline, the latest value.
+        hi = hi * 1.2f + 1e-3f;
+        ImVec2 p0 = ImGui::GetCursorScreenPos();
+        float w = ImGui::GetContentRegionAvail().x, h = 56.0f;
+        ImDrawList* dl = ImGui::GetWindowDrawList();
+        dl->AddRectFilled(p0, ImVec2(p0.x + w, p0.y + h), ImGui::GetColorU32(ImGuiCol_FrameBg));
+        std::vector<ImVec2> pts(series.size());
+        float dx = series.size() > 1 ? w / float(history_ - 1) : 0.0f;
+        for (size_t i = 0; i < series.size(); ++i)
+            pts[i] = ImVec2(p0.x + dx * float(i), p0.y + h * (1.0f - series[i] / hi));
+        if (pts.size() > 1) dl->AddPolyline(pts.data(), int(pts.size()), ImGui::GetColorU32(ImGuiCol_PlotLines), 0, 1.5f);
+        char label[64];
+        std::snprintf(label, sizeof label, "%s %.3f ms (max %.3f)", name, series.back(), hi / 1.2f);
+        dl->AddText(ImVec2(p0.x + 4, p0.y + 2), ImGui::GetColorU32(ImGuiCol_Text), label);
+        ImGui::Dummy(ImVec2(w, h + 4));
+    };
+    ImGui::PushID("total");
+    plot("total", [](const FrameRecord& r) { return r.totalMs; });
+    ImGui::PopID();
+    ImGui::PushID("build");
+    plot("build", [](const FrameRecord& r) { return r.stageMs("build"); });
+    ImGui::PopID();
+    ImGui::PushID("trace");
+    plot("trace", [](const FrameRecord& r) { return r.stageMs("trace") + r.stageMs("shadow"); });
+    ImGui::PopID();
     if (ImGui::BeginTable("stages", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
         ImGui::TableSetupColumn("stage");
         ImGui::TableSetupColumn("ms");
@@ -123,25 +153,6 @@ void TimingOverlay::draw(const std::vector<std::string>& stages, int width, int 
         ImGui::Text("%.3f", disp);
         ImGui::EndTable();
     }
-    // Rolling plots: total, build, trace.
-    std::vector<float> series(recent_.size());
-    auto plot = [&](const char* name, auto get) {
-        float hi = 0;
-        for (size_t i = 0; i < recent_.size(); ++i) hi = std::max(hi, series[i] = float(get(recent_[i])));
-        char overlay[64];
-        std::snprintf(overlay, sizeof overlay, "%s %.3f ms", name, series.back());
-        ImGui::PlotLines("##plot", series.data(), int(series.size()), 0, overlay, 0.0f, hi * 1.2f + 1e-3f,
-                         ImVec2(-1, 60));
-    };
-    ImGui::PushID("total");
-    plot("total", [](const FrameRecord& r) { return r.totalMs; });
-    ImGui::PopID();
-    ImGui::PushID("build");
-    plot("build", [](const FrameRecord& r) { return r.stageMs("build"); });
-    ImGui::PopID();
-    ImGui::PushID("trace");
-    plot("trace", [](const FrameRecord& r) { return r.stageMs("trace") + r.stageMs("shadow"); });
-    ImGui::PopID();
     ImGui::End();
 }
 

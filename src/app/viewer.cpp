@@ -170,6 +170,8 @@ private:
     std::vector<std::string> recordStages() const {
         std::vector<std::string> s = renderer_->stageNames();
         s.push_back("display");
+        s.push_back("display/present");
+        s.push_back("display/draw");
         return s;
     }
 
@@ -193,7 +195,12 @@ private:
     bool playing_ = true, fixedStep_ = false, loop_ = true, vsync_ = false;
     bool resetAccum_ = true;
     uint64_t frame_ = 0;
-    double lastX_ = 0, lastY_ = 0, displayMs_ = 0, wallFps_ = 0;
+    double lastX_ = 0, lastY_ = 0, displayMs_ = 0, presentMs_ = 0, drawMs_ = 0, wallFps_ = 0;
+    void addDisplayStages(FrameRecord& rec) const {
+        rec.stages.push_back({"display", displayMs_, 0});
+        rec.stages.push_back({"display/present", presentMs_, 0});
+        rec.stages.push_back({"display/draw", drawMs_, 0});
+    }
     bool wantShot_ = false, wantUiShot_ = false, imguiReady_ = false;
     DisplayMode displayMode_ = DisplayMode::Texture;
     float scale_ = 1.0f;
@@ -488,7 +495,7 @@ int Viewer::run() {
         ++frame_;
         FrameRecord rec;
         while (renderer_->popRecord(rec)) {
-            rec.stages.push_back({"display", displayMs_, 0});
+            addDisplayStages(rec);
             overlay_.add(rec, displayMs_, wallFps_);
             recorder_.add(rec, options_);
         }
@@ -504,7 +511,9 @@ int Viewer::run() {
         ImGui::Render();
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
         glTimer_->end();
-        displayMs_ = display_->lastMs() + glTimer_->lastMs();
+        presentMs_ = display_->lastMs();
+        drawMs_ = glTimer_->lastMs();
+        displayMs_ = presentMs_ + drawMs_;
 
         bool done = args_.exitAfter && args_.frames > 0 && frame_ >= uint64_t(args_.frames);
         if (wantShot_ || (done && !args_.screenshot.empty())) {
@@ -528,7 +537,7 @@ int Viewer::run() {
     renderer_->finish();
     FrameRecord rec;
     while (renderer_->popRecord(rec)) {
-        rec.stages.push_back({"display", displayMs_, 0});
+        addDisplayStages(rec);
         recorder_.add(rec, options_);
     }
     shutdown();
