@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
     app.add_flag("--exit", a.exitAfter, "quit after --frames frames (recordings and screenshots are finished)");
     app.add_option("--screenshot", a.screenshot, "at exit: the rendered image as PNG");
     app.add_option("--screenshot-ui", a.screenshotUi, "at exit: the whole window (panel, overlay) as PNG");
+    app.add_flag("--linear", a.linear, "screenshots also write the linear radiance as .pfm beside the PNG");
     app.add_flag("--fixed-step", a.fixedStep, "advance scene time exactly 1/fps per frame");
     app.add_option("--width", a.windowWidth, "window width");
     app.add_option("--height", a.windowHeight, "window height");

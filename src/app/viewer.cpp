@@ -522,6 +522,13 @@ int Viewer::run() {
             std::string path = done && !args_.screenshot.empty() ? args_.screenshot : uniqueName("strata", "png");
             writePngAtomic(path, options_.render.width, options_.render.height, rgb);
             statusLine_ = "saved " + path;
+            if (args_.linear) {  // the linear radiance beside it
+                std::vector<float> rad;
+                renderer_->readRadiance(rad);
+                std::string pfm = path.substr(0, path.rfind('.')) + ".pfm";
+                writePfmAtomic(pfm, options_.render.width, options_.render.height, rad);
+                statusLine_ += " and " + pfm;
+            }
             wantShot_ = false;
         }
         if (wantUiShot_ || (done && !args_.screenshotUi.empty())) {

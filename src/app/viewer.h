@@ -19,6 +19,7 @@ struct ViewerArgs {
     bool exitAfter = false;
     std::string screenshot;        // tone-mapped image at exit
     std::string screenshotUi;      // the whole window at exit
+    bool linear = false;           // screenshots also write the linear radiance (.pfm)
     bool fixedStep = false;        // scene time advances exactly 1/fps per frame
     int windowWidth = 0, windowHeight = 0;
     float scale = 0;               // render resolution / window size (0: from config)

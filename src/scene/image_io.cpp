@@ -122,4 +122,22 @@ void writePngAtomic(const std::string& path, int width, int height, const std::v
     }
 }
 
+void writePfmAtomic(const std::string& path, int width, int height, const std::vector<float>& rgb) {
+    if (width <= 0 || height <= 0 || rgb.size() != size_t(width) * size_t(height) * 3)
+        throw Error(path + ": cannot write a " + std::to_string(width) + "x" + std::to_string(height) + " PFM");
+    std::string tmp = path + ".tmp-" + std::to_string(::getpid());
+    std::FILE* f = std::fopen(tmp.c_str(), "wb");
+    if (!f) throw Error(path + ": cannot create " + tmp);
+    // Portable float map: little-endian (negative scale), rows bottom to top.
+    std::fprintf(f, "PF\n%d %d\n-1.0\n", width, height);
+    bool ok = true;
+    for (int y = height - 1; y >= 0 && ok; --y)
+        ok = std::fwrite(rgb.data() + size_t(y) * width * 3, sizeof(float), size_t(width) * 3, f) == size_t(width) * 3;
+    ok = (std::fclose(f) == 0) && ok;
+    if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
+        std::remove(tmp.c_str());
+        throw Error(path + ": cannot write PFM");
+    }
+}
+
 }  // namespace strata

@@ -18,4 +18,7 @@ Image loadImage(const std::string& path);
 // half-written file. Throws strata::Error on failure.
 void writePngAtomic(const std::string& path, int width, int height, const std::vector<uint8_t>& rgb);
 
+// Writes linear RGB floats (top row first) as a little-endian PFM, atomically.
+void writePfmAtomic(const std::string& path, int width, int height, const std::vector<float>& rgb);
+
 }  // namespace strata

@@ -23,7 +23,7 @@ run() {  # name, extra args...
     --width 320 --height 180 --frames "$FRAMES" --exit --fixed-step "$@" >"$TMP/$name.log" 2>&1
 }
 
-if run base --record "$TMP/rec.csv" --screenshot "$TMP/shot.png" --screenshot-ui "$TMP/ui.png" \
+if run base --record "$TMP/rec.csv" --screenshot "$TMP/shot.png" --screenshot-ui "$TMP/ui.png" --linear \
      --set render.spp=2 --set render.bounces=2 --set render.nee=false --set render.rr_start=1 \
      --set render.exposure=0.5 --set render.tonemap=reinhard --set render.seed=7 --set render.threads=2 \
      --set accel.builder=cpu-sah --set accel.morton_bits=30 --set accel.mode=flat \
@@ -33,6 +33,7 @@ else
   fail "viewer run: $(tail -5 "$TMP/base.log")"
 fi
 python3 "$SRC/tests/viewer/check_png.py" "$TMP/shot.png" 320 180 && pass "screenshot 320x180, not uniform" || fail "screenshot"
+head -2 "$TMP/shot.pfm" 2>/dev/null | tr '\n' ' ' | grep -q "^PF 320 180" && pass "--linear writes shot.pfm" || fail "--linear PFM"
 python3 "$SRC/tests/viewer/check_png.py" "$TMP/ui.png" 320 180 && pass "window screenshot 320x180, not uniform" || fail "window screenshot"
 if [ -f "$TMP/rec.csv" ]; then
   rows=$(($(wc -l <"$TMP/rec.csv") - 1))
