@@ -112,7 +112,7 @@ void GlDisplay::uploadFromHost(const std::vector<uint8_t>& rgb) {
 }
 
 void GlDisplay::draw(int viewportW, int viewportH) {
-    glViewport(0, 0, viewportW, viewportH);
+    glViewport(0, 0, viewportW, viewportH);  // the triangle covers it: no clear needed
     glDisable(GL_DEPTH_TEST);
     glDisable(GL_BLEND);
     glUseProgram(program_);

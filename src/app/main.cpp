@@ -16,7 +16,7 @@ int main(int argc, char** argv) {
     CLI::App app{"strata: interactive path tracer with per-frame acceleration-structure rebuilds.\n"
                  "Keys: WASD/QE move, right-drag or arrows look, Alt/middle-drag orbit, scroll speed,\n"
                  "Shift faster, Ctrl slower, R reset camera, Space pause, F9 record CSV,\n"
-                 "F12 screenshot, Shift+F12 screenshot with the panel."};
+                 "Tab hide/show the panel, F12 screenshot, Shift+F12 screenshot with the panel."};
     app.add_option("scene", a.scene, "scene file (JSON)")->required();
     app.add_option("--config", a.config, "defaults: window, display path, options")->capture_default_str();
     app.add_option("--backend", a.backend, "cuda | cpu (default: cuda, falling back to cpu without a GPU)");
@@ -33,6 +33,7 @@ int main(int argc, char** argv) {
     app.add_option("--width", a.windowWidth, "window width");
     app.add_option("--height", a.windowHeight, "window height");
     app.add_option("--scale", a.scale, "render resolution as a fraction of the window's");
+    app.add_flag("--hide-ui", a.hideUi, "start with the panel and overlay hidden (Tab toggles them)");
     app.add_flag("--vsync", a.vsync, "wait for vertical sync (off by default while measuring)");
     try {
         app.parse(argc, argv);

@@ -201,7 +201,7 @@ private:
         rec.stages.push_back({"display/present", presentMs_, 0});
         rec.stages.push_back({"display/draw", drawMs_, 0});
     }
-    bool wantShot_ = false, wantUiShot_ = false, imguiReady_ = false;
+    bool wantShot_ = false, wantUiShot_ = false, imguiReady_ = false, showUi_ = true;
     DisplayMode displayMode_ = DisplayMode::Texture;
     float scale_ = 1.0f;
 };
@@ -294,6 +294,7 @@ void Viewer::handleKeys() {
     if (io.WantCaptureKeyboard) return;
     bool shiftDown = glfwGetKey(window_, GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS || glfwGetKey(window_, GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS;
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space))) playing_ = !playing_;
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Tab))) showUi_ = !showUi_;
     if (ImGui::IsKeyPressed(GLFW_KEY_F12)) (shiftDown ? wantUiShot_ : wantShot_) = true;
     if (ImGui::IsKeyPressed(GLFW_KEY_F9)) {
         if (recorder_.recording()) recorder_.stop();
@@ -402,6 +403,7 @@ int Viewer::run() {
     scale_ = args_.scale > 0 ? args_.scale : config_.scale;
     vsync_ = args_.vsync || config_.vsync;
     fixedStep_ = args_.fixedStep;
+    showUi_ = !args_.hideUi;
     displayMode_ = parseDisplay(args_.display != "auto" ? args_.display : config_.display);
     overlay_ = TimingOverlay(config_.history);
 
@@ -503,13 +505,14 @@ int Viewer::run() {
 
         // Display = CUDA's map + write + unmap (or the host copy) + GL's draw
         // and ImGui, each timed on its GPU queue and read a frame late.
+        // The GL timer starts after present(): GL work that follows an unmap
+        // first waits for CUDA's frame, which a GL timer would count. (So the
+        // PBO path's pixel-buffer-to-texture copy is in neither number.)
         display_->present(*renderer_, *gl_);
         glTimer_->begin();
-        glClearColor(0, 0, 0, 1);
-        glClear(GL_COLOR_BUFFER_BIT);
         gl_->draw(fbw, fbh);
         ImGui::Render();
-        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+        if (showUi_) ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
         glTimer_->end();
         presentMs_ = display_->lastMs();
         drawMs_ = glTimer_->lastMs();

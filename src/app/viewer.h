@@ -24,6 +24,7 @@ struct ViewerArgs {
     int windowWidth = 0, windowHeight = 0;
     float scale = 0;               // render resolution / window size (0: from config)
     bool vsync = false;
+    bool hideUi = false;           // start with the panel and overlay hidden (Tab toggles)
 };
 
 // Runs until the window closes (or --frames N --exit). Returns the exit code.
