@@ -9,6 +9,10 @@
 // atomic counters. Path p of a pass is pixel p.
 #pragma once
 
+#if defined(__CUDACC__)
+#include <cooperative_groups.h>
+#endif
+
 #include "render/bsdf.h"
 #include "render/rng.h"
 #include "render/scene_view.h"
@@ -47,6 +51,21 @@ struct PassParams {
     int32_t rrStart;
     bool nee;
 };
+
+// Appends to a queue: returns a slot. On the GPU the threads of a warp that
+// append together take their slots with one atomic (warp-aggregated), instead
+// of contending one atomic each on the queue's counter.
+STRATA_HD uint32_t queueAppend(uint32_t* counter) {
+#if defined(__CUDA_ARCH__)
+    namespace cg = cooperative_groups;
+    cg::coalesced_group g = cg::coalesced_threads();
+    uint32_t base = 0;
+    if (g.thread_rank() == 0) base = atomicAdd(counter, g.size());
+    return g.shfl(base, 0) + g.thread_rank();
+#else
+    return atomicAddU32(counter, 1u);
+#endif
+}
 
 STRATA_HD SampleStream pathStream(const PassParams& p, uint32_t pixel) {
     return SampleStream::make(p.seed, pixel, p.sampleIndex);
@@ -238,7 +257,7 @@ STRATA_HD void stageShade(const SceneView& s, const PathBuffers& b, const PassPa
                 sr.dir = ls.wi;
                 sr.tmin = 0.0f;
                 sr.tmax = ls.distance < 1e29f ? ls.distance * (1.0f - 1e-3f) : 1e30f;
-                uint32_t k = atomicAddU32(&b.counters[kShadowQueue], 1u);
+                uint32_t k = queueAppend(&b.counters[kShadowQueue]);
                 b.shadowRays[k] = sr;
                 b.shadowContrib[k] = contrib;
                 b.shadowPath[k] = path;
@@ -261,7 +280,7 @@ STRATA_HD void stageShade(const SceneView& s, const PathBuffers& b, const PassPa
     nr.dir = bs.wi;
     nr.tmin = 0.0f;
     nr.tmax = 1e30f;
-    uint32_t k = atomicAddU32(&b.counters[cur ^ 1], 1u);
+    uint32_t k = queueAppend(&b.counters[cur ^ 1]);
     b.rays[cur ^ 1][k] = nr;
     b.rayPath[cur ^ 1][k] = path;
     b.throughput[path] = beta;
