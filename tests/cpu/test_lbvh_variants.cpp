@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstring>
 #include <random>
 #include <thread>
 
@@ -14,6 +13,7 @@
 #include "accel/lbvh/apetrei.h"
 #include "accel/lbvh/apetrei_skip.h"
 #include "accel/lbvh/karras.h"
+#include "accel/lbvh/lbvh_compare.h"
 #include "accel/lbvh/lbvh_host.h"
 #include "accel/lbvh/skip_reference.h"
 #include "lbvh_cases.h"
@@ -23,45 +23,17 @@ using namespace strata;
 namespace {
 
 size_t nodesDiffering(const std::vector<BvhNode>& a, const std::vector<BvhNode>& b) {
-    size_t d = a.size() > b.size() ? a.size() - b.size() : b.size() - a.size();
-    for (size_t i = 0; i < std::min(a.size(), b.size()); ++i) d += std::memcmp(&a[i], &b[i], sizeof(BvhNode)) != 0;
-    return d;
+    return countDifferentNodes(a, b);
 }
-
 size_t nodesDiffering(const std::vector<StacklessNode>& a, const std::vector<StacklessNode>& b) {
-    size_t d = a.size() > b.size() ? a.size() - b.size() : b.size() - a.size();
-    for (size_t i = 0; i < std::min(a.size(), b.size()); ++i)
-        d += std::memcmp(&a[i], &b[i], sizeof(StacklessNode)) != 0;
-    return d;
+    return countDifferentNodes(a, b);
 }
 
-// Apetrei's node p is Karras's node k with p = split(k) = karras[k].left:
-// compare every node through that map (children too), and the root.
+// Apetrei's node p is Karras's node k with p = split(k) = karras[k].left.
 ::testing::AssertionResult equalUpToApetreiOrder(const LbvhHostResult& karras, const LbvhHostResult& apetrei) {
-    const std::vector<BvhNode>& K = karras.bvh.nodes;
-    const std::vector<BvhNode>& A = apetrei.bvh.nodes;
-    if (K.size() != A.size()) return ::testing::AssertionFailure() << "node counts differ";
-    if (karras.bvh.primIndex != apetrei.bvh.primIndex) return ::testing::AssertionFailure() << "leaf order differs";
-    if (K.size() == 1 && K[0].rightCount == 0) {  // one primitive
-        if (apetrei.bvh.root != 0 || std::memcmp(&K[0], &A[0], sizeof(BvhNode)))
-            return ::testing::AssertionFailure() << "single-leaf root differs";
-        return ::testing::AssertionSuccess();
-    }
-    auto apetreiIndex = [&](int32_t index, int32_t count) { return count > 0 ? index : K[index].left; };
-    if (apetrei.bvh.root != uint32_t(K[0].left))
-        return ::testing::AssertionFailure() << "root " << apetrei.bvh.root << ", expected " << K[0].left;
-    std::vector<uint8_t> used(A.size(), 0);
-    for (size_t k = 0; k < K.size(); ++k) {
-        int32_t p = K[k].left;
-        if (p < 0 || size_t(p) >= A.size() || used[p]++)
-            return ::testing::AssertionFailure() << "Karras node " << k << " has a bad split " << p;
-        BvhNode expect = K[k];
-        expect.left = apetreiIndex(K[k].left, K[k].leftCount);
-        expect.right = apetreiIndex(K[k].right, K[k].rightCount);
-        if (std::memcmp(&expect, &A[p], sizeof(BvhNode)))
-            return ::testing::AssertionFailure() << "Karras node " << k << " != Apetrei node " << p;
-    }
-    return ::testing::AssertionSuccess();
+    std::string why = compareUpToApetreiOrder(karras.bvh, apetrei.bvh);
+    if (why.empty()) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << why;
 }
 
 }  // namespace
