@@ -13,6 +13,7 @@
 #pragma once
 
 #include "accel/bvh.h"
+#include "accel/lbvh/node_io.h"
 #include "core/hd.h"
 
 namespace strata {
@@ -33,27 +34,12 @@ constexpr uint64_t kDeltaInfinity = ~0ull;
 template <class Key>
 STRATA_HD uint64_t apetreiDelta(const Key* keys, int n, int i) {
     if (i < 0 || i >= n - 1) return kDeltaInfinity;
+#if defined(__CUDA_ARCH__)
+    uint64_t x = uint64_t(__ldg(keys + i) ^ __ldg(keys + i + 1));  // read-only path: scattered loads
+#else
     uint64_t x = uint64_t(keys[i] ^ keys[i + 1]);
+#endif
     return x ? x + (1ull << 32) : uint64_t(uint32_t(i) ^ uint32_t(i + 1));
-}
-
-// Boxes another thread wrote before its atomicCAS: read past the
-// (incoherent) L1 on the GPU, as karrasBottomUp does.
-STRATA_HD Aabb loadLeftBoxCoherent(const BvhNode& n) {
-#if defined(__CUDA_ARCH__)
-    const volatile BvhNode& v = n;
-    return Aabb{{v.lxLo, v.lyLo, v.lzLo}, {v.lxHi, v.lyHi, v.lzHi}};
-#else
-    return n.leftBox();
-#endif
-}
-STRATA_HD Aabb loadRightBoxCoherent(const BvhNode& n) {
-#if defined(__CUDA_ARCH__)
-    const volatile BvhNode& v = n;
-    return Aabb{{v.rxLo, v.ryLo, v.rzLo}, {v.rxHi, v.ryHi, v.rzHi}};
-#else
-    return n.rightBox();
-#endif
 }
 
 // The root of a one-primitive tree: the leaf and an absent right child.
@@ -88,7 +74,7 @@ STRATA_HD void apetreiBottomUp(int leaf, int n, const Key* keys, const Aabb* pri
         bool isLeftChild = deltaRight < deltaLeft;
         if (isLeftChild) {  // line 6: "left child of its parent"
             p = rangeRight;  // line 7: Apetrei index p
-            nodes[p].setLeft(box, i, count);  // line 8: I_p,left <- this subtree
+            storeLeftChild(&nodes[p], box, i, count);  // line 8: I_p,left <- this subtree
             memoryFence();
             int32_t other = atomicCasI32(&store[p], kStoreEmpty, rangeLeft);  // line 9
             if (other == kStoreEmpty) return;  // line 10: first thread up
@@ -96,7 +82,7 @@ STRATA_HD void apetreiBottomUp(int leaf, int n, const Key* keys, const Aabb* pri
             deltaRight = apetreiDelta(keys, n, rangeRight);  // line 11: "recompute outdated value"
         } else {  // line 12: "right child of its parent p"
             p = rangeLeft - 1;  // line 13
-            nodes[p].setRight(box, i, count);  // line 14: I_p,right <- this subtree
+            storeRightChild(&nodes[p], box, i, count);  // line 14: I_p,right <- this subtree
             memoryFence();
             int32_t other = atomicCasI32(&store[p], kStoreEmpty, rangeRight);  // line 15
             if (other == kStoreEmpty) return;  // line 16
@@ -107,7 +93,7 @@ STRATA_HD void apetreiBottomUp(int leaf, int n, const Key* keys, const Aabb* pri
         memoryFence();
         // The sibling's box is in place; the parent's is the union (always
         // left then right, so every backend and arrival order gives the same bits).
-        box = isLeftChild ? merge(box, loadRightBoxCoherent(nodes[p])) : merge(loadLeftBoxCoherent(nodes[p]), box);
+        box = isLeftChild ? merge(box, loadRightBoxCoherent(&nodes[p])) : merge(loadLeftBoxCoherent(&nodes[p]), box);
         i = p;  // line 18
         count = 0;
         if (rangeLeft == 0 && rangeRight == n - 1) {  // line 19: the range covers all keys

@@ -16,15 +16,6 @@
 
 namespace strata {
 
-STRATA_HD Aabb loadBoxCoherent(const StacklessNode& n) {
-#if defined(__CUDA_ARCH__)
-    const volatile StacklessNode& v = n;
-    return Aabb{{v.loX, v.loY, v.loZ}, {v.hiX, v.hiY, v.hiZ}};
-#else
-    return n.box();
-#endif
-}
-
 // Algorithm 2, shared by leaves (lines 5-8 of Algorithm 4) and internal nodes
 // (lines 22-26): the skip target of a node whose range ends at rangeRight,
 // given deltaRight = δ*(rangeRight). It is the node starting at r =
@@ -53,7 +44,8 @@ STRATA_HD void apetreiSkipBottomUp(int leaf, int n, const Key* keys, const Aabb*
     uint64_t deltaLeft = apetreiDelta(keys, n, leaf - 1);
     uint64_t deltaRight = apetreiDelta(keys, n, leaf);
     // Lines 5-8: the leaf's skip connection (and its box and primitive).
-    skipNodes[skipLeafIndex(n, leaf)].set(box, skipLeafLeft(prim), skipTarget(keys, n, leaf, deltaRight));
+    storeNode(&skipNodes[skipLeafIndex(n, leaf)],
+              makeSkipNode(box, skipLeafLeft(prim), skipTarget(keys, n, leaf, deltaRight)));
     if (n == 1) {
         setSingleLeafRoot(nodes[0], box);
         return;
@@ -85,13 +77,13 @@ STRATA_HD void apetreiSkipBottomUp(int leaf, int n, const Key* keys, const Aabb*
         bool leftIsLeaf = rangeLeft == p, rightIsLeaf = rangeRight == p + 1;
         int32_t leftChild = leftIsLeaf ? skipLeafIndex(n, p) : p;
         int32_t rightChild = rightIsLeaf ? skipLeafIndex(n, p + 1) : p + 1;
-        Aabb leftBox = isLeftChild ? box : loadBoxCoherent(skipNodes[leftChild]);
-        Aabb rightBox = isLeftChild ? loadBoxCoherent(skipNodes[rightChild]) : box;
+        Aabb leftBox = isLeftChild ? box : loadBoxCoherent(&skipNodes[leftChild]);
+        Aabb rightBox = isLeftChild ? loadBoxCoherent(&skipNodes[rightChild]) : box;
         box = merge(leftBox, rightBox);
         // Lines 22-26: the parent's skip connection.
-        skipNodes[q].set(box, leftChild, skipTarget(keys, n, rangeRight, deltaRight));
-        nodes[q].setLeft(leftBox, p, leftIsLeaf ? 1 : 0);
-        nodes[q].setRight(rightBox, p + 1, rightIsLeaf ? 1 : 0);
+        storeNode(&skipNodes[q], makeSkipNode(box, leftChild, skipTarget(keys, n, rangeRight, deltaRight)));
+        // The BvhNode of the stack traversal, node for node Karras's.
+        storeNode(&nodes[q], makeNode(leftBox, p, leftIsLeaf ? 1 : 0, rightBox, p + 1, rightIsLeaf ? 1 : 0));
         if (q == 0) return;  // lines 27-28: "until i = 0", I_0 is the root
     }
 }
