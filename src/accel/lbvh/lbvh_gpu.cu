@@ -4,7 +4,6 @@
 
 #include <vector>
 
-#include "accel/lbvh/apetrei.h"
 #include "accel/lbvh/apetrei_gpu.h"
 #include "accel/lbvh/karras.h"
 #include "gpu/cuda_check.h"
