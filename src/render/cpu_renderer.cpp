@@ -59,7 +59,8 @@ public:
             // same host-device code as the GPU, or the binned SAH reference.
             buildHostAccel(bounds_, opt_.accel, accel_);
         });
-        SceneView sv = hostSceneView(scene_, flat_, pos_, nrm_, accel_.view(opt_.accel), makeCameraView(scene_, t, w, h));
+        SceneView sv =
+            hostSceneView(scene_, flat_, pos_, nrm_, accel_.view(opt_.accel), makeCameraView(scene_, t, w, h));
         PathBuffers b{{rays_[0].data(), rays_[1].data()}, {rayPath_[0].data(), rayPath_[1].data()}, hits_.data(),
                       throughput_.data(), radiance_.data(), lastPdf_.data(), shadowRays_.data(),
                       shadowContrib_.data(), shadowPath_.data(), counters_.data(), film_.data()};
