@@ -1,6 +1,9 @@
 // strata-bench-lbvh: LBVH build time per stage for N random triangles
-// (bounds through boxes), medians over many builds after warm-up. Each
-// build's result is checked against the CPU run of the same code first.
+// (bounds through boxes), medians over many builds after warm-up, for each
+// builder (--builder karras|apetrei|skip|all). Each build's result is checked
+// against the CPU run of the same code first. The Apetrei variants build the
+// hierarchy and the boxes in one pass, timed as "hierarchy" (their "aabb" is
+// empty): compare it with Karras's hierarchy + aabb.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -12,6 +15,7 @@
 #include <vector>
 
 #include "accel/bvh_validate.h"
+#include "accel/lbvh/lbvh_compare.h"
 #include "accel/lbvh/lbvh_gpu.h"
 #include "accel/lbvh/lbvh_host.h"
 #include "gpu/device.h"
@@ -38,17 +42,71 @@ static double median(std::vector<double> v) {
     return v.empty() ? 0 : v[v.size() / 2];
 }
 
+// Builds n boxes `runs` times after `warmup` and prints one table row;
+// false if the first build differs from the CPU run.
+static bool benchOne(LbvhVariant variant, uint32_t n, int bits, int runs, int warmup) {
+    std::vector<Aabb> host = randomTriangleBounds(n, n);
+    DeviceBuffer<Aabb> d;
+    d.upload(host);
+    cudaStream_t stream;
+    STRATA_CUDA_CHECK(cudaStreamCreate(&stream));
+    const std::vector<std::string> stages = {"build", "bounds", "morton", "sort", "hierarchy", "aabb"};
+    StageTimer timer(stages, 8);
+    LbvhBuilder builder;
+    LbvhStages ls{1, 2, 3, 4, 5};
+    std::vector<std::vector<double>> ms(stages.size());
+    uint32_t launches = 0;
+    auto collect = [&](bool wait) {
+        FrameRecord rec;
+        while (timer.pop(rec, wait))
+            if (rec.frame >= uint64_t(warmup)) {
+                for (size_t k = 0; k < stages.size(); ++k) ms[k].push_back(rec.stages[k].ms);
+                launches = rec.stages[0].launches;
+            }
+    };
+    for (int r = 0; r < warmup + runs; ++r) {
+        timer.beginFrame(stream, FrameRecord{uint64_t(r)});
+        timer.begin(0);
+        builder.build(d.data(), n, bits, stream, &timer, ls, variant);
+        timer.end(0);
+        timer.endFrame();
+        collect(false);
+        if (r == 0 && n <= 4000000) {  // check before timing
+            STRATA_CUDA_CHECK(cudaStreamSynchronize(stream));
+            LbvhCopy g = builder.download();
+            LbvhHostResult ref = buildLbvhHost(host, bits, variant);
+            bool same = ref.bvh.primIndex == g.primIndex && ref.bvh.root == g.root &&
+                        countDifferentNodes(ref.bvh.nodes, g.nodes) == 0 &&
+                        countDifferentNodes(ref.skipNodes, g.skipNodes) == 0;
+            if (!same) {
+                std::fprintf(stderr, "strata-bench-lbvh: %s GPU build of %u differs from the CPU run\n",
+                             lbvhVariantName(variant), n);
+                STRATA_CUDA_CHECK(cudaStreamDestroy(stream));
+                return false;
+            }
+        }
+    }
+    collect(true);
+    std::printf("%10u %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %8u\n", n, median(ms[1]), median(ms[2]), median(ms[3]),
+                median(ms[4]), median(ms[5]), median(ms[0]), launches);
+    STRATA_CUDA_CHECK(cudaStreamDestroy(stream));
+    return true;
+}
+
 int main(int argc, char** argv) {
     std::vector<uint32_t> sizes = {100000, 1000000, 4000000, 16000000};
     int runs = 100, warmup = 10, bits = 63;
+    std::string which = "all";
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         if (a == "--help" || a == "-h") {
-            std::printf("usage: strata-bench-lbvh [--sizes N,N,...] [--runs R] [--warmup W] [--morton-bits 30|63]\n");
+            std::printf("usage: strata-bench-lbvh [--sizes N,N,...] [--runs R] [--warmup W] [--morton-bits 30|63]\n"
+                        "                         [--builder karras|apetrei|skip|all]\n");
             return 0;
         } else if (a == "--runs" && i + 1 < argc) runs = std::atoi(argv[++i]);
         else if (a == "--warmup" && i + 1 < argc) warmup = std::atoi(argv[++i]);
         else if (a == "--morton-bits" && i + 1 < argc) bits = std::atoi(argv[++i]);
+        else if (a == "--builder" && i + 1 < argc) which = argv[++i];
         else if (a == "--sizes" && i + 1 < argc) {
             sizes.clear();
             for (char* tok = std::strtok(argv[++i], ","); tok; tok = std::strtok(nullptr, ",")) sizes.push_back(uint32_t(std::atoll(tok)));
@@ -57,63 +115,33 @@ int main(int argc, char** argv) {
             return 2;
         }
     }
+    std::vector<LbvhVariant> variants;
+    if (which == "karras" || which == "all") variants.push_back(LbvhVariant::Karras);
+    if (which == "apetrei" || which == "all") variants.push_back(LbvhVariant::Apetrei);
+    if (which == "skip" || which == "all") variants.push_back(LbvhVariant::ApetreiSkip);
+    if (variants.empty()) {
+        std::fprintf(stderr, "strata-bench-lbvh: --builder: expected karras, apetrei, skip or all, got '%s'\n",
+                     which.c_str());
+        return 2;
+    }
+    if (bits != 30 && bits != 63) {
+        std::fprintf(stderr, "strata-bench-lbvh: --morton-bits: expected 30 or 63, got %d\n", bits);
+        return 2;
+    }
     GpuInfo gpu = queryGpu();
     if (!gpu.available) {
         std::fprintf(stderr, "strata-bench-lbvh: no GPU (%s)\n", gpu.reason.c_str());
         return 1;
     }
     try {
-        std::printf("LBVH (Karras 2012) build, %d-bit Morton codes, %s, median of %d builds after %d warm-up\n", bits,
-                    gpu.name.c_str(), runs, warmup);
-        std::printf("%10s %9s %9s %9s %9s %9s %9s %8s\n", "triangles", "bounds", "morton", "sort", "hierarchy",
-                    "aabb", "total ms", "launches");
-        const std::vector<std::string> stages = {"build", "bounds", "morton", "sort", "hierarchy", "aabb"};
-        for (uint32_t n : sizes) {
-            std::vector<Aabb> host = randomTriangleBounds(n, n);
-            DeviceBuffer<Aabb> d;
-            d.upload(host);
-            cudaStream_t stream;
-            STRATA_CUDA_CHECK(cudaStreamCreate(&stream));
-            StageTimer timer(stages, 8);
-            LbvhBuilder builder;
-            LbvhStages ls{1, 2, 3, 4, 5};
-            std::vector<std::vector<double>> ms(stages.size());
-            uint32_t launches = 0;
-            for (int r = 0; r < warmup + runs; ++r) {
-                timer.beginFrame(stream, FrameRecord{uint64_t(r)});
-                timer.begin(0);
-                builder.build(d.data(), n, bits, stream, &timer, ls);
-                timer.end(0);
-                timer.endFrame();
-                FrameRecord rec;
-                while (timer.pop(rec, false))
-                    if (rec.frame >= uint64_t(warmup)) {
-                        for (size_t k = 0; k < stages.size(); ++k) ms[k].push_back(rec.stages[k].ms);
-                        launches = rec.stages[0].launches;
-                    }
-                if (r == 0 && n <= 4000000) {  // check before timing
-                    STRATA_CUDA_CHECK(cudaStreamSynchronize(stream));
-                    BvhView v = builder.view();
-                    std::vector<BvhNode> nodes(v.numNodes);
-                    std::vector<uint32_t> prim(v.numPrims);
-                    STRATA_CUDA_CHECK(cudaMemcpy(nodes.data(), v.nodes, nodes.size() * sizeof(BvhNode), cudaMemcpyDeviceToHost));
-                    STRATA_CUDA_CHECK(cudaMemcpy(prim.data(), v.primIndex, prim.size() * 4, cudaMemcpyDeviceToHost));
-                    LbvhHostResult ref = buildLbvhHost(host, bits);
-                    bool same = ref.bvh.primIndex == prim &&
-                                std::memcmp(ref.bvh.nodes.data(), nodes.data(), nodes.size() * sizeof(BvhNode)) == 0;
-                    if (!same) {
-                        std::fprintf(stderr, "strata-bench-lbvh: GPU build of %u differs from the CPU run\n", n);
-                        return 1;
-                    }
-                }
-            }
-            FrameRecord rec;
-            while (timer.pop(rec, true))
-                if (rec.frame >= uint64_t(warmup))
-                    for (size_t k = 0; k < stages.size(); ++k) ms[k].push_back(rec.stages[k].ms);
-            std::printf("%10u %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %8u\n", n, median(ms[1]), median(ms[2]),
-                        median(ms[3]), median(ms[4]), median(ms[5]), median(ms[0]), launches);
-            STRATA_CUDA_CHECK(cudaStreamDestroy(stream));
+        for (LbvhVariant v : variants) {
+            std::printf("%s build, %d-bit Morton codes, %s, median of %d builds after %d warm-up\n",
+                        lbvhVariantName(v), bits, gpu.name.c_str(), runs, warmup);
+            std::printf("%10s %9s %9s %9s %9s %9s %9s %8s\n", "triangles", "bounds", "morton", "sort", "hierarchy",
+                        "aabb", "total ms", "launches");
+            for (uint32_t n : sizes)
+                if (!benchOne(v, n, bits, runs, warmup)) return 1;
+            std::printf("\n");
         }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "strata-bench-lbvh: %s\n", e.what());

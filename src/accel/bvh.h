@@ -5,12 +5,14 @@
 // traversal step reads one 64-byte node as four 16-byte loads and tests both
 // children at once. A child is a leaf when its count is > 0; then its index is
 // the first entry in primIndex (count entries). Otherwise it is an inner node
-// index. Node 0 is the root. A child with count 0 and an empty box is absent
-// (only the root of a one-primitive tree has one).
+// index. The root is BvhView::root (0 for every builder except Apetrei's,
+// whose node indices are split positions). A child with count 0 and an empty
+// box is absent (only the root of a one-primitive tree has one).
 #pragma once
 
 #include <cstdint>
 
+#include "accel/bvh_stackless.h"
 #include "core/aabb.h"
 
 namespace strata {
@@ -35,16 +37,37 @@ struct alignas(16) BvhNode {
 };
 static_assert(sizeof(BvhNode) == 64, "BvhNode is read as four 16-byte loads");
 
+// Which traversal traceClosest/traceAny run (accel.traversal).
+enum class BvhTraversal : uint32_t {
+    Stack,      // ordered stack traversal of the BvhNodes (accel/bvh_traverse.h)
+    Stackless,  // skip links (accel/stackless_traverse.h); needs skipNodes
+};
+
 struct BvhView {
     const BvhNode* nodes = nullptr;
     const uint32_t* primIndex = nullptr;  // leaf entries -> primitive ids
     uint32_t numNodes = 0;
     uint32_t numPrims = 0;
+    uint32_t root = 0;  // index of the root node
+    // When set, the root index lives in (device) memory: the GPU Apetrei
+    // build finds its root during the pass, and reading it back to fill
+    // `root` would stall the CPU every frame.
+    const uint32_t* rootIndex = nullptr;
+    // The skip-link layout of the same tree (lbvh-skip only): 2n-1 nodes,
+    // root 0, sentinel kSkipSentinel.
+    const StacklessNode* skipNodes = nullptr;
+    uint32_t numSkipNodes = 0;
+    BvhTraversal traversal = BvhTraversal::Stack;
 };
 
-// Traversal stack depth. Deeper trees (possible for LBVHs over many
-// coincident primitives) are detected by the validators and counted by the
-// traversal (stack overflow drops the far child and flags the ray).
+STRATA_HD uint32_t rootOf(const BvhView& v) { return v.rootIndex ? *v.rootIndex : v.root; }
+
+// Traversal stack depth of the fast path. A deeper tree (LBVHs over many
+// coincident primitives reach ~95 levels with 63-bit codes) does not lose
+// nodes: on overflow the ray restarts with kBvhDeepStackSize entries, and past
+// that (no builder here produces such a tree; the validator rejects it) with
+// a scan of every leaf entry. See traverseBvh.
 constexpr int kBvhStackSize = 64;
+constexpr int kBvhDeepStackSize = 128;
 
 }  // namespace strata

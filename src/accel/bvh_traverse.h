@@ -52,72 +52,98 @@ STRATA_HD Vec3 safeInverse(Vec3 d) {
 struct TraversalStats {
     uint32_t nodesVisited = 0;
     uint32_t primsTested = 0;
-    bool stackOverflow = false;
+    bool stackOverflow = false;  // the fast path's stack was too small for this ray
+    uint32_t deepRestarts = 0;   // restarts with the kBvhDeepStackSize stack
+    uint32_t scanRestarts = 0;   // restarts as a scan of every leaf entry
 };
+
+namespace detail {
+
+// Tests the primitives of one leaf; true when AnyHit and something was hit.
+template <bool AnyHit, class Intersect>
+STRATA_HD bool intersectLeaf(const BvhView& bvh, int32_t first, int32_t count, const Ray& ray, float& tmax,
+                             uint32_t& hitPrim, Intersect& intersect, TraversalStats* stats) {
+    for (int32_t k = 0; k < count; ++k) {
+        uint32_t prim = bvh.primIndex[first + k];
+        if (stats) stats->primsTested++;
+        float t = intersect(prim, ray, tmax);
+        if (t < tmax) {
+            tmax = t;
+            hitPrim = prim;
+            if (AnyHit) return true;
+        }
+    }
+    return false;
+}
+
+// One ordered traversal from the root with a StackSize-entry stack. Returns
+// false, abandoning the ray, when a push would overflow the stack; the hits
+// found so far stay in tmax/hitPrim (they are real hits, so a restart may
+// keep culling with them).
+template <bool AnyHit, int StackSize, class Intersect>
+STRATA_HD bool traverseWithStack(const BvhView& bvh, const Ray& ray, Vec3 invDir, float& tmax, uint32_t& hitPrim,
+                                 Intersect& intersect, TraversalStats* stats) {
+    int32_t stack[StackSize];
+    int sp = 0;
+    int32_t node = int32_t(rootOf(bvh));
+    for (;;) {
+        NodeBoxes n = loadNode(bvh.nodes, node);
+        if (stats) stats->nodesVisited++;
+        float tl = slabEntry(n.lLo, n.lHi, ray.org, invDir, ray.tmin, tmax);
+        float tr = slabEntry(n.rLo, n.rHi, ray.org, invDir, ray.tmin, tmax);
+        // An absent right child (index -1: the root of a one-primitive tree)
+        // has an empty box, which the slab test would take for all space.
+        bool hitL = tl <= tmax, hitR = tr <= tmax && n.right >= 0;
+        // Leaves are intersected immediately.
+        if (hitL && n.leftCount > 0) {
+            if (intersectLeaf<AnyHit>(bvh, n.left, n.leftCount, ray, tmax, hitPrim, intersect, stats)) return true;
+            hitL = false;
+        }
+        if (hitR && n.rightCount > 0) {
+            if (intersectLeaf<AnyHit>(bvh, n.right, n.rightCount, ray, tmax, hitPrim, intersect, stats)) return true;
+            hitR = false;
+        }
+        if (hitL && hitR) {
+            // Visit the nearer child first, push the other.
+            if (sp == StackSize) return false;
+            stack[sp++] = tl <= tr ? n.right : n.left;
+            node = tl <= tr ? n.left : n.right;
+        } else if (hitL) {
+            node = n.left;
+        } else if (hitR) {
+            node = n.right;
+        } else {
+            if (sp == 0) return true;
+            node = stack[--sp];
+        }
+    }
+}
+
+}  // namespace detail
 
 // Closest hit (AnyHit = false) or any hit (AnyHit = true) within
 // (ray.tmin, tmax). Returns the hit primitive id or ~0u; tmax is updated to
 // the hit distance.
+//
+// Deep trees: the fast path's stack has kBvhStackSize entries (a tree of
+// depth d needs d-1). When a ray would overflow it, the ray restarts from the
+// root with kBvhDeepStackSize entries (any LBVH fits: its depth is at most the
+// key bits plus 32 index bits), and if even that overflows, with a scan of
+// every leaf entry. Restarts keep the hits found so far, so they only cull
+// more; no node is ever dropped.
 template <bool AnyHit, class Intersect>
 STRATA_HD uint32_t traverseBvh(const BvhView& bvh, const Ray& ray, float& tmax, Intersect intersect,
                                TraversalStats* stats = nullptr) {
     uint32_t hitPrim = ~0u;
     if (bvh.numNodes == 0) return hitPrim;
     Vec3 invDir = safeInverse(ray.dir);
-    // Stack entries: node index for inner nodes, or ~first with count packed
-    // separately for leaves. Leaves are handled inline instead of pushed.
-    int32_t stack[kBvhStackSize];
-    int sp = 0;
-    int32_t node = 0;
-    for (;;) {
-        NodeBoxes n = loadNode(bvh.nodes, node);
-        if (stats) stats->nodesVisited++;
-        float tl = slabEntry(n.lLo, n.lHi, ray.org, invDir, ray.tmin, tmax);
-        float tr = slabEntry(n.rLo, n.rHi, ray.org, invDir, ray.tmin, tmax);
-        bool hitL = tl <= tmax, hitR = tr <= tmax;
-        // Leaves are intersected immediately.
-        if (hitL && n.leftCount > 0) {
-            for (int32_t k = 0; k < n.leftCount; ++k) {
-                uint32_t prim = bvh.primIndex[n.left + k];
-                if (stats) stats->primsTested++;
-                float t = intersect(prim, ray, tmax);
-                if (t < tmax) {
-                    tmax = t;
-                    hitPrim = prim;
-                    if (AnyHit) return hitPrim;
-                }
-            }
-            hitL = false;
-        }
-        if (hitR && n.rightCount > 0) {
-            for (int32_t k = 0; k < n.rightCount; ++k) {
-                uint32_t prim = bvh.primIndex[n.right + k];
-                if (stats) stats->primsTested++;
-                float t = intersect(prim, ray, tmax);
-                if (t < tmax) {
-                    tmax = t;
-                    hitPrim = prim;
-                    if (AnyHit) return hitPrim;
-                }
-            }
-            hitR = false;
-        }
-        if (hitL && hitR) {
-            // Visit the nearer child first, push the other.
-            int32_t nearN = tl <= tr ? n.left : n.right;
-            int32_t farN = tl <= tr ? n.right : n.left;
-            if (sp < kBvhStackSize) stack[sp++] = farN;
-            else if (stats) stats->stackOverflow = true;
-            node = nearN;
-        } else if (hitL) {
-            node = n.left;
-        } else if (hitR) {
-            node = n.right;
-        } else {
-            if (sp == 0) break;
-            node = stack[--sp];
-        }
-    }
+    if (detail::traverseWithStack<AnyHit, kBvhStackSize>(bvh, ray, invDir, tmax, hitPrim, intersect, stats))
+        return hitPrim;
+    if (stats) { stats->stackOverflow = true; stats->deepRestarts++; }
+    if (detail::traverseWithStack<AnyHit, kBvhDeepStackSize>(bvh, ray, invDir, tmax, hitPrim, intersect, stats))
+        return hitPrim;
+    if (stats) stats->scanRestarts++;
+    detail::intersectLeaf<AnyHit>(bvh, 0, int32_t(bvh.numPrims), ray, tmax, hitPrim, intersect, stats);
     return hitPrim;
 }
 

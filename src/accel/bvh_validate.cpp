@@ -79,15 +79,24 @@ BvhReport validateBvh(const BvhView& bvh, const std::vector<Aabb>& primBounds) {
     float size = scene.isEmpty() ? 1.0f : maxComponent(scene.extent());
     Walker w{bvh, primBounds, rep, std::vector<uint8_t>(bvh.numNodes, 0),
              std::vector<uint8_t>(primBounds.size(), 0), 1e-5f * (size + maxComponent(vmax(scene.hi, -scene.lo)))};
+    if (bvh.root >= bvh.numNodes) {
+        rep.ok = false;
+        rep.errors.push_back("root " + std::to_string(bvh.root) + " out of range (" + std::to_string(bvh.numNodes) +
+                             " nodes)");
+        return rep;
+    }
     // Iterative over depth would avoid recursion limits; depths here are < 10^4.
-    w.node(0, 1);
+    w.node(bvh.root, 1);
     for (uint32_t i = 0; i < bvh.numNodes; ++i)
         if (!w.nodeSeen[i]) { w.fail("node " + std::to_string(i) + " unreachable"); break; }
     for (size_t p = 0; p < primBounds.size(); ++p)
         if (!w.primSeen[p]) { w.fail("primitive " + std::to_string(p) + " in no leaf"); break; }
-    if (rep.maxDepth + 1 > uint32_t(kBvhStackSize))
-        w.fail("depth " + std::to_string(rep.maxDepth) + " exceeds the traversal stack (" +
-               std::to_string(kBvhStackSize) + ")");
+    // A ray needs at most depth-1 stack entries. Past the fast stack it
+    // restarts with the deep one; past that it scans every leaf (correct, but
+    // no builder should make such a tree).
+    if (rep.maxDepth > uint32_t(kBvhDeepStackSize) + 1)
+        w.fail("depth " + std::to_string(rep.maxDepth) + " exceeds the deep traversal stack (" +
+               std::to_string(kBvhDeepStackSize) + ")");
     float rootArea = scene.area();
     rep.sahCost = rootArea > 0 ? float(w.sah / rootArea) : 0.0f;
     return rep;

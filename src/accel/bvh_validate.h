@@ -19,7 +19,9 @@ struct BvhReport {
 // Checks: every node reachable from the root exactly once; every primitive in
 // exactly one leaf; every child box contains the bounds of all primitives
 // below it (boxes may be loose, never too small); depth within the traversal
-// stack. Tolerance is relative to the scene size.
+// stack (the deep one: deeper than kBvhStackSize is allowed, traversal
+// restarts those rays). Starts at bvh.root (rootIndex is not read: device
+// memory). Tolerance is relative to the scene size.
 BvhReport validateBvh(const BvhView& bvh, const std::vector<Aabb>& primBounds);
 
 }  // namespace strata

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "accel/lbvh/lbvh_variant.h"
 #include "core/error.h"
 #include "scene/scene_loader.h"
 #if defined(STRATA_HAVE_CUDA)
@@ -22,7 +23,9 @@ void addCommonOptions(CLI::App& app, CommonArgs& a, int defaultFrames) {
     app.add_option("--spp", a.spp, "samples per pixel per frame");
     app.add_option("--bounces", a.bounces, "path segments after the camera ray");
     app.add_option("--frames", a.frames, "animation frames to render (1/fps of scene time each)");
-    app.add_option("--builder", a.builder, "acceleration structure: lbvh-karras | cpu-sah (cpu backend)");
+    app.add_option("--builder", a.builder,
+                   "acceleration structure: lbvh-karras | lbvh-apetrei | lbvh-skip | cpu-sah (cpu backend only)");
+    app.add_option("--traversal", a.traversal, "ray traversal: stack | stackless (stackless needs lbvh-skip)");
     app.add_option("--seed", a.seed, "random seed");
     app.add_option("--set", a.sets, "key=value: set any option, named as in the scene file (repeatable)");
 }
@@ -41,7 +44,9 @@ Scene loadWithOverrides(const CommonArgs& a) {
     if (a.bounces >= 0) o.set("render.bounces", std::to_string(a.bounces));
     if (a.seed >= 0) o.set("render.seed", std::to_string(a.seed));
     if (!a.builder.empty()) o.set("accel.builder", a.builder);
+    if (!a.traversal.empty()) o.set("accel.traversal", a.traversal);
     for (const std::string& kv : a.sets) o.setAssignment(kv);
+    o.check();
     if (a.frames < 1) throw Error("--frames: expected at least 1, got " + std::to_string(a.frames));
     return s;
 }
@@ -57,9 +62,9 @@ bool cudaBackendBuilt() {
 std::unique_ptr<Renderer> makeRenderer(const Scene& scene) {
     if (scene.options.render.backend == "cpu") return makeCpuRenderer(scene);
 #if defined(STRATA_HAVE_CUDA)
-    if (scene.options.accel.builder != "lbvh-karras")
-        throw Error("the cuda backend builds lbvh-karras; '" + scene.options.accel.builder +
-                    "' runs on the cpu backend (--backend cpu)");
+    if (!isLbvhBuilder(scene.options.accel.builder))
+        throw Error("the cuda backend builds lbvh-karras, lbvh-apetrei or lbvh-skip; '" +
+                    scene.options.accel.builder + "' runs on the cpu backend (--backend cpu)");
     return makeCudaRenderer(scene);
 #else
     throw Error("this strata-cli was built without CUDA; use --backend cpu");

@@ -19,6 +19,7 @@ struct CommonArgs {
     std::string res;      // WxH
     int spp = 0, bounces = -1, frames = 1;
     std::string builder;
+    std::string traversal;
     long long seed = -1;
     std::vector<std::string> sets;
 };

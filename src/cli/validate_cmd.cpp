@@ -1,6 +1,10 @@
 // strata-cli validate: build every available structure for the scene's frame
-// and check it against the CPU reference: the structure's invariants, and for
-// random rays the same closest hit as brute force. Exit 0 only if all agree.
+// (every builder, on the CPU and on the GPU) and check it against the CPU
+// reference: the structure's invariants; the LBVH variants against each
+// other (Karras = modified Apetrei node for node, Apetrei up to its ordering,
+// skip links = Algorithm 2 = a walk of the tree; GPU = CPU run bit for bit);
+// and for random rays, with every traversal, the same closest hit as brute
+// force. Exit 0 only if all agree.
 #include <cstdio>
 #include <cmath>
 #include <cstring>
@@ -8,7 +12,9 @@
 
 #include "accel/bvh_validate.h"
 #include "accel/cpu/sah_builder.h"
+#include "accel/lbvh/lbvh_compare.h"
 #include "accel/lbvh/lbvh_host.h"
+#include "accel/lbvh/skip_reference.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "gpu/device.h"
@@ -58,7 +64,7 @@ struct Checker {
     int failures = 0;
 
     void report(const std::string& what, bool ok, const std::string& detail) {
-        std::printf("%-34s %s  %s\n", what.c_str(), ok ? "ok  " : "FAIL", detail.c_str());
+        std::printf("%-46s %s  %s\n", what.c_str(), ok ? "ok  " : "FAIL", detail.c_str());
         if (!ok) ++failures;
     }
 
@@ -81,6 +87,19 @@ struct Checker {
                    std::to_string(hitCount) + " hits)");
     }
 
+    // The skip links of an lbvh-skip build against Algorithm 2 and a walk of
+    // the Karras tree of the same input.
+    void skipLinks(const std::string& name, const std::vector<StacklessNode>& skip, const LbvhHostResult& karras) {
+        std::vector<StacklessNode> walk = stacklessByWalk(karras.bvh.view());
+        size_t d = countDifferentNodes(walk, skip);
+        report(name + " skip links == tree walk", d == 0, std::to_string(d) + " of " + std::to_string(skip.size()) +
+                                                             " nodes differ");
+        std::vector<int32_t> alg2 = skipsByAlgorithm2(karras.bvh.view(), karras.sortedKeys);
+        size_t bad = alg2.size() != skip.size() ? skip.size() : 0;
+        for (size_t i = 0; i < std::min(alg2.size(), skip.size()); ++i) bad += alg2[i] != skip[i].skip;
+        report(name + " skip links == Algorithm 2", bad == 0, std::to_string(bad) + " skips differ");
+    }
+
     std::vector<HitRecord> traceAll(const SceneView& s, const std::vector<Ray>& rays, bool brute) {
         std::vector<HitRecord> out(rays.size());
         pool.parallelFor(uint32_t(rays.size()), [&](uint32_t i) {
@@ -89,6 +108,55 @@ struct Checker {
         return out;
     }
 };
+
+}  // namespace
+
+namespace {
+
+const LbvhVariant kVariants[] = {LbvhVariant::Karras, LbvhVariant::Apetrei, LbvhVariant::ApetreiSkip};
+
+std::vector<std::string> traversalsOf(LbvhVariant v) {
+    if (v == LbvhVariant::ApetreiSkip) return {"stack", "stackless"};
+    return {"stack"};
+}
+
+BvhView viewFor(const HostBvh& bvh, const std::vector<StacklessNode>& skip, const std::string& traversal) {
+    BvhView v = bvh.view();
+    if (!skip.empty()) {
+        v.skipNodes = skip.data();
+        v.numSkipNodes = uint32_t(skip.size());
+        v.traversal = traversal == "stackless" ? BvhTraversal::Stackless : BvhTraversal::Stack;
+    }
+    return v;
+}
+
+// Every LBVH variant run on the CPU: invariants, agreement with Karras,
+// skip links, and closest hits of every traversal.
+void checkCpuRuns(Checker& c, const std::vector<Aabb>& bounds, int bits, const SceneView& base,
+                  const std::vector<Ray>& rs, const std::vector<HitRecord>& ref) {
+    LbvhHostResult karras = buildLbvhHost(bounds, bits, LbvhVariant::Karras);
+    for (LbvhVariant v : kVariants) {
+        const std::string name = std::string(lbvhVariantName(v)) + " (cpu run)";
+        LbvhHostResult r = v == LbvhVariant::Karras ? karras : buildLbvhHost(bounds, bits, v);
+        c.structure(name, r.bvh.view(), bounds);
+        if (v == LbvhVariant::Apetrei) {
+            std::string why = compareUpToApetreiOrder(karras.bvh, r.bvh);
+            c.report(name + " == karras up to order", why.empty(), why.empty() ? "same tree, root " +
+                                                                                     std::to_string(r.bvh.root)
+                                                                               : why);
+        }
+        if (v == LbvhVariant::ApetreiSkip) {
+            size_t d = countDifferentNodes(karras.bvh.nodes, r.bvh.nodes);
+            c.report(name + " == karras node for node", d == 0, std::to_string(d) + " nodes differ");
+            c.skipLinks(name, r.skipNodes, karras);
+        }
+        for (const std::string& t : traversalsOf(v)) {
+            SceneView s = base;
+            s.bvh = viewFor(r.bvh, r.skipNodes, t);
+            c.hits(name + " " + t, c.traceAll(s, rs, false), ref);
+        }
+    }
+}
 
 }  // namespace
 
@@ -104,11 +172,13 @@ std::function<int()> addValidateCommand(CLI::App& app) {
         Scene scene = loadWithOverrides(*a);
         FlatScene flat = flattenScene(scene);
         float t = *time;
+        const int bits = scene.options.accel.mortonBits;
         std::vector<Vec3> pos, nrm;
         poseFlatScene(scene, flat, t, pos, nrm);
         std::vector<Aabb> bounds;
         triangleBounds(pos, flat.tris, bounds);
-        std::printf("validating %s at t=%.3f s: %zu triangles, %u rays\n", scene.path.c_str(), t, flat.tris.size(), *rays);
+        std::printf("validating %s at t=%.3f s: %zu triangles, %u rays, %d-bit Morton codes\n", scene.path.c_str(), t,
+                    flat.tris.size(), *rays, bits);
 
         Checker c;
         SceneView base = hostSceneView(scene, flat, pos, nrm, BvhView{}, CameraView{});
@@ -119,44 +189,54 @@ std::function<int()> addValidateCommand(CLI::App& app) {
         c.structure("cpu-sah", sah.view(), bounds);
         SceneView s = base;
         s.bvh = sah.view();
-        c.hits("cpu-sah", c.traceAll(s, rs, false), ref);
+        c.hits("cpu-sah stack", c.traceAll(s, rs, false), ref);
 
-        LbvhHostResult lb = buildLbvhHost(bounds, scene.options.accel.mortonBits);
-        c.structure("lbvh-karras (cpu run)", lb.bvh.view(), bounds);
-        s.bvh = lb.bvh.view();
-        c.hits("lbvh-karras (cpu run)", c.traceAll(s, rs, false), ref);
+        checkCpuRuns(c, bounds, bits, base, rs, ref);
 
 #if defined(STRATA_HAVE_CUDA)
         GpuInfo gpu = queryGpu();
         if (!gpu.available) {
-            std::printf("%-34s skip  no GPU (%s)\n", "lbvh-karras (cuda)", gpu.reason.c_str());
+            std::printf("%-46s skip  no GPU (%s)\n", "lbvh-* (cuda)", gpu.reason.c_str());
         } else {
-            GpuBuildResult g = buildOnGpuForValidation(scene, t);
-            float maxDiff = 0;
-            for (size_t i = 0; i < pos.size(); ++i) maxDiff = std::max(maxDiff, length(g.positions[i] - pos[i]));
-            Aabb box;
-            for (const Vec3& p : pos) box.grow(p);
-            float tol = 1e-4f * (1.0f + maxComponent(box.extent()));
-            c.report("animate (cuda) vs cpu", maxDiff <= tol, "max vertex difference " + std::to_string(maxDiff));
-            std::vector<Aabb> gb;
-            triangleBounds(g.positions, flat.tris, gb);
-            HostBvh gpuBvh{g.nodes, g.primIndex};
-            c.structure("lbvh-karras (cuda)", gpuBvh.view(), gb);
-            LbvhHostResult ref2 = buildLbvhHost(gb, scene.options.accel.mortonBits);
-            size_t diff = 0;
-            for (size_t i = 0; i < std::min(ref2.bvh.nodes.size(), g.nodes.size()); ++i)
-                diff += std::memcmp(&ref2.bvh.nodes[i], &g.nodes[i], sizeof(BvhNode)) != 0;
-            bool sameOrder = ref2.bvh.primIndex == g.primIndex;
-            c.report("lbvh-karras cuda == cpu run", diff == 0 && sameOrder && ref2.bvh.nodes.size() == g.nodes.size(),
-                     std::to_string(diff) + " nodes differ, primitive order " + (sameOrder ? "equal" : "differs"));
-            std::vector<HitRecord> gh = traceOnGpuForValidation(scene, t, rs);
-            SceneView gs = base;
-            gs.geo.pos = g.positions.data();
-            std::vector<HitRecord> gref = c.traceAll(gs, rs, true);
-            c.hits("lbvh-karras (cuda)", gh, gref);
+            bool animateChecked = false;
+            for (LbvhVariant v : kVariants) {
+                const std::string name = std::string(lbvhVariantName(v)) + " (cuda)";
+                Scene sv = scene;
+                sv.options.accel.builder = lbvhVariantName(v);
+                sv.options.accel.traversal = "stack";
+                GpuBuildResult g = buildOnGpuForValidation(sv, t);
+                if (!animateChecked) {
+                    float maxDiff = 0;
+                    for (size_t i = 0; i < pos.size(); ++i) maxDiff = std::max(maxDiff, length(g.positions[i] - pos[i]));
+                    Aabb box;
+                    for (const Vec3& p : pos) box.grow(p);
+                    float tol = 1e-4f * (1.0f + maxComponent(box.extent()));
+                    c.report("animate (cuda) vs cpu", maxDiff <= tol, "max vertex difference " + std::to_string(maxDiff));
+                    animateChecked = true;
+                }
+                // The GPU build over the GPU-posed triangles equals the CPU run
+                // of the same code over the same boxes, bit for bit.
+                std::vector<Aabb> gb;
+                triangleBounds(g.positions, flat.tris, gb);
+                HostBvh gpuBvh{g.nodes, g.primIndex, g.root};
+                c.structure(name, gpuBvh.view(), gb);
+                LbvhHostResult cpu = buildLbvhHost(gb, bits, v);
+                size_t diff = countDifferentNodes(cpu.bvh.nodes, g.nodes) + countDifferentNodes(cpu.skipNodes, g.skipNodes);
+                bool sameOrder = cpu.bvh.primIndex == g.primIndex, sameRoot = cpu.bvh.root == g.root;
+                c.report(name + " == cpu run", diff == 0 && sameOrder && sameRoot,
+                         std::to_string(diff) + " nodes differ, primitive order " + (sameOrder ? "equal" : "differs") +
+                             ", root " + (sameRoot ? "equal" : "differs"));
+                SceneView gs = base;
+                gs.geo.pos = g.positions.data();
+                std::vector<HitRecord> gref = c.traceAll(gs, rs, true);
+                for (const std::string& tr : traversalsOf(v)) {
+                    sv.options.accel.traversal = tr;
+                    c.hits(name + " " + tr, traceOnGpuForValidation(sv, t, rs), gref);
+                }
+            }
         }
 #else
-        std::printf("%-34s skip  built without CUDA\n", "lbvh-karras (cuda)");
+        std::printf("%-46s skip  built without CUDA\n", "lbvh-* (cuda)");
 #endif
         std::printf("%s\n", c.failures ? "validation FAILED" : "all structures agree with the reference");
         return c.failures ? 1 : 0;

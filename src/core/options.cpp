@@ -42,8 +42,11 @@ const std::vector<Field>& fields() {
         {{"render.threads", OptionKind::Int, "CPU backend threads (0: all cores)", {}},
          [](Options& o) -> void* { return &o.render.threads; }},
         {{"accel.builder", OptionKind::String, "acceleration structure builder",
-          {"lbvh-karras", "cpu-sah"}},
+          {"lbvh-karras", "lbvh-apetrei", "lbvh-skip", "cpu-sah"}},
          [](Options& o) -> void* { return &o.accel.builder; }},
+        {{"accel.traversal", OptionKind::String, "ray traversal (stackless needs accel.builder lbvh-skip)",
+          {"stack", "stackless"}},
+         [](Options& o) -> void* { return &o.accel.traversal; }},
         {{"accel.morton_bits", OptionKind::Int, "LBVH Morton code bits (30 or 63)", {}},
          [](Options& o) -> void* { return &o.accel.mortonBits; }},
         {{"accel.mode", OptionKind::String, "flat: all instances baked into one structure", {"flat"}},
@@ -184,6 +187,12 @@ std::string Options::get(const std::string& key) const {
         case OptionKind::String: return *static_cast<std::string*>(p);
     }
     return {};
+}
+
+void Options::check() const {
+    if (accel.traversal == "stackless" && accel.builder != "lbvh-skip")
+        throw Error("option 'accel.traversal' = 'stackless' needs accel.builder = 'lbvh-skip' (the builder that "
+                    "installs skip links), got accel.builder = '" + accel.builder + "'");
 }
 
 }  // namespace strata

@@ -24,7 +24,11 @@ struct RenderOptions {
 };
 
 struct AccelOptions {
-    std::string builder = "lbvh-karras";  // lbvh-karras | cpu-sah (CPU backend)
+    // lbvh-karras | lbvh-apetrei | lbvh-skip (both backends) | cpu-sah (CPU backend)
+    std::string builder = "lbvh-karras";
+    // stack | stackless; stackless needs lbvh-skip (Options::check says so;
+    // a renderer given another builder traces with the stack traversal).
+    std::string traversal = "stack";
     int mortonBits = 63;                  // 30 | 63
     std::string mode = "flat";            // flat (instances baked into one structure)
 };
@@ -55,6 +59,9 @@ struct Options {
     // "key=value" form used by --set.
     void setAssignment(const std::string& assignment);
     std::string get(const std::string& key) const;
+    // Checks combinations of options that are each valid alone (stackless
+    // traversal needs the lbvh-skip builder). Throws strata::Error.
+    void check() const;
 
     static const std::vector<OptionInfo>& all();
     static const OptionInfo* find(const std::string& key);  // nullptr if unknown

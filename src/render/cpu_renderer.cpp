@@ -4,8 +4,7 @@
 #include <chrono>
 #include <deque>
 
-#include "accel/cpu/sah_builder.h"
-#include "accel/lbvh/lbvh_host.h"
+#include "accel/host_accel.h"
 #include "render/flat_scene.h"
 #include "render/integrator.h"
 #include "render/renderer.h"
@@ -72,13 +71,12 @@ public:
         timed(0, [&] { poseFlatScene(scene_, flat_, t, pos_, nrm_); });
         timed(1, [&] {
             triangleBounds(pos_, flat_.tris, bounds_);
-            // The CPU backend runs either builder: the Karras LBVH through the
-            // same per-node code as the GPU, or the binned SAH reference.
-            if (opt_.accel.builder == "lbvh-karras") bvh_ = buildLbvhHost(bounds_, opt_.accel.mortonBits).bvh;
-            else bvh_ = buildSahBvh(bounds_);
+            // The CPU backend runs every builder: the LBVH variants through the
+            // same host-device code as the GPU, or the binned SAH reference.
+            buildHostAccel(bounds_, opt_.accel, accel_);
         });
         CameraView cam = hasCamera_ ? makeCameraView(camera_, w, h) : makeCameraView(scene_, t, w, h);
-        SceneView sv = hostSceneView(scene_, flat_, pos_, nrm_, bvh_.view(), cam);
+        SceneView sv = hostSceneView(scene_, flat_, pos_, nrm_, accel_.view(opt_.accel), cam);
         PathBuffers b{{rays_[0].data(), rays_[1].data()}, {rayPath_[0].data(), rayPath_[1].data()}, hits_.data(),
                       throughput_.data(), radiance_.data(), lastPdf_.data(), shadowRays_.data(),
                       shadowContrib_.data(), shadowPath_.data(), counters_.data(), film_.data()};
@@ -147,7 +145,7 @@ private:
     FlatScene flat_;
     std::vector<Vec3> pos_, nrm_;
     std::vector<Aabb> bounds_;
-    HostBvh bvh_;
+    HostAccel accel_;
     std::vector<Ray> rays_[2];
     std::vector<uint32_t> rayPath_[2];
     std::vector<HitRecord> hits_;

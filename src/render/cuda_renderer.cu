@@ -1,4 +1,4 @@
-// render/cuda_renderer.cu — the CUDA backend: animate, build (LBVH Karras),
+// render/cuda_renderer.cu — the CUDA backend: animate, build (the LBVH variant of accel.builder),
 // then the wavefront stages of render/integrator.h as kernels, every stage
 // timed with events and its launches counted.
 #include "render/cuda_renderer.h"
@@ -80,8 +80,7 @@ void checkFits(const Scene& scene, const FlatScene& flat) {
     if (!gpu.available) throw Error("the CUDA backend needs a GPU: " + gpu.reason + " (try --backend cpu)");
     size_t pixels = size_t(scene.options.render.width) * scene.options.render.height;
     size_t t = flat.tris.size();
-    // LBVH: nodes, parents, counters, keys (x2), ids (x2), sort scratch.
-    size_t accel = t * (sizeof(BvhNode) + 2 * 4 + 4 + 2 * 8 + 2 * 4) + t * 16;
+    size_t accel = LbvhBuilder::estimateBytes(t);
     size_t need = GpuScene::estimateBytes(scene, flat) + accel + pixels * pathBytesPerPixel() + (64u << 20);
     size_t freeBytes = gpu.freeBytes;
     // STRATA_GPU_MEMORY_LIMIT_MB pretends the GPU has less free memory (tests
@@ -188,11 +187,12 @@ public:
         timer_.countLaunches();
         timer_.end(kBuildBounds);
         LbvhStages ls{kBuildBounds, kBuildMorton, kBuildSort, kBuildHierarchy, kBuildAabb};
-        lbvh_.build(gpu_->bounds(), gpu_->numTris(), opt_.accel.mortonBits, stream_, &timer_, ls);
+        lbvh_.build(gpu_->bounds(), gpu_->numTris(), opt_.accel.mortonBits, stream_, &timer_, ls,
+                    lbvhVariantOf(opt_.accel));
         timer_.end(kBuild);
 
         CameraView cam = hasCamera_ ? makeCameraView(camera_, int(w), int(h)) : makeCameraView(scene_, t, int(w), int(h));
-        SceneView sv = gpu_->view(lbvh_.view(), cam);
+        SceneView sv = gpu_->view(lbvh_.view(traversalOf(opt_.accel)), cam);
         PathBuffers b{{rays_[0].data(), rays_[1].data()}, {rayPath_[0].data(), rayPath_[1].data()}, hits_.data(),
                       throughput_.data(), radiance_.data(), lastPdf_.data(), shadowRays_.data(),
                       shadowContrib_.data(), shadowPath_.data(), counters_.data(), film_.data()};
@@ -283,11 +283,11 @@ public:
     GpuBuildResult downloadBuild() {
         STRATA_CUDA_CHECK(cudaStreamSynchronize(stream_));
         GpuBuildResult r;
-        BvhView v = lbvh_.view();
-        r.nodes.resize(v.numNodes);
-        r.primIndex.resize(v.numPrims);
-        STRATA_CUDA_CHECK(cudaMemcpy(r.nodes.data(), v.nodes, v.numNodes * sizeof(BvhNode), cudaMemcpyDeviceToHost));
-        STRATA_CUDA_CHECK(cudaMemcpy(r.primIndex.data(), v.primIndex, v.numPrims * 4, cudaMemcpyDeviceToHost));
+        LbvhCopy c = lbvh_.download();
+        r.nodes = std::move(c.nodes);
+        r.primIndex = std::move(c.primIndex);
+        r.root = c.root;
+        r.skipNodes = std::move(c.skipNodes);
         r.positions = gpu_->downloadPositions();
         return r;
     }
@@ -296,7 +296,7 @@ public:
         DeviceBuffer<Ray> d;
         d.upload(rays, stream_);
         DeviceBuffer<HitRecord> out(rays.size());
-        SceneView sv = gpu_->view(lbvh_.view(), makeCameraView(scene_, t, 1, 1));
+        SceneView sv = gpu_->view(lbvh_.view(traversalOf(opt_.accel)), makeCameraView(scene_, t, 1, 1));
         closestHitsKernel<<<blocks(uint32_t(rays.size())), kBlock, 0, stream_>>>(sv, d.data(), uint32_t(rays.size()), out.data());
         STRATA_LAUNCH_CHECK("validate/closest_hits");
         STRATA_CUDA_CHECK(cudaStreamSynchronize(stream_));

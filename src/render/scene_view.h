@@ -4,6 +4,7 @@
 #pragma once
 
 #include "accel/bvh_traverse.h"
+#include "accel/stackless_traverse.h"
 #include "accel/triangle.h"
 #include "render/lights.h"
 #include "scene/scene.h"
@@ -45,20 +46,27 @@ STRATA_HD float intersectTri(const GeometryView& g, uint32_t prim, const Ray& ra
     return intersectTriangle(ray, g.pos[t.v[0]], g.pos[t.v[1]], g.pos[t.v[2]], tmax, h) ? h.t : 3.0e38f;
 }
 
+// The traversal s.bvh.traversal selects: stackless over the skip links when
+// the view has them, else the ordered stack traversal.
+template <bool AnyHit>
+STRATA_HD uint32_t traceTriangles(const SceneView& s, const Ray& ray, float& tmax, TraversalStats* stats) {
+    const GeometryView& g = s.geo;
+    auto tri = [&](uint32_t p, const Ray& r, float tm) { return intersectTri(g, p, r, tm); };
+    if (s.bvh.traversal == BvhTraversal::Stackless && s.bvh.skipNodes)
+        return traverseStackless<AnyHit>(s.bvh.skipNodes, s.bvh.numSkipNodes, ray, tmax, tri, stats);
+    return traverseBvh<AnyHit>(s.bvh, ray, tmax, tri, stats);
+}
+
 // Closest hit as a 64-bit record (distance bits high, triangle id low).
 STRATA_HD HitRecord traceClosest(const SceneView& s, const Ray& ray, TraversalStats* stats = nullptr) {
     float tmax = ray.tmax;
-    const GeometryView& g = s.geo;
-    uint32_t prim = traverseBvh<false>(
-        s.bvh, ray, tmax, [&](uint32_t p, const Ray& r, float tm) { return intersectTri(g, p, r, tm); }, stats);
+    uint32_t prim = traceTriangles<false>(s, ray, tmax, stats);
     return prim == ~0u ? kNoHit : packHit(tmax, prim);
 }
 
-STRATA_HD bool traceAny(const SceneView& s, const Ray& ray) {
+STRATA_HD bool traceAny(const SceneView& s, const Ray& ray, TraversalStats* stats = nullptr) {
     float tmax = ray.tmax;
-    const GeometryView& g = s.geo;
-    return traverseBvh<true>(s.bvh, ray, tmax,
-                             [&](uint32_t p, const Ray& r, float tm) { return intersectTri(g, p, r, tm); }) != ~0u;
+    return traceTriangles<true>(s, ray, tmax, stats) != ~0u;
 }
 
 // Brute force over all triangles: the oracle of the tests.

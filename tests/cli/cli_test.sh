@@ -22,6 +22,17 @@ else
   fail "render on the cpu backend: $(cat "$TMP/err.txt")"
 fi
 
+# --- every LBVH variant and traversal renders on the CPU backend
+for bt in "lbvh-karras stack" "lbvh-apetrei stack" "lbvh-skip stack" "lbvh-skip stackless"; do
+  set -- $bt
+  if "$CLI" render "$SRC/tests/data/cube_scene.json" --backend cpu --res 32x24 --spp 1 --builder "$1" --traversal "$2" \
+       --out "$TMP/v.png" >/dev/null 2>"$TMP/err.txt" && [ -s "$TMP/v.png" ]; then
+    pass "render with $1 / $2"
+  else
+    fail "render with $1 / $2: $(cat "$TMP/err.txt")"
+  fi
+done
+
 # --- bad input: non-zero exit, one message naming the problem, no output
 expect_error() {  # name, expected text, args...
   local name="$1" text="$2"
@@ -46,6 +57,8 @@ expect_error "unknown --set key" "render.nope" render "$SRC/tests/data/cube_scen
 expect_error "bad --set value" "render.spp" render "$SRC/tests/data/cube_scene.json" --backend cpu --set render.spp=zero
 expect_error "bad --res" "--res" render "$SRC/tests/data/cube_scene.json" --backend cpu --res 640
 expect_error "resolution 0" "render.width" render "$SRC/tests/data/cube_scene.json" --backend cpu --res 0x10
+expect_error "stackless needs lbvh-skip" "lbvh-skip" render "$SRC/tests/data/cube_scene.json" --backend cpu --traversal stackless
+expect_error "unknown builder" "accel.builder" render "$SRC/tests/data/cube_scene.json" --backend cpu --builder octree
 if "$CLI" render "$SRC/tests/data/cube_scene.json" --backend cpu --res 8x8 --out /nonexistent/dir/x.png \
      >/dev/null 2>"$TMP/e.txt"; then
   fail "unwritable output folder: exited 0"

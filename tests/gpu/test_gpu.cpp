@@ -14,14 +14,9 @@
 #include "render/flat_scene.h"
 #include "render/renderer.h"
 #include "render/scene_view.h"
+#include "require_gpu.h"
 
 using namespace strata;
-
-#define REQUIRE_GPU()                                                        \
-    do {                                                                     \
-        GpuInfo gpu_ = queryGpu();                                           \
-        if (!gpu_.available) GTEST_SKIP() << "no CUDA device: " << gpu_.reason; \
-    } while (0)
 
 namespace {
 

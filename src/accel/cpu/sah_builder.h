@@ -20,8 +20,11 @@ struct SahConfig {
 struct HostBvh {
     std::vector<BvhNode> nodes;
     std::vector<uint32_t> primIndex;
+    uint32_t root = 0;
     BvhView view() const {
-        return BvhView{nodes.data(), primIndex.data(), uint32_t(nodes.size()), uint32_t(primIndex.size())};
+        BvhView v{nodes.data(), primIndex.data(), uint32_t(nodes.size()), uint32_t(primIndex.size())};
+        v.root = root;
+        return v;
     }
 };
 

@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "accel/lbvh/apetrei_gpu.h"
 #include "accel/lbvh/karras.h"
 #include "gpu/cuda_check.h"
 #include "gpu/stage_timer.h"
@@ -104,20 +105,41 @@ struct Scope {
 }  // namespace
 
 void LbvhBuilder::build(const Aabb* primBounds, uint32_t n, int mortonBits, cudaStream_t stream,
-                        StageTimer* timer, const LbvhStages& st) {
+                        StageTimer* timer, const LbvhStages& st, LbvhVariant variant) {
     n_ = n;
+    variant_ = variant;
     if (n == 0) return;
+    const bool apetrei = variant != LbvhVariant::Karras;
     nodes_.resize(n > 1 ? n - 1 : 1);
     sortedPrim_.resize(n);
+    if (apetrei) {
+        store_.resize(n);
+        if (store_.data() != storeCleared_ || store_.bytes() != storeClearedBytes_) {
+            // ◇ everywhere once per allocation; each build leaves it so.
+            STRATA_CUDA_CHECK(cudaMemsetAsync(store_.data(), 0xff, store_.bytes(), stream));
+            storeCleared_ = store_.data();
+            storeClearedBytes_ = store_.bytes();
+        }
+        if (variant == LbvhVariant::Apetrei) root_.resize(1);
+        if (variant == LbvhVariant::ApetreiSkip) skipNodes_.resize(2 * size_t(n) - 1);
+    }
     if (n == 1) {
         Scope s(timer, st.hierarchy);
-        singleLeafKernel<<<1, 1, 0, stream>>>(primBounds, nodes_.data(), sortedPrim_.data());
-        STRATA_LAUNCH_CHECK("lbvh/single_leaf");
+        if (!apetrei) {
+            singleLeafKernel<<<1, 1, 0, stream>>>(primBounds, nodes_.data(), sortedPrim_.data());
+            STRATA_LAUNCH_CHECK("lbvh/single_leaf");
+        } else {
+            // The per-leaf pass handles one leaf itself (it reads no key).
+            STRATA_CUDA_CHECK(cudaMemsetAsync(sortedPrim_.data(), 0, sizeof(uint32_t), stream));
+            bottomUp(primBounds, nullptr, false, stream);
+        }
         s.launched();
         return;
     }
-    parent_.resize(2 * n - 1);
-    visits_.resize(n - 1);
+    if (!apetrei) {
+        parent_.resize(2 * n - 1);
+        visits_.resize(n - 1);
+    }
     primIds_.resize(n);
     sceneBox_.resize(6);
     const bool wide = mortonBits > 32;
@@ -156,6 +178,13 @@ void LbvhBuilder::build(const Aabb* primBounds, uint32_t n, int mortonBits, cuda
         STRATA_LAUNCH_CHECK("lbvh/sort");
         s.launched(sortLaunches_);
     }
+    if (apetrei) {
+        // One bottom-up pass builds the hierarchy and its boxes.
+        Scope s(timer, st.hierarchy);
+        bottomUp(primBounds, wide ? static_cast<const void*>(sortedKeys_.data()) : sortedKeys32_.data(), wide, stream);
+        s.launched();
+        return;
+    }
     {
         Scope s(timer, st.hierarchy);
         if (wide) hierarchyKernel<<<blocks(n - 1), kBlock, 0, stream>>>(sortedKeys_.data(), n, nodes_.data(), parent_.data(), visits_.data());
@@ -170,6 +199,12 @@ void LbvhBuilder::build(const Aabb* primBounds, uint32_t n, int mortonBits, cuda
         STRATA_LAUNCH_CHECK("lbvh/aabb");
         s.launched();
     }
+}
+
+void LbvhBuilder::bottomUp(const Aabb* primBounds, const void* sortedKeys, bool wide, cudaStream_t stream) {
+    LbvhSortedLeaves in{sortedKeys, wide, n_, primBounds, sortedPrim_.data()};
+    if (variant_ == LbvhVariant::Apetrei) launchApetreiBottomUp(in, nodes_.data(), store_.data(), root_.data(), stream);
+    else launchApetreiSkipBottomUp(in, skipNodes_.data(), nodes_.data(), store_.data(), stream);
 }
 
 cudaError_t LbvhBuilder::sortPairs(void* temp, size_t& tempBytes, uint32_t n, int endBit, bool wide,
@@ -206,13 +241,46 @@ uint32_t LbvhBuilder::countSortLaunches(size_t tempBytes, uint32_t n, int endBit
     return kernels;
 }
 
-BvhView LbvhBuilder::view() const {
-    return BvhView{nodes_.data(), sortedPrim_.data(), n_ > 1 ? n_ - 1 : (n_ ? 1u : 0u), n_};
+BvhView LbvhBuilder::view(BvhTraversal traversal) const {
+    BvhView v{nodes_.data(), sortedPrim_.data(), n_ > 1 ? n_ - 1 : (n_ ? 1u : 0u), n_};
+    if (n_ == 0) return v;
+    if (variant_ == LbvhVariant::Apetrei) v.rootIndex = root_.data();  // found during the pass
+    if (variant_ == LbvhVariant::ApetreiSkip) {
+        v.skipNodes = skipNodes_.data();
+        v.numSkipNodes = 2 * n_ - 1;
+        v.traversal = traversal;
+    }
+    return v;
+}
+
+LbvhCopy LbvhBuilder::download() const {
+    LbvhCopy c;
+    BvhView v = view();
+    c.nodes.resize(v.numNodes);
+    c.primIndex.resize(v.numPrims);
+    if (v.numNodes)
+        STRATA_CUDA_CHECK(cudaMemcpy(c.nodes.data(), v.nodes, v.numNodes * sizeof(BvhNode), cudaMemcpyDeviceToHost));
+    if (v.numPrims)
+        STRATA_CUDA_CHECK(cudaMemcpy(c.primIndex.data(), v.primIndex, v.numPrims * 4, cudaMemcpyDeviceToHost));
+    if (v.rootIndex) STRATA_CUDA_CHECK(cudaMemcpy(&c.root, v.rootIndex, 4, cudaMemcpyDeviceToHost));
+    if (v.skipNodes) {
+        c.skipNodes.resize(v.numSkipNodes);
+        STRATA_CUDA_CHECK(cudaMemcpy(c.skipNodes.data(), v.skipNodes, v.numSkipNodes * sizeof(StacklessNode),
+                                     cudaMemcpyDeviceToHost));
+    }
+    return c;
 }
 
 size_t LbvhBuilder::memoryBytes() const {
     return nodes_.bytes() + parent_.bytes() + visits_.bytes() + keys_.bytes() + sortedKeys_.bytes() +
-           keys32_.bytes() + sortedKeys32_.bytes() + primIds_.bytes() + sortedPrim_.bytes() + sortTemp_.bytes();
+           keys32_.bytes() + sortedKeys32_.bytes() + primIds_.bytes() + sortedPrim_.bytes() + sortTemp_.bytes() +
+           store_.bytes() + root_.bytes() + skipNodes_.bytes();
+}
+
+size_t LbvhBuilder::estimateBytes(size_t n) {
+    // Nodes, parents, counters, keys (x2), ids (x2), store, skip nodes (2n-1),
+    // and about 16 bytes per primitive of sort scratch.
+    return n * (sizeof(BvhNode) + 2 * 4 + 4 + 2 * 8 + 2 * 4 + 4 + 2 * sizeof(StacklessNode) + 16);
 }
 
 }  // namespace strata

@@ -1,11 +1,15 @@
-// accel/lbvh/lbvh_gpu.h — the LBVH of Karras 2012 on the GPU. Input: one box
-// per primitive (device memory); output: BvhNodes (n-1 internal nodes, root
-// 0) and the sorted primitive order. Labelled phases, each a timed stage:
+// accel/lbvh/lbvh_gpu.h — the LBVHs on the GPU, one builder for the three
+// variants (accel/lbvh/lbvh_variant.h), chosen per build. Input: one box per
+// primitive (device memory); output: BvhNodes (n-1 internal nodes), the
+// sorted primitive order and, for lbvh-skip, the skip-link nodes. Labelled
+// phases, each a timed stage:
 //   build/bounds     scene box of the centroids (one reduction kernel)
 //   build/morton     Morton code per primitive (30 or 63 bits)
 //   build/sort       CUB radix sort of (code, primitive) pairs
-//   build/hierarchy  Karras Fig. 4, one thread per internal node
-//   build/aabb       bottom-up boxes, one thread per leaf
+//   build/hierarchy  lbvh-karras: Karras Fig. 4, one thread per internal node;
+//                    lbvh-apetrei, lbvh-skip: the whole bottom-up pass
+//                    (hierarchy and boxes), one thread per leaf
+//   build/aabb       lbvh-karras: bottom-up boxes, one thread per leaf
 #pragma once
 
 #include <cuda_runtime.h>
@@ -14,6 +18,7 @@
 #include <vector>
 
 #include "accel/bvh.h"
+#include "accel/lbvh/lbvh_variant.h"
 #include "gpu/device_buffer.h"
 
 namespace strata {
@@ -24,19 +29,37 @@ struct LbvhStages {  // stage indices in the caller's StageTimer, -1: untimed
     int bounds = -1, morton = -1, sort = -1, hierarchy = -1, aabb = -1;
 };
 
+// A built structure copied to the host (validation and tests).
+struct LbvhCopy {
+    std::vector<BvhNode> nodes;
+    std::vector<uint32_t> primIndex;
+    uint32_t root = 0;
+    std::vector<StacklessNode> skipNodes;  // lbvh-skip only
+};
+
 class LbvhBuilder {
 public:
     void build(const Aabb* primBounds, uint32_t n, int mortonBits, cudaStream_t stream, StageTimer* timer,
-               const LbvhStages& stages);
-    BvhView view() const;
+               const LbvhStages& stages, LbvhVariant variant = LbvhVariant::Karras);
+    // The last build, traced with `traversal` where it can be (stackless
+    // needs the skip links of lbvh-skip; otherwise the stack traversal).
+    BvhView view(BvhTraversal traversal = BvhTraversal::Stack) const;
+    // Synchronous copy of the last build (call after its stream is done).
+    LbvhCopy download() const;
+    LbvhVariant variant() const { return variant_; }
     uint32_t numPrims() const { return n_; }
     size_t memoryBytes() const;
+    // Device bytes of a build over n primitives (all variants' buffers, the
+    // sort's scratch estimated).
+    static size_t estimateBytes(size_t n);
 
 private:
+    void bottomUp(const Aabb* primBounds, const void* sortedKeys, bool wide, cudaStream_t stream);
     cudaError_t sortPairs(void* temp, size_t& tempBytes, uint32_t n, int endBit, bool wide, cudaStream_t stream);
     uint32_t countSortLaunches(size_t tempBytes, uint32_t n, int endBit, bool wide);
 
     uint32_t n_ = 0;
+    LbvhVariant variant_ = LbvhVariant::Karras;
     uint32_t sortLaunches_ = 0, sortLaunchesFor_ = 0;
     int sortBitsFor_ = 0;
     DeviceBuffer<BvhNode> nodes_;
@@ -47,6 +70,13 @@ private:
     DeviceBuffer<uint32_t> primIds_, sortedPrim_;
     DeviceBuffer<uint32_t> sceneBox_;  // order-preserving encoded min xyz, max xyz
     DeviceBuffer<uint8_t> sortTemp_;
+    // Apetrei variants: the store array (◇ between builds: the pass resets
+    // what it uses, so it is cleared only when newly allocated), the root.
+    DeviceBuffer<int32_t> store_;
+    const int32_t* storeCleared_ = nullptr;
+    size_t storeClearedBytes_ = 0;
+    DeviceBuffer<uint32_t> root_;
+    DeviceBuffer<StacklessNode> skipNodes_;
 };
 
 }  // namespace strata

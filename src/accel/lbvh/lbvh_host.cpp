@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <numeric>
+#include <random>
 
+#include "accel/lbvh/apetrei.h"
+#include "accel/lbvh/apetrei_skip.h"
 #include "accel/lbvh/karras.h"
 
 namespace strata {
@@ -14,9 +17,20 @@ Aabb centroidBounds(const std::vector<Aabb>& primBounds) {
 }
 
 namespace {
+
+// Order in which the bottom-up pass visits the leaves.
+std::vector<int> leafOrder(int n, uint32_t seed) {
+    std::vector<int> order(n);
+    std::iota(order.begin(), order.end(), 0);
+    if (seed) std::shuffle(order.begin(), order.end(), std::mt19937(seed));
+    return order;
+}
+
 template <class Key>
-void buildWithKeys(const std::vector<Aabb>& bounds, const Aabb& scene, LbvhHostResult& r) {
+void buildWithKeys(const std::vector<Aabb>& bounds, const Aabb& scene, const LbvhHostConfig& cfg, LbvhHostResult& r) {
     const int n = int(bounds.size());
+    // Karras §3: Morton codes of the centroids, sorted (stably, like the
+    // GPU's radix sort: equal keys keep index order).
     std::vector<Key> keys(n);
     for (int i = 0; i < n; ++i) {
         Vec3 u = unitPosition(bounds[i].center(), scene);
@@ -25,35 +39,52 @@ void buildWithKeys(const std::vector<Aabb>& bounds, const Aabb& scene, LbvhHostR
     std::vector<uint32_t>& order = r.bvh.primIndex;
     order.resize(n);
     std::iota(order.begin(), order.end(), 0u);
-    // Stable, like the GPU's radix sort: equal keys keep index order.
     std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return keys[a] < keys[b]; });
     std::vector<Key> sorted(n);
     for (int i = 0; i < n; ++i) sorted[i] = keys[order[i]];
     r.sortedKeys.assign(sorted.begin(), sorted.end());
-    r.bvh.nodes.assign(n - 1, BvhNode{});
-    r.parent.assign(2 * n - 1, -1);
-    for (int i = 0; i < n - 1; ++i) karrasInternalNode(sorted.data(), n, i, r.bvh.nodes.data(), r.parent.data());
-    std::vector<uint32_t> visits(n - 1, 0);
-    for (int leaf = 0; leaf < n; ++leaf)
-        karrasBottomUp(leaf, n, bounds.data(), order.data(), r.bvh.nodes.data(), r.parent.data(), visits.data());
+    r.bvh.nodes.assign(n > 1 ? n - 1 : 1, BvhNode{});
+    r.bvh.root = 0;
+    const std::vector<int> leaves = leafOrder(n, cfg.leafOrderSeed);
+    switch (cfg.variant) {
+        case LbvhVariant::Karras: {
+            if (n == 1) {
+                setSingleLeafRoot(r.bvh.nodes[0], bounds[0]);
+                return;
+            }
+            r.parent.assign(2 * n - 1, -1);
+            for (int i = 0; i < n - 1; ++i) karrasInternalNode(sorted.data(), n, i, r.bvh.nodes.data(), r.parent.data());
+            std::vector<uint32_t> visits(n - 1, 0);
+            for (int leaf : leaves)
+                karrasBottomUp(leaf, n, bounds.data(), order.data(), r.bvh.nodes.data(), r.parent.data(), visits.data());
+            return;
+        }
+        case LbvhVariant::Apetrei: {
+            std::vector<int32_t> store(n, kStoreEmpty);
+            for (int leaf : leaves)
+                apetreiBottomUp(leaf, n, sorted.data(), bounds.data(), order.data(), r.bvh.nodes.data(), store.data(),
+                                &r.bvh.root);
+            return;
+        }
+        case LbvhVariant::ApetreiSkip: {
+            std::vector<int32_t> store(n, kStoreEmpty);
+            r.skipNodes.assign(2 * n - 1, StacklessNode{});
+            for (int leaf : leaves)
+                apetreiSkipBottomUp(leaf, n, sorted.data(), bounds.data(), order.data(), r.skipNodes.data(),
+                                    r.bvh.nodes.data(), store.data());
+            return;
+        }
+    }
 }
+
 }  // namespace
 
-LbvhHostResult buildLbvhHost(const std::vector<Aabb>& primBounds, int mortonBits) {
+LbvhHostResult buildLbvhHost(const std::vector<Aabb>& primBounds, int mortonBits, const LbvhHostConfig& config) {
     LbvhHostResult r;
-    const size_t n = primBounds.size();
-    if (n == 0) return r;
-    if (n == 1) {
-        r.bvh.primIndex = {0};
-        r.bvh.nodes.resize(1);
-        r.bvh.nodes[0].setLeft(primBounds[0], 0, 1);
-        r.bvh.nodes[0].setRight(Aabb(), -1, 0);
-        r.sortedKeys = {0};
-        return r;
-    }
+    if (primBounds.empty()) return r;
     Aabb scene = centroidBounds(primBounds);
-    if (mortonBits == 30) buildWithKeys<uint32_t>(primBounds, scene, r);
-    else buildWithKeys<uint64_t>(primBounds, scene, r);
+    if (mortonBits == 30) buildWithKeys<uint32_t>(primBounds, scene, config, r);
+    else buildWithKeys<uint64_t>(primBounds, scene, config, r);
     return r;
 }
 

@@ -1,0 +1,106 @@
+// accel/lbvh/apetrei.h — Apetrei 2014, "Fast and Simple Agglomerative LBVH
+// Construction", in the form of Algorithm 3 of Prokopenko & Lebrun-Grandié
+// 2024: one bottom-up pass from the leaves builds the hierarchy and its boxes
+// together. Written once for both backends: the CUDA builder runs it one
+// thread per leaf, the CPU run loops over the leaves (CAS shim of core/hd.h).
+//
+// Layout: the BvhNodes of accel/bvh.h in Apetrei's ordering: internal node p
+// is the one whose split lies between sorted keys p and p+1 (0..n-2); its
+// children are (p, leaf or node) and (p+1, leaf or node), a leaf being its
+// sorted position (primIndex entry) with count 1. The root is wherever the
+// largest δ* is, so the pass stores its index. The hierarchy is Karras's:
+// Karras's node k is Apetrei's node nodes[k].left (its split).
+#pragma once
+
+#include "accel/bvh.h"
+#include "accel/lbvh/node_io.h"
+#include "core/hd.h"
+
+namespace strata {
+
+// ◇: an empty entry of the store array.
+constexpr int32_t kStoreEmpty = -1;
+// δ* outside [0, n-2] is +∞.
+constexpr uint64_t kDeltaInfinity = ~0ull;
+
+// δ*(i) = δ(i, i+1) as Apetrei computes it: the XOR of neighbouring sorted
+// keys instead of the length of their common prefix (karrasDelta). Smaller
+// means more similar. Equal keys are augmented with their index, as Karras
+// does ("augment each key with its index"): their XOR is i ^ (i+1), which is
+// below every XOR of distinct keys (those are offset by 2^32; keys have at
+// most 63 bits). Only values at the two ends of one node's range are ever
+// compared, and there the highest set bits differ, so comparing the values
+// orders the tree exactly as karrasDelta's prefix lengths do.
+template <class Key>
+STRATA_HD uint64_t apetreiDelta(const Key* keys, int n, int i) {
+    if (i < 0 || i >= n - 1) return kDeltaInfinity;
+#if defined(__CUDA_ARCH__)
+    uint64_t x = uint64_t(__ldg(keys + i) ^ __ldg(keys + i + 1));  // read-only path: scattered loads
+#else
+    uint64_t x = uint64_t(keys[i] ^ keys[i + 1]);
+#endif
+    return x ? x + (1ull << 32) : uint64_t(uint32_t(i) ^ uint32_t(i + 1));
+}
+
+// The root of a one-primitive tree: the leaf and an absent right child.
+STRATA_HD void setSingleLeafRoot(BvhNode& root, const Aabb& box) {
+    root.setLeft(box, 0, 1);
+    root.setRight(Aabb(), -1, 0);
+}
+
+// Algorithm 3 for sorted leaf `leaf`, with the boxes: the thread writes its
+// subtree (index and box) into its side of the parent, then the atomicCAS on
+// store[p] decides: the first thread up leaves its far range end there and
+// stops; the second reads it, completes the parent's range and box, goes on.
+// The second thread also resets store[p] to ◇, so the array is ready for the
+// next build without a clearing launch. store must be ◇ on entry.
+template <class Key>
+STRATA_HD void apetreiBottomUp(int leaf, int n, const Key* keys, const Aabb* primBounds, const uint32_t* sortedPrim,
+                               BvhNode* nodes, int32_t* store, uint32_t* root) {
+    Aabb box = primBounds[sortedPrim[leaf]];
+    if (n == 1) {
+        setSingleLeafRoot(nodes[0], box);
+        *root = 0;
+        return;
+    }
+    int i = leaf;  // the current subtree: leaf i, then internal node i
+    int32_t count = 1;  // BvhNode child count: 1 for a leaf, 0 for a node
+    // Lines 3-4: the leaf's range and the δ* at both of its ends.
+    int rangeLeft = leaf, rangeRight = leaf;
+    uint64_t deltaLeft = apetreiDelta(keys, n, rangeLeft - 1);
+    uint64_t deltaRight = apetreiDelta(keys, n, rangeRight);
+    for (;;) {  // line 5: repeat
+        int p;
+        bool isLeftChild = deltaRight < deltaLeft;
+        if (isLeftChild) {  // line 6: "left child of its parent"
+            p = rangeRight;  // line 7: Apetrei index p
+            storeLeftChild(&nodes[p], box, i, count);  // line 8: I_p,left <- this subtree
+            memoryFence();
+            int32_t other = atomicCasI32(&store[p], kStoreEmpty, rangeLeft);  // line 9
+            if (other == kStoreEmpty) return;  // line 10: first thread up
+            rangeRight = other;
+            deltaRight = apetreiDelta(keys, n, rangeRight);  // line 11: "recompute outdated value"
+        } else {  // line 12: "right child of its parent p"
+            p = rangeLeft - 1;  // line 13
+            storeRightChild(&nodes[p], box, i, count);  // line 14: I_p,right <- this subtree
+            memoryFence();
+            int32_t other = atomicCasI32(&store[p], kStoreEmpty, rangeRight);  // line 15
+            if (other == kStoreEmpty) return;  // line 16
+            rangeLeft = other;
+            deltaLeft = apetreiDelta(keys, n, rangeLeft - 1);  // line 17
+        }
+        store[p] = kStoreEmpty;
+        memoryFence();
+        // The sibling's box is in place; the parent's is the union (always
+        // left then right, so every backend and arrival order gives the same bits).
+        box = isLeftChild ? merge(box, loadRightBoxCoherent(&nodes[p])) : merge(loadLeftBoxCoherent(&nodes[p]), box);
+        i = p;  // line 18
+        count = 0;
+        if (rangeLeft == 0 && rangeRight == n - 1) {  // line 19: the range covers all keys
+            *root = uint32_t(p);
+            return;
+        }
+    }
+}
+
+}  // namespace strata
