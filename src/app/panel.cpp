@@ -9,7 +9,8 @@
 
 namespace strata {
 
-bool optionWidgets(Options& o, const std::string& block, const std::vector<std::string>& hidden) {
+bool optionWidgets(Options& o, const std::string& block, const std::vector<std::string>& hidden,
+                   const std::vector<std::string>& hiddenChoices) {
     bool changed = false;
     for (const OptionInfo& info : Options::all()) {
         if (info.key.compare(0, block.size(), block) != 0) continue;
@@ -40,8 +41,11 @@ bool optionWidgets(Options& o, const std::string& block, const std::vector<std::
                     break;
                 }
                 if (ImGui::BeginCombo(label.c_str(), value.c_str())) {
-                    for (const std::string& c : info.choices)
+                    for (const std::string& c : info.choices) {
+                        const std::string kv = info.key + "=" + c;
+                        if (std::find(hiddenChoices.begin(), hiddenChoices.end(), kv) != hiddenChoices.end()) continue;
                         if (ImGui::Selectable(c.c_str(), c == value)) next = c;
+                    }
                     ImGui::EndCombo();
                 }
                 break;

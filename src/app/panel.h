@@ -15,7 +15,10 @@ namespace strata {
 
 // Draws the widgets of every option whose key starts with `block` ("render.").
 // Returns true if any option changed (then `o` holds the new values).
-bool optionWidgets(Options& o, const std::string& block, const std::vector<std::string>& hidden = {});
+// `hidden` names options to leave out, `hiddenChoices` "key=value" choices
+// the running backend has no implementation of (absent, not dead buttons).
+bool optionWidgets(Options& o, const std::string& block, const std::vector<std::string>& hidden = {},
+                   const std::vector<std::string>& hiddenChoices = {});
 
 class TimingOverlay {
 public:

@@ -74,15 +74,20 @@ std::unique_ptr<Renderer> makeBackend(const Scene& scene, std::string& note) {
     if (scene.options.render.backend == "cuda") {
 #if defined(STRATA_HAVE_CUDA)
         GpuInfo gpu = queryGpu();
-        if (gpu.available) return makeCudaRenderer(scene);
+        if (gpu.available) {
+            if (scene.options.accel.builder == "cpu-sah") {  // no GPU version of the reference builder
+                const_cast<Scene&>(scene).options.accel.builder = "lbvh-karras";
+                note = "cpu-sah runs on the CPU backend only: building lbvh-karras";
+            }
+            return makeCudaRenderer(scene);
+        }
         note = "no CUDA device (" + gpu.reason + "): running the CPU backend";
 #else
         note = "built without CUDA: running the CPU backend";
 #endif
     }
     Scene& s = const_cast<Scene&>(scene);
-    s.options.render.backend = "cpu";
-    if (s.options.accel.builder != "cpu-sah" && s.options.accel.builder != "lbvh-karras") s.options.accel.builder = "lbvh-karras";
+    s.options.render.backend = "cpu";  // the CPU backend runs every builder
     return makeCpuRenderer(scene);
 }
 
@@ -329,8 +334,12 @@ void Viewer::panel() {
         }
         if (!loadError_.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", loadError_.c_str());
     }
-    if (ImGui::CollapsingHeader("Acceleration", ImGuiTreeNodeFlags_DefaultOpen))
-        changed |= optionWidgets(next, "accel.");
+    if (ImGui::CollapsingHeader("Acceleration", ImGuiTreeNodeFlags_DefaultOpen)) {
+        std::vector<std::string> absent;
+        if (options_.render.backend == "cuda") absent.push_back("accel.builder=cpu-sah");  // no GPU version
+        if (options_.accel.builder != "lbvh-skip") absent.push_back("accel.traversal=stackless");  // needs skip links
+        changed |= optionWidgets(next, "accel.", {}, absent);
+    }
     if (ImGui::CollapsingHeader("Rendering", ImGuiTreeNodeFlags_DefaultOpen)) {
         changed |= optionWidgets(next, "render.", {"render.width", "render.height"});
         ImGui::Text("%dx%d, %u samples per pixel", options_.render.width, options_.render.height,
