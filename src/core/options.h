@@ -31,6 +31,10 @@ struct AccelOptions {
     std::string traversal = "stack";
     int mortonBits = 63;                  // 30 | 63
     std::string mode = "flat";            // flat (instances baked into one structure)
+    // every-frame: animate and rebuild each frame (what the tool measures);
+    // animated: only when scene time or a build option changed since the last
+    // build (a paused scene keeps its structure).
+    std::string rebuild = "every-frame";
 };
 
 struct AnimationOptions {

@@ -7,6 +7,7 @@
 #include "accel/host_accel.h"
 #include "render/flat_scene.h"
 #include "render/integrator.h"
+#include "render/rebuild_policy.h"
 #include "render/renderer.h"
 #include "render/thread_pool.h"
 
@@ -68,13 +69,15 @@ public:
             rec.stages[stage].ms += std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
         };
         const uint32_t w = opt_.render.width, h = opt_.render.height, n = w * h;
-        timed(0, [&] { poseFlatScene(scene_, flat_, t, pos_, nrm_); });
-        timed(1, [&] {
-            triangleBounds(pos_, flat_.tris, bounds_);
-            // The CPU backend runs every builder: the LBVH variants through the
-            // same host-device code as the GPU, or the binned SAH reference.
-            buildHostAccel(bounds_, opt_.accel, accel_);
-        });
+        if (rebuild_.needed(opt_.accel, t)) {
+            timed(0, [&] { poseFlatScene(scene_, flat_, t, pos_, nrm_); });
+            timed(1, [&] {
+                triangleBounds(pos_, flat_.tris, bounds_);
+                // The CPU backend runs every builder: the LBVH variants through the
+                // same host-device code as the GPU, or the binned SAH reference.
+                buildHostAccel(bounds_, opt_.accel, accel_);
+            });
+        }
         CameraView cam = hasCamera_ ? makeCameraView(camera_, w, h) : makeCameraView(scene_, t, w, h);
         SceneView sv = hostSceneView(scene_, flat_, pos_, nrm_, accel_.view(opt_.accel), cam);
         PathBuffers b{{rays_[0].data(), rays_[1].data()}, {rayPath_[0].data(), rayPath_[1].data()}, hits_.data(),
@@ -161,6 +164,7 @@ private:
     bool hasCamera_ = false;
     CameraPose camera_{};
     std::deque<FrameRecord> records_;
+    RebuildPolicy rebuild_;
 };
 
 }  // namespace

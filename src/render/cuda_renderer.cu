@@ -14,6 +14,7 @@
 #include "gpu/stage_timer.h"
 #include "render/gpu_scene.h"
 #include "render/integrator.h"
+#include "render/rebuild_policy.h"
 
 namespace strata {
 namespace {
@@ -175,21 +176,23 @@ public:
         timer_.beginFrame(stream_, header);
         frameSlot_[frameIndex % kRing] = frameIndex;
 
-        timer_.begin(kAnimate);
-        gpu_->prepareFrame(t, stream_);
-        gpu_->animate(stream_);
-        timer_.countLaunches();
-        timer_.end(kAnimate);
+        if (rebuild_.needed(opt_.accel, t)) {
+            timer_.begin(kAnimate);
+            gpu_->prepareFrame(t, stream_);
+            gpu_->animate(stream_);
+            timer_.countLaunches();
+            timer_.end(kAnimate);
 
-        timer_.begin(kBuild);
-        timer_.begin(kBuildBounds);
-        gpu_->triangleBounds(stream_);
-        timer_.countLaunches();
-        timer_.end(kBuildBounds);
-        LbvhStages ls{kBuildBounds, kBuildMorton, kBuildSort, kBuildHierarchy, kBuildAabb};
-        lbvh_.build(gpu_->bounds(), gpu_->numTris(), opt_.accel.mortonBits, stream_, &timer_, ls,
-                    lbvhVariantOf(opt_.accel));
-        timer_.end(kBuild);
+            timer_.begin(kBuild);
+            timer_.begin(kBuildBounds);
+            gpu_->triangleBounds(stream_);
+            timer_.countLaunches();
+            timer_.end(kBuildBounds);
+            LbvhStages ls{kBuildBounds, kBuildMorton, kBuildSort, kBuildHierarchy, kBuildAabb};
+            lbvh_.build(gpu_->bounds(), gpu_->numTris(), opt_.accel.mortonBits, stream_, &timer_, ls,
+                        lbvhVariantOf(opt_.accel));
+            timer_.end(kBuild);
+        }
 
         CameraView cam = hasCamera_ ? makeCameraView(camera_, int(w), int(h)) : makeCameraView(scene_, t, int(w), int(h));
         SceneView sv = gpu_->view(lbvh_.view(traversalOf(opt_.accel)), cam);
@@ -324,6 +327,7 @@ private:
     cudaStream_t stream_ = nullptr;
     std::unique_ptr<GpuScene> gpu_;
     LbvhBuilder lbvh_;
+    RebuildPolicy rebuild_;
     DeviceBuffer<Ray> rays_[2];
     DeviceBuffer<uint32_t> rayPath_[2];
     DeviceBuffer<HitRecord> hits_;

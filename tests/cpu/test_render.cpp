@@ -64,3 +64,27 @@ TEST(CpuRender, SameSeedSameImage) {
     r2->readImage(b);
     EXPECT_EQ(a, b);
 }
+
+TEST(CpuRender, RebuildOnlyWhenAnimatedSkipsAStillFrame) {
+    Scene s = furnaceScene(0.5f, 1.0f, 1);
+    s.options.render.spp = 1;
+    s.options.accel.rebuild = "animated";
+    auto r = makeCpuRenderer(s);
+    r->renderFrame(0.5f, 0);
+    r->renderFrame(0.5f, 1);  // same time: no animate, no build
+    r->renderFrame(0.6f, 2);  // time moved: rebuild
+    FrameRecord a, b, c;
+    ASSERT_TRUE(r->popRecord(a) && r->popRecord(b) && r->popRecord(c));
+    EXPECT_GT(a.stageMs("build"), 0.0);
+    EXPECT_EQ(b.stageMs("build"), 0.0);
+    EXPECT_EQ(b.stageMs("animate"), 0.0);
+    EXPECT_GT(c.stageMs("build"), 0.0);
+    // Switching the builder forces a build even at the same time.
+    Options o = r->options();
+    o.accel.builder = "cpu-sah";
+    r->setOptions(o);
+    r->renderFrame(0.6f, 3);
+    FrameRecord d;
+    ASSERT_TRUE(r->popRecord(d));
+    EXPECT_GT(d.stageMs("build"), 0.0);
+}

@@ -1,0 +1,31 @@
+// render/rebuild_policy.h — accel.rebuild: every frame (the default: what the
+// tool measures), or only when the scene moved or a build option changed.
+#pragma once
+
+#include <string>
+
+#include "core/options.h"
+
+namespace strata {
+
+class RebuildPolicy {
+public:
+    // True when this frame must animate and rebuild; remembers what it built.
+    bool needed(const AccelOptions& a, float sceneTime) {
+        bool same = built_ && sceneTime == time_ && a.builder == builder_ && a.mortonBits == bits_;
+        if (a.rebuild == "animated" && same) return false;
+        built_ = true;
+        time_ = sceneTime;
+        builder_ = a.builder;
+        bits_ = a.mortonBits;
+        return true;
+    }
+
+private:
+    bool built_ = false;
+    float time_ = 0;
+    std::string builder_;
+    int bits_ = 0;
+};
+
+}  // namespace strata
