@@ -22,7 +22,7 @@ void addCommonOptions(CLI::App& app, CommonArgs& a, int defaultFrames) {
     app.add_option("--spp", a.spp, "samples per pixel per frame");
     app.add_option("--bounces", a.bounces, "path segments after the camera ray");
     app.add_option("--frames", a.frames, "animation frames to render (1/fps of scene time each)");
-    app.add_option("--builder", a.builder, "acceleration structure: lbvh-karras | cpu-sah (cpu backend)");
+    app.add_option("--builder", a.builder, "acceleration structure: lbvh-karras | cpu-sah | kdtree (cpu backend)");
     app.add_option("--seed", a.seed, "random seed");
     app.add_option("--set", a.sets, "key=value: set any option, named as in the scene file (repeatable)");
 }

@@ -8,6 +8,8 @@
 
 #include "accel/bvh_validate.h"
 #include "accel/cpu/sah_builder.h"
+#include "accel/kdtree/kd_cpu_builder.h"
+#include "accel/kdtree/kd_validate.h"
 #include "accel/lbvh/lbvh_host.h"
 #include "cli/commands.h"
 #include "cli/common.h"
@@ -81,6 +83,16 @@ struct Checker {
                    std::to_string(hitCount) + " hits)");
     }
 
+    void kdStructure(const std::string& name, const HostKdTree& kd, const std::vector<Vec3>& pos,
+                     const std::vector<Tri>& tris) {
+        KdReport r = validateKdTree(kd.view(), pos, tris);
+        char buf[200];
+        std::snprintf(buf, sizeof buf, "%u inner, %u leaves (%u empty), depth %u, %u refs, SAH %.1f", r.innerNodes,
+                      r.leaves, r.emptyLeaves, r.maxDepth, r.refs, r.sahCost);
+        report(name + " invariants", r.ok, r.ok ? buf : r.errors[0]);
+        for (const std::string& w : kd.stats.warnings) std::printf("%-34s note  %s\n", name.c_str(), w.c_str());
+    }
+
     std::vector<HitRecord> traceAll(const SceneView& s, const std::vector<Ray>& rays, bool brute) {
         std::vector<HitRecord> out(rays.size());
         pool.parallelFor(uint32_t(rays.size()), [&](uint32_t i) {
@@ -125,6 +137,12 @@ std::function<int()> addValidateCommand(CLI::App& app) {
         c.structure("lbvh-karras (cpu run)", lb.bvh.view(), bounds);
         s.bvh = lb.bvh.view();
         c.hits("lbvh-karras (cpu run)", c.traceAll(s, rs, false), ref);
+
+        HostKdTree kd = buildKdTreeCpu(pos, flat.tris);
+        c.kdStructure("kdtree (cpu)", kd, pos, flat.tris);
+        s = base;
+        s.kd = kd.view();
+        c.hits("kdtree (cpu)", c.traceAll(s, rs, false), ref);
 
 #if defined(STRATA_HAVE_CUDA)
         GpuInfo gpu = queryGpu();

@@ -24,9 +24,11 @@ struct RenderOptions {
 };
 
 struct AccelOptions {
-    std::string builder = "lbvh-karras";  // lbvh-karras | cpu-sah (CPU backend)
+    std::string builder = "lbvh-karras";  // lbvh-karras | cpu-sah | kdtree (CPU backend)
     int mortonBits = 63;                  // 30 | 63
     std::string mode = "flat";            // flat (instances baked into one structure)
+    // Kd-tree build optimizations of Chang et al. (Table 13.1); all off: Zhou08 "Original".
+    bool kdA = false, kdB = false, kdC = false, kdD = false, kdE = false;
 };
 
 struct AnimationOptions {

@@ -5,6 +5,7 @@
 #include <deque>
 
 #include "accel/cpu/sah_builder.h"
+#include "accel/kdtree/kd_cpu_builder.h"
 #include "accel/lbvh/lbvh_host.h"
 #include "render/flat_scene.h"
 #include "render/integrator.h"
@@ -75,10 +76,12 @@ public:
             // The CPU backend runs either builder: the Karras LBVH through the
             // same per-node code as the GPU, or the binned SAH reference.
             if (opt_.accel.builder == "lbvh-karras") bvh_ = buildLbvhHost(bounds_, opt_.accel.mortonBits).bvh;
+            else if (opt_.accel.builder == "kdtree") kd_ = buildKdTreeCpu(pos_, flat_.tris);
             else bvh_ = buildSahBvh(bounds_);
         });
         CameraView cam = hasCamera_ ? makeCameraView(camera_, w, h) : makeCameraView(scene_, t, w, h);
         SceneView sv = hostSceneView(scene_, flat_, pos_, nrm_, bvh_.view(), cam);
+        if (opt_.accel.builder == "kdtree") sv.kd = kd_.view();
         PathBuffers b{{rays_[0].data(), rays_[1].data()}, {rayPath_[0].data(), rayPath_[1].data()}, hits_.data(),
                       throughput_.data(), radiance_.data(), lastPdf_.data(), shadowRays_.data(),
                       shadowContrib_.data(), shadowPath_.data(), counters_.data(), film_.data()};
@@ -148,6 +151,7 @@ private:
     std::vector<Vec3> pos_, nrm_;
     std::vector<Aabb> bounds_;
     HostBvh bvh_;
+    HostKdTree kd_;
     std::vector<Ray> rays_[2];
     std::vector<uint32_t> rayPath_[2];
     std::vector<HitRecord> hits_;

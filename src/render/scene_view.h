@@ -4,6 +4,7 @@
 #pragma once
 
 #include "accel/bvh_traverse.h"
+#include "accel/kdtree/kd_traverse.h"
 #include "accel/triangle.h"
 #include "render/lights.h"
 #include "scene/scene.h"
@@ -36,6 +37,7 @@ struct SceneView {
     SunView sun;
     EmissiveView emissive;
     BvhView bvh;
+    KdView kd;  // traced instead of bvh when it has nodes (accel.builder = kdtree)
     CameraView camera;
 };
 
@@ -49,16 +51,17 @@ STRATA_HD float intersectTri(const GeometryView& g, uint32_t prim, const Ray& ra
 STRATA_HD HitRecord traceClosest(const SceneView& s, const Ray& ray, TraversalStats* stats = nullptr) {
     float tmax = ray.tmax;
     const GeometryView& g = s.geo;
-    uint32_t prim = traverseBvh<false>(
-        s.bvh, ray, tmax, [&](uint32_t p, const Ray& r, float tm) { return intersectTri(g, p, r, tm); }, stats);
+    auto isect = [&](uint32_t p, const Ray& r, float tm) { return intersectTri(g, p, r, tm); };
+    uint32_t prim = s.kd.numNodes ? traverseKd<false>(s.kd, ray, tmax, isect, stats)
+                                  : traverseBvh<false>(s.bvh, ray, tmax, isect, stats);
     return prim == ~0u ? kNoHit : packHit(tmax, prim);
 }
 
 STRATA_HD bool traceAny(const SceneView& s, const Ray& ray) {
     float tmax = ray.tmax;
     const GeometryView& g = s.geo;
-    return traverseBvh<true>(s.bvh, ray, tmax,
-                             [&](uint32_t p, const Ray& r, float tm) { return intersectTri(g, p, r, tm); }) != ~0u;
+    auto isect = [&](uint32_t p, const Ray& r, float tm) { return intersectTri(g, p, r, tm); };
+    return (s.kd.numNodes ? traverseKd<true>(s.kd, ray, tmax, isect) : traverseBvh<true>(s.bvh, ray, tmax, isect)) != ~0u;
 }
 
 // Brute force over all triangles: the oracle of the tests.
