@@ -75,9 +75,10 @@ std::unique_ptr<Renderer> makeBackend(const Scene& scene, std::string& note) {
 #if defined(STRATA_HAVE_CUDA)
         GpuInfo gpu = queryGpu();
         if (gpu.available) {
-            if (scene.options.accel.builder == "cpu-sah") {  // no GPU version of the reference builder
+            const std::string b = scene.options.accel.builder;
+            if (b == "cpu-sah" || b == "kdtree") {  // CPU-backend builders
                 const_cast<Scene&>(scene).options.accel.builder = "lbvh-karras";
-                note = "cpu-sah runs on the CPU backend only: building lbvh-karras";
+                note = b + " runs on the CPU backend only: building lbvh-karras";
             }
             return makeCudaRenderer(scene);
         }
@@ -336,9 +337,15 @@ void Viewer::panel() {
     }
     if (ImGui::CollapsingHeader("Acceleration", ImGuiTreeNodeFlags_DefaultOpen)) {
         std::vector<std::string> absent;
-        if (options_.render.backend == "cuda") absent.push_back("accel.builder=cpu-sah");  // no GPU version
+        if (options_.render.backend == "cuda") {  // not in the CUDA backend (yet)
+            absent.push_back("accel.builder=cpu-sah");
+            absent.push_back("accel.builder=kdtree");
+        }
         if (options_.accel.builder != "lbvh-skip") absent.push_back("accel.traversal=stackless");  // needs skip links
-        changed |= optionWidgets(next, "accel.", {}, absent);
+        // [A]-[E] switch the GPU kd-tree builder, which the CUDA backend does
+        // not run yet: absent until it does.
+        changed |= optionWidgets(next, "accel.", {"accel.kd_a", "accel.kd_b", "accel.kd_c", "accel.kd_d", "accel.kd_e"},
+                                 absent);
     }
     if (ImGui::CollapsingHeader("Rendering", ImGuiTreeNodeFlags_DefaultOpen)) {
         changed |= optionWidgets(next, "render.", {"render.width", "render.height"});

@@ -13,6 +13,8 @@
 #include "accel/bvh_validate.h"
 #include "accel/cpu/sah_builder.h"
 #include "accel/lbvh/lbvh_compare.h"
+#include "accel/kdtree/kd_cpu_builder.h"
+#include "accel/kdtree/kd_validate.h"
 #include "accel/lbvh/lbvh_host.h"
 #include "accel/lbvh/skip_reference.h"
 #include "cli/commands.h"
@@ -98,6 +100,16 @@ struct Checker {
         size_t bad = alg2.size() != skip.size() ? skip.size() : 0;
         for (size_t i = 0; i < std::min(alg2.size(), skip.size()); ++i) bad += alg2[i] != skip[i].skip;
         report(name + " skip links == Algorithm 2", bad == 0, std::to_string(bad) + " skips differ");
+    }
+
+    void kdStructure(const std::string& name, const HostKdTree& kd, const std::vector<Vec3>& pos,
+                     const std::vector<Tri>& tris) {
+        KdReport r = validateKdTree(kd.view(), pos, tris);
+        char buf[200];
+        std::snprintf(buf, sizeof buf, "%u inner, %u leaves (%u empty), depth %u, %u refs, SAH %.1f", r.innerNodes,
+                      r.leaves, r.emptyLeaves, r.maxDepth, r.refs, r.sahCost);
+        report(name + " invariants", r.ok, r.ok ? buf : r.errors[0]);
+        for (const std::string& w : kd.stats.warnings) std::printf("%-34s note  %s\n", name.c_str(), w.c_str());
     }
 
     std::vector<HitRecord> traceAll(const SceneView& s, const std::vector<Ray>& rays, bool brute) {
@@ -192,6 +204,12 @@ std::function<int()> addValidateCommand(CLI::App& app) {
         c.hits("cpu-sah stack", c.traceAll(s, rs, false), ref);
 
         checkCpuRuns(c, bounds, bits, base, rs, ref);
+
+        HostKdTree kd = buildKdTreeCpu(pos, flat.tris);
+        c.kdStructure("kdtree (cpu)", kd, pos, flat.tris);
+        s = base;
+        s.kd = kd.view();
+        c.hits("kdtree (cpu)", c.traceAll(s, rs, false), ref);
 
 #if defined(STRATA_HAVE_CUDA)
         GpuInfo gpu = queryGpu();

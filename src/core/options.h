@@ -24,7 +24,7 @@ struct RenderOptions {
 };
 
 struct AccelOptions {
-    // lbvh-karras | lbvh-apetrei | lbvh-skip (both backends) | cpu-sah (CPU backend)
+    // lbvh-karras | lbvh-apetrei | lbvh-skip (both backends) | cpu-sah, kdtree (CPU backend)
     std::string builder = "lbvh-karras";
     // stack | stackless; stackless needs lbvh-skip (Options::check says so;
     // a renderer given another builder traces with the stack traversal).
@@ -35,6 +35,8 @@ struct AccelOptions {
     // animated: only when scene time or a build option changed since the last
     // build (a paused scene keeps its structure).
     std::string rebuild = "every-frame";
+    // Kd-tree build optimizations of Chang et al. (Table 13.1); all off: Zhou08 "Original".
+    bool kdA = false, kdB = false, kdC = false, kdD = false, kdE = false;
 };
 
 struct AnimationOptions {

@@ -5,6 +5,7 @@
 #include <deque>
 
 #include "accel/host_accel.h"
+#include "accel/kdtree/kd_cpu_builder.h"
 #include "render/flat_scene.h"
 #include "render/integrator.h"
 #include "render/rebuild_policy.h"
@@ -74,12 +75,15 @@ public:
             timed(1, [&] {
                 triangleBounds(pos_, flat_.tris, bounds_);
                 // The CPU backend runs every builder: the LBVH variants through the
-                // same host-device code as the GPU, or the binned SAH reference.
-                buildHostAccel(bounds_, opt_.accel, accel_);
+                // same host-device code as the GPU, the binned SAH reference, or
+                // the CPU reference kd-tree (which clips triangles: it takes them whole).
+                if (opt_.accel.builder == "kdtree") kd_ = buildKdTreeCpu(pos_, flat_.tris);
+                else buildHostAccel(bounds_, opt_.accel, accel_);
             });
         }
         CameraView cam = hasCamera_ ? makeCameraView(camera_, w, h) : makeCameraView(scene_, t, w, h);
         SceneView sv = hostSceneView(scene_, flat_, pos_, nrm_, accel_.view(opt_.accel), cam);
+        if (opt_.accel.builder == "kdtree") sv.kd = kd_.view();
         PathBuffers b{{rays_[0].data(), rays_[1].data()}, {rayPath_[0].data(), rayPath_[1].data()}, hits_.data(),
                       throughput_.data(), radiance_.data(), lastPdf_.data(), shadowRays_.data(),
                       shadowContrib_.data(), shadowPath_.data(), counters_.data(), film_.data()};
@@ -149,6 +153,7 @@ private:
     std::vector<Vec3> pos_, nrm_;
     std::vector<Aabb> bounds_;
     HostAccel accel_;
+    HostKdTree kd_;
     std::vector<Ray> rays_[2];
     std::vector<uint32_t> rayPath_[2];
     std::vector<HitRecord> hits_;

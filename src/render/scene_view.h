@@ -5,6 +5,7 @@
 
 #include "accel/bvh_traverse.h"
 #include "accel/stackless_traverse.h"
+#include "accel/kdtree/kd_traverse.h"
 #include "accel/triangle.h"
 #include "render/lights.h"
 #include "scene/scene.h"
@@ -37,6 +38,7 @@ struct SceneView {
     SunView sun;
     EmissiveView emissive;
     BvhView bvh;
+    KdView kd;  // traced instead of bvh when it has nodes (accel.builder = kdtree)
     CameraView camera;
 };
 
@@ -52,6 +54,7 @@ template <bool AnyHit>
 STRATA_HD uint32_t traceTriangles(const SceneView& s, const Ray& ray, float& tmax, TraversalStats* stats) {
     const GeometryView& g = s.geo;
     auto tri = [&](uint32_t p, const Ray& r, float tm) { return intersectTri(g, p, r, tm); };
+    if (s.kd.numNodes) return traverseKd<AnyHit>(s.kd, ray, tmax, tri, stats);
     if (s.bvh.traversal == BvhTraversal::Stackless && s.bvh.skipNodes)
         return traverseStackless<AnyHit>(s.bvh.skipNodes, s.bvh.numSkipNodes, ray, tmax, tri, stats);
     return traverseBvh<AnyHit>(s.bvh, ray, tmax, tri, stats);

@@ -44,3 +44,19 @@ TEST(Options, EveryListedKeyRoundTrips) {
         EXPECT_EQ(o.get(info.key), v) << info.key;
     }
 }
+
+TEST(Options, KdTreeBuilderAndSwitches) {
+    Options o;
+    o.set("accel.builder", "kdtree");
+    EXPECT_EQ(o.accel.builder, "kdtree");
+    const char* keys[5] = {"accel.kd_a", "accel.kd_b", "accel.kd_c", "accel.kd_d", "accel.kd_e"};
+    for (const char* k : keys) {
+        EXPECT_EQ(o.get(k), "false");
+        o.set(k, "true");
+        EXPECT_EQ(o.get(k), "true");
+        ASSERT_NE(Options::find(k), nullptr);
+        EXPECT_EQ(Options::find(k)->help[1], "ABCDE"[k[9] - 'a']);
+    }
+    EXPECT_TRUE(o.accel.kdA && o.accel.kdB && o.accel.kdC && o.accel.kdD && o.accel.kdE);
+    EXPECT_THROW(o.set("accel.kd_a", "maybe"), Error);
+}

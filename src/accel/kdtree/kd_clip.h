@@ -1,0 +1,50 @@
+// accel/kdtree/kd_clip.h — the bounds of the part of a triangle inside a box
+// (Sutherland & Hodgman polygon clipping against the six closed half-spaces).
+// Zhou08 clips straddling triangles to each child so that the children's
+// triangle bounds stay tight; both builders use this one routine.
+#pragma once
+
+#include "core/aabb.h"
+
+namespace strata {
+
+// Returns false when the triangle misses the closed box; otherwise out is
+// the bounds of the clipped polygon, clamped into the box (robust to rounding).
+STRATA_HD bool clipTriangleToBox(Vec3 p0, Vec3 p1, Vec3 p2, const Aabb& box, Aabb& out) {
+    Vec3 buf[2][9];  // a triangle clipped by six planes has at most 9 vertices
+    int n = 3, cur = 0;
+    buf[0][0] = p0;
+    buf[0][1] = p1;
+    buf[0][2] = p2;
+    for (int plane = 0; plane < 6 && n > 0; ++plane) {
+        const int axis = plane >> 1;
+        const bool keepAbove = (plane & 1) == 0;  // lo plane keeps p >= lo, hi plane keeps p <= hi
+        const float c = keepAbove ? box.lo[axis] : box.hi[axis];
+        const Vec3* in = buf[cur];
+        Vec3* out2 = buf[cur ^ 1];
+        int m = 0;
+        for (int i = 0; i < n; ++i) {
+            const Vec3 a = in[i], b = in[(i + 1) % n];
+            const bool ia = keepAbove ? a[axis] >= c : a[axis] <= c;
+            const bool ib = keepAbove ? b[axis] >= c : b[axis] <= c;
+            if (ia && m < 9) out2[m++] = a;
+            if (ia != ib && m < 9) {
+                const float t = (c - a[axis]) / (b[axis] - a[axis]);
+                Vec3 p = a + (b - a) * t;
+                p[axis] = c;
+                out2[m++] = p;
+            }
+        }
+        n = m;
+        cur ^= 1;
+    }
+    if (n == 0) return false;
+    Aabb r;
+    for (int i = 0; i < n; ++i) r.grow(buf[cur][i]);
+    r.lo = vmin(vmax(r.lo, box.lo), box.hi);
+    r.hi = vmin(vmax(r.hi, box.lo), box.hi);
+    out = r;
+    return true;
+}
+
+}  // namespace strata

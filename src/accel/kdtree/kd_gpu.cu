@@ -1,0 +1,640 @@
+// accel/kdtree/kd_gpu.cu — the GPU kd-tree builder: triangle bounds, the
+// Zhou08 large-node stage (this file) and the small-node stage
+// (kd_gpu_small.cu). Kernel names follow the chapter's steps.
+#include "accel/kdtree/kd_gpu.h"
+
+#include <algorithm>
+
+#include "accel/kdtree/kd_clip.h"
+#include "accel/kdtree/kd_gpu_internal.cuh"
+#include "gpu/cuda_check.h"
+#include "gpu/stage_timer.h"
+
+namespace strata {
+
+std::string KdVariant::name() const {
+    std::string s;
+    if (a) s += 'A';
+    if (b) s += 'B';
+    if (c) s += 'C';
+    if (d) s += 'D';
+    if (e) s += 'E';
+    return s.empty() ? "Original" : s;
+}
+
+namespace kdgpu {
+namespace {
+
+// Per-level scratch, one slot per active node (indices into nodeU32_ / nodeF32_).
+struct LevelArgs {
+    const ActiveNode* active;
+    uint32_t numActive;
+    ActiveNode* nextActive;
+    SmallRoot* small;
+    uint32_t smallCapacity;
+    const uint32_t* curTri;
+    const Aabb* curBox;
+    uint32_t* nextTri;
+    Aabb* nextBox;
+    uint32_t refCapacity;
+    const Vec3* pos;
+    const Tri* tris;
+    KdNode* nodes;
+    uint32_t nodeBudget;
+    uint32_t* counters;
+    // per active node
+    uint32_t* chunkFirst;  // first chunk of the node
+    uint32_t* boxEnc;      // 6 per node: [C] encoded atomic min/max
+    float* box;            // 6 per node: node AABB (lo xyz, hi xyz)
+    int* splitAxis;        // -1: leaf now
+    float* splitPos;
+    Aabb* cutCell;         // cell after empty-space cutting
+    uint32_t* childNode;   // left child of the split (right = +1)
+    uint32_t* childCount;  // 2 per node
+    uint32_t* leftBase;
+    uint32_t* rightBase;
+    uint32_t* childDepth;
+    // per chunk
+    uint32_t* chunkNode;
+    uint32_t* chunkL;      // Original: per-chunk counts, then offsets within the node
+    uint32_t* chunkR;
+    Aabb* chunkBox;
+    KdConfig cfg;
+    bool ballot, shflReduce, atomicBoxes;
+};
+
+// Triangle bounds and the scene box; triangles with non-finite vertices are left out.
+__global__ void kdTriangleBounds(const Vec3* pos, const Tri* tris, uint32_t n, uint32_t* outTri, Aabb* outBox,
+                                 uint32_t* counters, uint32_t* sceneEnc) {
+    const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    Aabb b;
+    for (int k = 0; k < 3; ++k) b.grow(pos[tris[i].v[k]]);
+    if (!isFinite(b.lo) || !isFinite(b.hi)) return;
+    const uint32_t slot = atomicAdd(&counters[kNextRefs], 1u);
+    outTri[slot] = i;
+    outBox[slot] = b;
+    for (int k = 0; k < 3; ++k) {
+        atomicMin(&sceneEnc[k], encodeFloat(b.lo[k]));
+        atomicMax(&sceneEnc[3 + k], encodeFloat(b.hi[k]));
+    }
+}
+
+__global__ void kdInitRoot(ActiveNode* active, uint32_t* counters, const uint32_t* sceneEnc, Aabb* bounds) {
+    Aabb cell;
+    for (int k = 0; k < 3; ++k) {
+        cell.lo[k] = decodeFloat(sceneEnc[k]);
+        cell.hi[k] = decodeFloat(sceneEnc[3 + k]);
+    }
+    ActiveNode r;
+    r.node = 0;
+    r.offset = 0;
+    r.count = counters[kNextRefs];
+    r.depth = 0;
+    r.cell = cell;
+    active[0] = r;
+    *bounds = cell;
+    counters[kNodes] = 1;  // the root
+}
+
+// Zhou08 large-node stage, step 1: group triangles into chunks of 256 per node
+__global__ void lnsGroupChunks(LevelArgs a) {
+    __shared__ uint32_t tile[1024];
+    __shared__ uint32_t carry;
+    if (threadIdx.x == 0) carry = 0;
+    __syncthreads();
+    for (uint32_t start = 0; start < a.numActive; start += blockDim.x) {
+        const uint32_t i = start + threadIdx.x;
+        const uint32_t chunks = i < a.numActive ? (a.active[i].count + kBlock - 1) / kBlock : 0u;
+        tile[threadIdx.x] = chunks;
+        __syncthreads();
+        for (uint32_t d = 1; d < blockDim.x; d <<= 1) {  // inclusive scan of the tile
+            uint32_t v = threadIdx.x >= d ? tile[threadIdx.x - d] : 0u;
+            __syncthreads();
+            tile[threadIdx.x] += v;
+            __syncthreads();
+        }
+        const uint32_t first = carry + tile[threadIdx.x] - chunks;
+        if (i < a.numActive) {
+            a.chunkFirst[i] = first;
+            for (uint32_t c = 0; c < chunks; ++c) a.chunkNode[first + c] = i;
+            for (int k = 0; k < 3; ++k) {
+                a.boxEnc[6 * i + k] = 0xffffffffu;
+                a.boxEnc[6 * i + 3 + k] = 0u;
+            }
+            a.childCount[2 * i] = a.childCount[2 * i + 1] = 0;
+        }
+        __syncthreads();
+        if (threadIdx.x == blockDim.x - 1) carry += tile[threadIdx.x];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) a.counters[kNumChunks] = carry;
+}
+
+// The chunk's node and its range of references.
+__device__ bool chunkRange(const LevelArgs& a, uint32_t chunk, uint32_t& node, uint32_t& ref, bool& valid) {
+    if (chunk >= a.counters[kNumChunks]) return false;
+    node = a.chunkNode[chunk];
+    const ActiveNode& n = a.active[node];
+    const uint32_t local = (chunk - a.chunkFirst[node]) * kBlock + threadIdx.x;
+    valid = local < n.count;
+    ref = n.offset + local;
+    return true;
+}
+
+// Zhou08 large-node stage, step 2: per-chunk AABB, then per-node AABB (Table 13.1 [C], [D])
+__global__ void lnsChunkBounds(LevelArgs a) {
+    __shared__ ReduceSmem s;
+    uint32_t node, ref;
+    bool valid;
+    if (!chunkRange(a, blockIdx.x, node, ref, valid)) return;
+    float lo[3] = {3.0e38f, 3.0e38f, 3.0e38f}, hi[3] = {-3.0e38f, -3.0e38f, -3.0e38f};
+    if (valid) {
+        const Aabb b = a.curBox[ref];
+        for (int k = 0; k < 3; ++k) lo[k] = b.lo[k], hi[k] = b.hi[k];
+    }
+    blockReduceBox(s, lo, hi, a.shflReduce);
+    if (threadIdx.x != 0) return;
+    if (a.atomicBoxes) {  // [C]: six atomic min/max per block into the node's box
+        for (int k = 0; k < 3; ++k) {
+            atomicMin(&a.boxEnc[6 * node + k], encodeFloat(lo[k]));
+            atomicMax(&a.boxEnc[6 * node + 3 + k], encodeFloat(hi[k]));
+        }
+    } else {
+        Aabb b;
+        for (int k = 0; k < 3; ++k) b.lo[k] = lo[k], b.hi[k] = hi[k];
+        a.chunkBox[blockIdx.x] = b;
+    }
+}
+
+// Zhou08 large-node stage, step 2 (Original): one segmented reduction of one box component over the chunks
+__global__ void lnsSegmentedReduce(LevelArgs a, int component) {
+    __shared__ ReduceSmem s;
+    const uint32_t node = blockIdx.x;
+    const uint32_t first = a.chunkFirst[node], chunks = (a.active[node].count + kBlock - 1) / kBlock;
+    const int k = component % 3;
+    const bool isMax = component >= 3;
+    float lo[3] = {3.0e38f, 3.0e38f, 3.0e38f}, hi[3] = {-3.0e38f, -3.0e38f, -3.0e38f};
+    for (uint32_t c = threadIdx.x; c < chunks; c += blockDim.x) {
+        const Aabb& b = a.chunkBox[first + c];
+        if (isMax) hi[0] = fmaxf(hi[0], b.hi[k]);
+        else lo[0] = fminf(lo[0], b.lo[k]);
+    }
+    blockReduceBox(s, lo, hi, a.shflReduce);
+    if (threadIdx.x == 0) a.box[6 * node + component] = isMax ? hi[0] : lo[0];
+}
+
+// Zhou08 large-node stage, step 3: empty-space cutting and spatial-median split of the longest axis
+__global__ void lnsSplitNodes(LevelArgs a) {
+    const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= a.numActive) return;
+    const ActiveNode n = a.active[i];
+    if (n.count <= a.cfg.smallNodeMax) {  // a small root node: straight to the small-node stage
+        a.splitAxis[i] = -2;
+        a.childNode[i] = n.node;
+        a.cutCell[i] = n.cell;
+        return;
+    }
+    Aabb tight;
+    for (int k = 0; k < 3; ++k) {
+        tight.lo[k] = a.atomicBoxes ? decodeFloat(a.boxEnc[6 * i + k]) : a.box[6 * i + k];
+        tight.hi[k] = a.atomicBoxes ? decodeFloat(a.boxEnc[6 * i + 3 + k]) : a.box[6 * i + 3 + k];
+    }
+    uint32_t node = n.node, depth = n.depth;
+    Aabb cell = n.cell;
+    a.splitAxis[i] = -1;
+    for (int axis = 0; axis < 3; ++axis)
+        for (int side = 0; side < 2; ++side) {
+            float plane;
+            uint32_t c;
+            if (!kdEmptyCut(cell, tight, axis, side, a.cfg.emptySpaceRatio, plane)) continue;
+            if (int(depth) >= a.cfg.maxDepth) { atomicOr(&a.counters[kFlags], kFlagDepth); continue; }
+            if (!allocate(&a.counters[kNodes], 2, a.nodeBudget, c)) { atomicOr(&a.counters[kFlags], kFlagNodes); continue; }
+            a.nodes[node] = KdNode::inner(axis, plane, c);
+            a.nodes[side == 0 ? c : c + 1] = KdNode::leaf(0, 0);
+            node = side == 0 ? c + 1 : c;
+            cell = kdChildCell(cell, axis, plane, side == 0);
+            ++depth;
+        }
+    a.cutCell[i] = cell;
+    a.childNode[i] = node;  // until split: the node that continues
+    const Vec3 e = tight.extent();
+    const int axis = tight.longestAxis();
+    uint32_t c;
+    if (!(e[axis] > 0.0f)) return;
+    if (int(depth) >= a.cfg.maxDepth) { atomicOr(&a.counters[kFlags], kFlagDepth); return; }
+    const uint32_t reserve = atomicAdd(&a.counters[kNextRefs], 2 * n.count);
+    if (reserve + 2 * n.count > a.refCapacity) { atomicOr(&a.counters[kFlags], kFlagRefs); return; }
+    if (!allocate(&a.counters[kNodes], 2, a.nodeBudget, c)) { atomicOr(&a.counters[kFlags], kFlagNodes); return; }
+    const float split = tight.lo[axis] + 0.5f * e[axis];
+    a.nodes[node] = KdNode::inner(axis, split, c);
+    a.splitAxis[i] = axis;
+    a.splitPos[i] = split;
+    a.childNode[i] = c;
+    a.leftBase[i] = reserve;             // [A]: 2 * n_i slots per node (Fig. 13.2)
+    a.rightBase[i] = reserve + n.count;  // Original overwrites both with compact offsets
+    a.childDepth[i] = depth + 1;
+}
+
+// Classification of one reference against its node's split, with the clipped
+// bounds for each side (a straddling triangle is clipped to each child cell).
+__device__ void classifyRef(const LevelArgs& a, uint32_t node, uint32_t ref, bool valid, bool& toL, bool& toR,
+                            Aabb& bl, Aabb& br, uint32_t& tri) {
+    toL = toR = false;
+    if (!valid || a.splitAxis[node] < 0) return;
+    const int axis = a.splitAxis[node];
+    const float split = a.splitPos[node];
+    tri = a.curTri[ref];
+    const Aabb b = a.curBox[ref];
+    toL = kdGoesLeft(b.lo[axis], b.hi[axis], split);
+    toR = kdGoesRight(b.lo[axis], b.hi[axis], split);
+    bl = br = b;
+    if (toL && toR) {
+        const Tri t = a.tris[tri];
+        const Vec3 p0 = a.pos[t.v[0]], p1 = a.pos[t.v[1]], p2 = a.pos[t.v[2]];
+        const Aabb cell = a.cutCell[node];
+        toL = clipTriangleToBox(p0, p1, p2, kdChildCell(cell, axis, split, false), bl);
+        toR = clipTriangleToBox(p0, p1, p2, kdChildCell(cell, axis, split, true), br);
+    }
+}
+
+// Zhou08 large-node stage, steps 4-5: split triangles into the children's lists (Table 13.1 [A], [B])
+__global__ void lnsSortTriangles(LevelArgs a, int pass) {
+    // pass 0: Original counting pass (per-chunk totals); pass 1: Original
+    // scatter with the segmented-scan offsets; pass 2: [A] atomics, one pass.
+    __shared__ ScanSmem s;
+    __shared__ uint32_t offL, offR;
+    uint32_t node, ref, tri = 0;
+    bool valid;
+    if (!chunkRange(a, blockIdx.x, node, ref, valid)) return;
+    bool toL, toR;
+    Aabb bl, br;
+    classifyRef(a, node, ref, valid, toL, toR, bl, br, tri);
+    uint32_t exL, exR, totL, totR;
+    blockScanFlags2(s, toL, toR, a.ballot, exL, exR, totL, totR);
+    if (pass == 0) {
+        if (threadIdx.x == 0) a.chunkL[blockIdx.x] = totL, a.chunkR[blockIdx.x] = totR;
+        return;
+    }
+    if (threadIdx.x == 0) {
+        if (pass == 2) {  // [A]: two atomic additions per block
+            offL = atomicAdd(&a.childCount[2 * node], totL);
+            offR = atomicAdd(&a.childCount[2 * node + 1], totR);
+        } else {
+            offL = a.chunkL[blockIdx.x];
+            offR = a.chunkR[blockIdx.x];
+        }
+    }
+    __syncthreads();
+    if (toL) {
+        const uint32_t d = a.leftBase[node] + offL + exL;
+        a.nextTri[d] = tri;
+        a.nextBox[d] = bl;
+    }
+    if (toR) {
+        const uint32_t d = a.rightBase[node] + offR + exR;
+        a.nextTri[d] = tri;
+        a.nextBox[d] = br;
+    }
+}
+
+// Zhou08 large-node stage, step 4 (Original): segmented exclusive scan of per-chunk counts (Fig. 13.1)
+__global__ void lnsSegmentedScan(LevelArgs a, int side) {
+    __shared__ ScanSmem s;
+    __shared__ uint32_t carry;
+    const uint32_t node = blockIdx.x;
+    if (a.splitAxis[node] < 0) return;
+    uint32_t* v = side ? a.chunkR : a.chunkL;
+    const uint32_t first = a.chunkFirst[node], chunks = (a.active[node].count + kBlock - 1) / kBlock;
+    if (threadIdx.x == 0) carry = 0;
+    __syncthreads();
+    for (uint32_t start = 0; start < chunks; start += kBlock) {
+        const uint32_t c = start + threadIdx.x;
+        const uint32_t x = c < chunks ? v[first + c] : 0u;
+        // Shared-memory scan of counts: the Original scan generalised from flags.
+        s.a[0][threadIdx.x] = x;
+        __syncthreads();
+        for (int d = 1; d < kBlock; d <<= 1) {
+            uint32_t y = int(threadIdx.x) >= d ? s.a[0][threadIdx.x - d] : 0u;
+            __syncthreads();
+            s.a[0][threadIdx.x] += y;
+            __syncthreads();
+        }
+        if (c < chunks) v[first + c] = carry + s.a[0][threadIdx.x] - x;
+        __syncthreads();
+        if (threadIdx.x == kBlock - 1) carry += s.a[0][threadIdx.x];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) a.childCount[2 * node + side] = carry;
+}
+
+// Zhou08 large-node stage, step 5 (Original): node offsets of the children's lists (scan over nodes)
+__global__ void lnsNodeOffsets(LevelArgs a) {
+    __shared__ uint32_t tile[1024];
+    __shared__ uint32_t carry;
+    if (threadIdx.x == 0) carry = 0;
+    __syncthreads();
+    for (uint32_t start = 0; start < a.numActive; start += blockDim.x) {
+        const uint32_t i = start + threadIdx.x;
+        const bool split = i < a.numActive && a.splitAxis[i] >= 0;
+        const uint32_t nl = split ? a.childCount[2 * i] : 0u, nr = split ? a.childCount[2 * i + 1] : 0u;
+        tile[threadIdx.x] = nl + nr;
+        __syncthreads();
+        for (uint32_t d = 1; d < blockDim.x; d <<= 1) {
+            uint32_t v = threadIdx.x >= d ? tile[threadIdx.x - d] : 0u;
+            __syncthreads();
+            tile[threadIdx.x] += v;
+            __syncthreads();
+        }
+        if (split) {
+            a.leftBase[i] = carry + tile[threadIdx.x] - nl - nr;
+            a.rightBase[i] = a.leftBase[i] + nl;
+        }
+        __syncthreads();
+        if (threadIdx.x == blockDim.x - 1) carry += tile[threadIdx.x];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) a.counters[kNextRefs] = carry;  // compact extent of the next level
+}
+
+__device__ void pushSmall(const LevelArgs& a, uint32_t node, uint32_t offset, uint32_t count, uint32_t depth,
+                          const Aabb& cell, bool forceLeaf, bool fromCur) {
+    const uint32_t s = atomicAdd(&a.counters[kSmall], 1u);
+    if (s >= a.smallCapacity) { atomicOr(&a.counters[kFlags], kFlagSmallStore); return; }
+    SmallRoot r;
+    r.node = node, r.offset = offset, r.count = count, r.depth = depth, r.cell = cell;
+    r.forceLeaf = forceLeaf || count > 64;
+    r.fromCur = fromCur;
+    a.small[s] = r;
+}
+
+// Zhou08 large-node stage, step 6: next level's large nodes; small nodes go to the small-node stage
+__global__ void lnsNextLevel(LevelArgs a) {
+    const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= a.numActive) return;
+    const ActiveNode n = a.active[i];
+    if (a.splitAxis[i] < 0) {  // -2: small root; -1: unsplittable, one leaf with the current list
+        pushSmall(a, a.childNode[i], n.offset, n.count, n.depth, a.cutCell[i], a.splitAxis[i] == -1, true);
+        return;
+    }
+    const uint32_t depth = a.childDepth[i];
+    const uint32_t nl = a.childCount[2 * i], nr = a.childCount[2 * i + 1];
+    const bool noProgress = nl == n.count && nr == n.count;  // every triangle straddles: stop here
+    const int axis = a.splitAxis[i];
+    const float split = a.splitPos[i];
+    for (int side = 0; side < 2; ++side) {
+        const uint32_t cnt = side ? nr : nl, off = side ? a.rightBase[i] : a.leftBase[i];
+        const Aabb cell = kdChildCell(a.cutCell[i], axis, split, side == 1);
+        const uint32_t child = a.childNode[i] + side;
+        if (cnt <= a.cfg.smallNodeMax || noProgress) {
+            pushSmall(a, child, off, cnt, depth, cell, noProgress, false);
+        } else {
+            const uint32_t s = atomicAdd(&a.counters[kNextActive], 1u);
+            ActiveNode c;
+            c.node = child, c.offset = off, c.count = cnt, c.depth = depth, c.cell = cell;
+            a.nextActive[s] = c;
+        }
+    }
+}
+
+// Copies the references of the level's new small roots into the small-root store.
+__global__ void lnsCollectSmall(LevelArgs a, uint32_t firstSmall, uint32_t* storeTri, Aabb* storeBox,
+                                uint32_t storeCapacity) {
+    const uint32_t s = firstSmall + blockIdx.x;
+    if (s >= min(a.counters[kSmall], a.smallCapacity)) return;
+    __shared__ uint32_t base;
+    __shared__ int ok;
+    SmallRoot& r = a.small[s];
+    if (threadIdx.x == 0) {
+        ok = allocate(&a.counters[kSmallRefs], r.count, storeCapacity, base);
+        if (!ok) atomicOr(&a.counters[kFlags], kFlagSmallStore);
+    }
+    __syncthreads();
+    if (!ok) return;
+    const uint32_t* srcTri = r.fromCur ? a.curTri : a.nextTri;
+    const Aabb* srcBox = r.fromCur ? a.curBox : a.nextBox;
+    for (uint32_t k = threadIdx.x; k < r.count; k += blockDim.x) {
+        storeTri[base + k] = srcTri[r.offset + k];
+        storeBox[base + k] = srcBox[r.offset + k];
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) r.offset = base;
+}
+
+}  // namespace
+}  // namespace kdgpu
+
+namespace {
+
+struct Scope {
+    StageTimer* t;
+    int stage;
+    Scope(StageTimer* timer, int s) : t(timer), stage(s) { if (t && stage >= 0) t->begin(stage); }
+    ~Scope() { if (t && stage >= 0) t->end(stage); }
+};
+
+uint32_t blocksFor(uint32_t n, uint32_t b) { return (n + b - 1) / b; }
+
+}  // namespace
+
+void KdGpuBuilder::build(const Vec3* pos, const Tri* tris, uint32_t numTris, const KdVariant& v, cudaStream_t stream,
+                         StageTimer* timer, const KdStages& stages, const KdConfig& config) {
+    using namespace kdgpu;
+    stats_ = KdGpuStats{};
+    bounds_ = Aabb{};
+    KdConfig cfg = config;
+    if (cfg.smallNodeMax == 0 || cfg.smallNodeMax > 64) cfg.smallNodeMax = 64;  // 64-bit masks
+    if (cfg.maxDepth < 0 || cfg.maxDepth > kKdMaxDepth) cfg.maxDepth = kKdMaxDepth;
+    if (numTris == 0) return;
+    auto count = [&](uint32_t k) {
+        stats_.launches += k;
+        if (timer) timer->countLaunches(k);
+    };
+    const uint32_t nodeBudget = kdNodeBudget(cfg, numTris);
+    const uint32_t refCap = uint32_t(std::min<uint64_t>(8ull * numTris + 8192, kKdMaxField));
+    const uint32_t activeCap = refCap / 64 + 2, chunkCap = refCap / kBlock + activeCap + 1;
+    const uint32_t smallCap = nodeBudget, storeCap = uint32_t(std::min<uint64_t>(2ull * refCap, kKdMaxField));
+    const uint32_t primCap = uint32_t(std::min<uint64_t>(32ull * numTris + 4096, kKdMaxField));
+    nodes_.resize(nodeBudget);
+    primIndex_.resize(primCap);
+    for (int k = 0; k < 2; ++k) {
+        refTri_[k].resize(refCap);
+        refBox_[k].resize(refCap);
+        active_[k].resize(size_t(activeCap) * sizeof(ActiveNode));
+    }
+    small_.resize(size_t(smallCap) * sizeof(SmallRoot));
+    smallTri_.resize(storeCap);
+    smallBox_.resize(storeCap);
+    nodeU32_.resize(size_t(activeCap) * 16);
+    nodeF32_.resize(size_t(activeCap) * 8);
+    cutCell_.resize(activeCap);
+    chunkU32_.resize(size_t(chunkCap) * 3);
+    chunkBox_.resize(chunkCap);
+    counters_.resize(kNumCounters + 6);
+    bounds_d_.resize(1);
+    uint32_t* ctr = counters_.data();
+    uint32_t host[kNumCounters];
+    auto readCounters = [&] {
+        STRATA_CUDA_CHECK(cudaMemcpyAsync(host, ctr, sizeof host, cudaMemcpyDeviceToHost, stream));
+        STRATA_CUDA_CHECK(cudaStreamSynchronize(stream));
+    };
+
+    LevelArgs a{};
+    a.pos = pos;
+    a.tris = tris;
+    a.nodes = nodes_.data();
+    a.nodeBudget = nodeBudget;
+    a.counters = ctr;
+    a.small = reinterpret_cast<SmallRoot*>(small_.data());
+    a.smallCapacity = smallCap;
+    a.refCapacity = refCap;
+    uint32_t* nu = nodeU32_.data();
+    a.chunkFirst = nu;
+    a.boxEnc = nu + activeCap;  // 6 per node
+    a.splitAxis = reinterpret_cast<int*>(nu + 7 * size_t(activeCap));
+    a.childNode = nu + 8 * size_t(activeCap);
+    a.childCount = nu + 9 * size_t(activeCap);  // 2 per node
+    a.leftBase = nu + 11 * size_t(activeCap);
+    a.rightBase = nu + 12 * size_t(activeCap);
+    a.childDepth = nu + 13 * size_t(activeCap);
+    a.box = nodeF32_.data();  // 6 per node
+    a.splitPos = nodeF32_.data() + 6 * size_t(activeCap);
+    a.cutCell = cutCell_.data();
+    a.chunkNode = chunkU32_.data();
+    a.chunkL = chunkU32_.data() + chunkCap;
+    a.chunkR = chunkU32_.data() + 2 * size_t(chunkCap);
+    a.chunkBox = chunkBox_.data();
+    a.cfg = cfg;
+    a.ballot = v.b;
+    a.shflReduce = v.d;
+    a.atomicBoxes = v.c;
+
+    uint32_t numActive = 0, refs = 0, numSmall = 0;
+    {
+        Scope s(timer, stages.large);
+        // Zhou08 preprocessing: triangle bounds and the scene box (the root cell).
+        STRATA_CUDA_CHECK(cudaMemsetAsync(ctr, 0, kNumCounters * sizeof(uint32_t), stream));
+        STRATA_CUDA_CHECK(cudaMemsetAsync(ctr + kNumCounters, 0xff, 3 * sizeof(uint32_t), stream));
+        STRATA_CUDA_CHECK(cudaMemsetAsync(ctr + kNumCounters + 3, 0, 3 * sizeof(uint32_t), stream));
+        kdTriangleBounds<<<blocksFor(numTris, kBlock), kBlock, 0, stream>>>(pos, tris, numTris, refTri_[0].data(),
+                                                                            refBox_[0].data(), ctr, ctr + kNumCounters);
+        STRATA_LAUNCH_CHECK("kd/large/triangle_bounds");
+        kdInitRoot<<<1, 1, 0, stream>>>(reinterpret_cast<ActiveNode*>(active_[0].data()), ctr, ctr + kNumCounters,
+                                        bounds_d_.data());
+        STRATA_LAUNCH_CHECK("kd/large/init_root");
+        count(2);
+        readCounters();
+        refs = host[kNextRefs];
+        numActive = refs > 0 ? 1 : 0;
+        if (refs == 0) {
+            stats_.warnings.push_back("kd-tree: no triangle with finite vertices");
+            return;
+        }
+        STRATA_CUDA_CHECK(cudaMemcpyAsync(&bounds_, bounds_d_.data(), sizeof(Aabb), cudaMemcpyDeviceToHost, stream));
+        int cur = 0;
+        while (numActive > 0) {
+            if (numActive > activeCap || stats_.largeIterations > 4u * kKdMaxDepth)
+                throw Error("kd-tree (gpu): large-node stage past its limits (" + std::to_string(numActive) +
+                            " active nodes, level " + std::to_string(stats_.largeIterations) + ")");
+            STRATA_CUDA_CHECK(cudaMemsetAsync(ctr + kNextActive, 0, 2 * sizeof(uint32_t), stream));
+            a.active = reinterpret_cast<const ActiveNode*>(active_[cur].data());
+            a.nextActive = reinterpret_cast<ActiveNode*>(active_[cur ^ 1].data());
+            a.numActive = numActive;
+            a.curTri = refTri_[cur].data();
+            a.curBox = refBox_[cur].data();
+            a.nextTri = refTri_[cur ^ 1].data();
+            a.nextBox = refBox_[cur ^ 1].data();
+            const uint32_t chunks = std::min(chunkCap, refs / kBlock + numActive + 1);
+            const uint32_t nodeBlocks = blocksFor(numActive, kBlock);
+            lnsGroupChunks<<<1, 1024, 0, stream>>>(a);
+            STRATA_LAUNCH_CHECK("kd/large/group_chunks");
+            lnsChunkBounds<<<chunks, kBlock, 0, stream>>>(a);
+            STRATA_LAUNCH_CHECK("kd/large/chunk_bounds");
+            count(2);
+            if (!v.c) {  // Original: six segmented reductions
+                for (int k = 0; k < 6; ++k) {
+                    lnsSegmentedReduce<<<numActive, kBlock, 0, stream>>>(a, k);
+                    STRATA_LAUNCH_CHECK("kd/large/segmented_reduce");
+                }
+                count(6);
+            }
+            lnsSplitNodes<<<nodeBlocks, kBlock, 0, stream>>>(a);
+            STRATA_LAUNCH_CHECK("kd/large/split_nodes");
+            count(1);
+            if (v.a) {  // [A]: one sorting kernel with two atomics per block
+                lnsSortTriangles<<<chunks, kBlock, 0, stream>>>(a, 2);
+                STRATA_LAUNCH_CHECK("kd/large/sort_atomic");
+                count(1);
+            } else {  // Original: count, two segmented scans, node offsets, scatter
+                lnsSortTriangles<<<chunks, kBlock, 0, stream>>>(a, 0);
+                STRATA_LAUNCH_CHECK("kd/large/sort_count");
+                lnsSegmentedScan<<<numActive, kBlock, 0, stream>>>(a, 0);
+                STRATA_LAUNCH_CHECK("kd/large/segmented_scan_left");
+                lnsSegmentedScan<<<numActive, kBlock, 0, stream>>>(a, 1);
+                STRATA_LAUNCH_CHECK("kd/large/segmented_scan_right");
+                lnsNodeOffsets<<<1, 1024, 0, stream>>>(a);
+                STRATA_LAUNCH_CHECK("kd/large/node_offsets");
+                lnsSortTriangles<<<chunks, kBlock, 0, stream>>>(a, 1);
+                STRATA_LAUNCH_CHECK("kd/large/sort_scatter");
+                count(5);
+            }
+            lnsNextLevel<<<nodeBlocks, kBlock, 0, stream>>>(a);
+            STRATA_LAUNCH_CHECK("kd/large/next_level");
+            lnsCollectSmall<<<2 * numActive, kBlock, 0, stream>>>(a, numSmall, smallTri_.data(), smallBox_.data(),
+                                                                 storeCap);
+            STRATA_LAUNCH_CHECK("kd/large/collect_small");
+            count(2);
+            readCounters();  // the level's trip count and launch sizes
+            numActive = host[kNextActive];
+            refs = host[kNextRefs];
+            numSmall = std::min(host[kSmall], smallCap);
+            cur ^= 1;
+            stats_.largeIterations++;
+        }
+    }
+    {
+        Scope s(timer, stages.small);
+        candPlane_.resize(size_t(numSmall) * 384);
+        candMask_.resize(size_t(numSmall) * 384);
+        SmallStageArgs sa{reinterpret_cast<const SmallRoot*>(small_.data()), numSmall, smallTri_.data(),
+                          smallBox_.data(), candPlane_.data(), candMask_.data(), nodes_.data(), nodeBudget,
+                          primIndex_.data(), primCap, ctr, cfg, v.e};
+        count(launchSmallStage(sa, stream));
+        readCounters();
+    }
+    stats_.smallRoots = numSmall;
+    stats_.nodes = host[kNodes];
+    stats_.refs = host[kPrimRefs];
+    const uint32_t flags = host[kFlags];
+    if (flags & kFlagDepth) stats_.warnings.push_back("kd-tree: depth cap " + std::to_string(cfg.maxDepth) + " reached; deeper nodes are leaves");
+    if (flags & kFlagNodes) stats_.warnings.push_back("kd-tree: node cap " + std::to_string(nodeBudget) + " reached; remaining nodes are leaves");
+    if (flags & kFlagRefs) stats_.warnings.push_back("kd-tree: reference cap reached; remaining large nodes are leaves");
+    if (flags & kFlagStack) stats_.warnings.push_back("kd-tree: small-node stack full; nodes made leaves");
+    if (flags & (kFlagSmallStore | kFlagPrim))
+        throw Error(std::string("kd-tree (gpu): ") + (flags & kFlagPrim ? "primIndex" : "small-root store") +
+                    " overflow over " + std::to_string(numTris) + " triangles; the tree is incomplete");
+}
+
+KdView KdGpuBuilder::view() const {
+    return KdView{nodes_.data(), primIndex_.data(), stats_.nodes, stats_.refs, bounds_};
+}
+
+void KdGpuBuilder::download(std::vector<KdNode>& nodes, std::vector<uint32_t>& primIndex) const {
+    nodes.resize(stats_.nodes);
+    primIndex.resize(stats_.refs);
+    if (stats_.nodes)
+        STRATA_CUDA_CHECK(cudaMemcpy(nodes.data(), nodes_.data(), nodes.size() * sizeof(KdNode), cudaMemcpyDeviceToHost));
+    if (stats_.refs)
+        STRATA_CUDA_CHECK(cudaMemcpy(primIndex.data(), primIndex_.data(), primIndex.size() * sizeof(uint32_t),
+                                     cudaMemcpyDeviceToHost));
+}
+
+size_t KdGpuBuilder::memoryBytes() const {
+    size_t b = nodes_.bytes() + primIndex_.bytes() + small_.bytes() + smallTri_.bytes() + smallBox_.bytes() +
+               nodeU32_.bytes() + nodeF32_.bytes() + chunkU32_.bytes() + chunkBox_.bytes() + cutCell_.bytes() +
+               counters_.bytes() + candPlane_.bytes() + candMask_.bytes() + bounds_d_.bytes();
+    for (int k = 0; k < 2; ++k) b += refTri_[k].bytes() + refBox_[k].bytes() + active_[k].bytes();
+    return b;
+}
+
+}  // namespace strata

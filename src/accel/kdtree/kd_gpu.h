@@ -1,0 +1,73 @@
+// accel/kdtree/kd_gpu.h — the GPU kd-tree of Zhou et al. 2008 with the five
+// optimizations of Chang, Seo & Ihm (Table 13.1) as runtime switches on one
+// code path. Input: triangles (device positions + index triples); output: the
+// compact KdNode layout of kd_layout.h in device memory. Labelled phases:
+//   kd/large   large-node stage, per level: chunks, node AABBs (LNS2: six
+//              segmented reductions, or [C] per-block atomics), split
+//              decision, triangle sorting (LNS1: two segmented scans, or [A]
+//              two per-block atomics), next level
+//   kd/small   small-node stage: candidate masks, then SAH splitting of each
+//              small root to its leaves in one launch
+// The large-node stage reads a few counters back per level (the loop's trip
+// count and launch sizes); the small-node stage iterates on the device.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <string>
+#include <vector>
+
+#include "accel/kdtree/kd_rules.h"
+#include "gpu/device_buffer.h"
+#include "scene/scene.h"
+
+namespace strata {
+
+class StageTimer;
+
+struct KdVariant {  // Table 13.1; all false: "Original"
+    bool a = false, b = false, c = false, d = false, e = false;
+    static KdVariant fromMask(unsigned m) { return {bool(m & 1), bool(m & 2), bool(m & 4), bool(m & 8), bool(m & 16)}; }
+    std::string name() const;  // "Original", "A", "ABCDE", ...
+};
+
+struct KdStages {  // stage indices in the caller's StageTimer, -1: untimed
+    int large = -1, small = -1;
+};
+
+struct KdGpuStats {
+    uint32_t launches = 0, largeIterations = 0, smallRoots = 0, nodes = 0, refs = 0;
+    std::vector<std::string> warnings;  // caps hit
+};
+
+class KdGpuBuilder {
+public:
+    // Builds over numTris triangles; throws strata::Error on CUDA errors or
+    // when the output arrays overflow.
+    void build(const Vec3* pos, const Tri* tris, uint32_t numTris, const KdVariant& variant, cudaStream_t stream,
+               StageTimer* timer, const KdStages& stages, const KdConfig& config = {});
+    KdView view() const;  // device pointers
+    const KdGpuStats& stats() const { return stats_; }
+    void download(std::vector<KdNode>& nodes, std::vector<uint32_t>& primIndex) const;
+    size_t memoryBytes() const;
+
+private:
+    KdGpuStats stats_;
+    Aabb bounds_;
+    DeviceBuffer<KdNode> nodes_;
+    DeviceBuffer<uint32_t> primIndex_;
+    // Large-node stage: ping-pong reference lists and per-level scratch.
+    DeviceBuffer<uint32_t> refTri_[2];
+    DeviceBuffer<Aabb> refBox_[2];
+    DeviceBuffer<uint8_t> active_[2], small_;
+    DeviceBuffer<uint32_t> nodeU32_, chunkU32_, counters_;
+    DeviceBuffer<float> nodeF32_;
+    DeviceBuffer<Aabb> chunkBox_, cutCell_, bounds_d_;
+    DeviceBuffer<uint32_t> smallTri_;
+    DeviceBuffer<Aabb> smallBox_;
+    // Small-node stage: per small root 384 candidates (4-byte plane, 16-byte masks).
+    DeviceBuffer<float> candPlane_;
+    DeviceBuffer<ulonglong2> candMask_;
+};
+
+}  // namespace strata

@@ -1,0 +1,198 @@
+// accel/kdtree/kd_gpu_small.cu — Zhou08 small-node stage: per small root the
+// split candidates with their triangle masks, then exact-SAH splitting to the
+// leaves. Original vs [E]: bit counts (SWAR vs __popcll) and the block scans
+// and reductions (shared memory vs ballot/popc and shfl).
+#include "accel/kdtree/kd_gpu_internal.cuh"
+#include "gpu/cuda_check.h"
+
+namespace strata::kdgpu {
+namespace {
+
+constexpr int kSmallBlock = 128;
+constexpr int kCand = 384;  // 64 triangles x 3 axes x {min, max}
+constexpr int kStack = kKdMaxDepth + 8;
+
+// Zhou08 small-node stage, preprocessing: split candidates and their masks (Sec. 13.3)
+__global__ void snsCandidates(SmallStageArgs a) {
+    const SmallRoot r = a.roots[blockIdx.x];
+    if (r.forceLeaf || r.count > 64) return;
+    __shared__ __align__(16) unsigned char boxRaw[64 * sizeof(Aabb)];  // raw: Aabb has initialisers
+    Aabb* box = reinterpret_cast<Aabb*>(boxRaw);
+    for (uint32_t i = threadIdx.x; i < r.count; i += blockDim.x) box[i] = a.box[r.offset + i];
+    __syncthreads();
+    for (uint32_t c = threadIdx.x; c < 6 * r.count; c += blockDim.x) {
+        const uint32_t i = c / 6;
+        const int axis = int(c % 6) / 2;
+        const float p = (c & 1) ? box[i].hi[axis] : box[i].lo[axis];
+        unsigned long long l = 0, rr = 0;
+        for (uint32_t j = 0; j < r.count; ++j) {
+            l |= (unsigned long long)kdGoesLeft(box[j].lo[axis], box[j].hi[axis], p) << j;
+            rr |= (unsigned long long)kdGoesRight(box[j].lo[axis], box[j].hi[axis], p) << j;
+        }
+        a.candPlane[size_t(blockIdx.x) * kCand + c] = p;
+        a.candMask[size_t(blockIdx.x) * kCand + c] = make_ulonglong2(l, rr);
+    }
+}
+
+struct Work {
+    uint32_t node, depth;
+    unsigned long long mask;
+    Aabb cell;
+};
+
+struct ArgminSmem {
+    float cost[kSmallBlock];
+    int idx[kSmallBlock];
+};
+
+// (cost, candidate) minimum over the block, lower candidate on ties.
+__device__ void blockArgmin(ArgminSmem& s, float& cost, int& idx, bool shfl) {
+    const int t = threadIdx.x, lane = t & 31, w = t >> 5;
+    auto better = [](float c1, int i1, float c2, int i2) { return c2 < c1 || (c2 == c1 && i2 < i1); };
+    if (shfl) {  // [E]: shuffles within warps, then across the four warp results
+        for (int d = 16; d >= 1; d >>= 1) {
+            float oc = __shfl_xor_sync(0xffffffffu, cost, d);
+            int oi = __shfl_xor_sync(0xffffffffu, idx, d);
+            if (better(cost, idx, oc, oi)) cost = oc, idx = oi;
+        }
+        if (lane == 0) s.cost[w] = cost, s.idx[w] = idx;
+        __syncthreads();
+        cost = s.cost[0];
+        idx = s.idx[0];
+        for (int k = 1; k < kSmallBlock / 32; ++k)
+            if (better(cost, idx, s.cost[k], s.idx[k])) cost = s.cost[k], idx = s.idx[k];
+        __syncthreads();
+        return;
+    }
+    s.cost[t] = cost;  // Original: shared-memory tree reduction
+    s.idx[t] = idx;
+    __syncthreads();
+    for (int d = kSmallBlock >> 1; d >= 1; d >>= 1) {
+        if (t < d && better(s.cost[t], s.idx[t], s.cost[t + d], s.idx[t + d]))
+            s.cost[t] = s.cost[t + d], s.idx[t] = s.idx[t + d];
+        __syncthreads();
+    }
+    cost = s.cost[0];
+    idx = s.idx[0];
+    __syncthreads();
+}
+
+// Zhou08 small-node stage, split small nodes by SAH until leaves (bit counting: Table 13.1 [E])
+__global__ void snsSplitToLeaves(SmallStageArgs a) {
+    const SmallRoot root = a.roots[blockIdx.x];
+    const int t = threadIdx.x;
+    __shared__ __align__(16) unsigned char stackRaw[kStack * sizeof(Work)], curRaw[sizeof(Work)];
+    Work* stack = reinterpret_cast<Work*>(stackRaw);
+    Work& cur = *reinterpret_cast<Work*>(curRaw);
+    __shared__ int sp, decision;
+    __shared__ uint32_t base;
+    __shared__ ArgminSmem am;
+    __shared__ uint32_t scan[64];
+    const float* plane = a.candPlane + size_t(blockIdx.x) * kCand;
+    const ulonglong2* masks = a.candMask + size_t(blockIdx.x) * kCand;
+
+    if (root.forceLeaf || root.count > 64) {  // one leaf with every reference
+        if (t == 0) {
+            decision = allocate(&a.counters[kPrimRefs], root.count, a.primCapacity, base);
+            if (decision) a.nodes[root.node] = KdNode::leaf(base, root.count);
+            else atomicOr(&a.counters[kFlags], kFlagPrim);
+        }
+        __syncthreads();
+        if (decision)
+            for (uint32_t i = t; i < root.count; i += blockDim.x) a.primIndex[base + i] = a.tri[root.offset + i];
+        return;
+    }
+    if (t == 0) {
+        sp = 1;
+        stack[0] = {root.node, root.depth, root.count == 64 ? ~0ull : ((1ull << root.count) - 1), root.cell};
+    }
+    __syncthreads();
+    for (;;) {
+        if (t == 0) cur = stack[--sp];
+        __syncthreads();
+        const Work w = cur;
+        const uint32_t n = bitCount(w.mask, a.popc);
+        const float maxExt = maxComponent(w.cell.extent());
+        const float inv = maxExt > 0.0f ? 1.0f / maxExt : 0.0f;
+        const float area = kdScaledArea(w.cell, inv);
+        float best = a.cfg.intersectionCost * float(n);
+        int bestC = -1;
+        if (n > 0 && area > 0.0f) {
+            for (int c = t; c < int(6 * root.count); c += kSmallBlock) {
+                if (!((w.mask >> (c / 6)) & 1ull)) continue;
+                const int ax = (c % 6) / 2;
+                const float p = plane[c];
+                if (!(p > w.cell.lo[ax] && p < w.cell.hi[ax])) continue;
+                const ulonglong2 m = masks[c];
+                const uint32_t nl = bitCount(w.mask & m.x, a.popc), nr = bitCount(w.mask & m.y, a.popc);
+                const float cost = kdSplitCost(a.cfg, area, kdScaledArea(kdChildCell(w.cell, ax, p, false), inv),
+                                               kdScaledArea(kdChildCell(w.cell, ax, p, true), inv), nl, nr);
+                if (cost < best) best = cost, bestC = c;
+            }
+        }
+        blockArgmin(am, best, bestC, a.popc);
+        if (t == 0) {
+            decision = 0;  // 0: leaf, 1: split
+            uint32_t first;
+            if (bestC >= 0) {
+                if (int(w.depth) >= a.cfg.maxDepth) atomicOr(&a.counters[kFlags], kFlagDepth);
+                else if (sp + 2 > kStack) atomicOr(&a.counters[kFlags], kFlagStack);
+                else if (!allocate(&a.counters[kNodes], 2, a.nodeBudget, first)) atomicOr(&a.counters[kFlags], kFlagNodes);
+                else {
+                    const int ax = (bestC % 6) / 2;
+                    const float p = plane[bestC];
+                    const ulonglong2 m = masks[bestC];
+                    a.nodes[w.node] = KdNode::inner(ax, p, first);
+                    stack[sp++] = {first + 1, w.depth + 1, w.mask & m.y, kdChildCell(w.cell, ax, p, true)};
+                    stack[sp++] = {first, w.depth + 1, w.mask & m.x, kdChildCell(w.cell, ax, p, false)};
+                    decision = 1;
+                }
+            }
+            if (!decision) {
+                if (allocate(&a.counters[kPrimRefs], n, a.primCapacity, first)) {
+                    a.nodes[w.node] = KdNode::leaf(first, n);
+                    base = first;
+                    decision = 2;
+                } else {
+                    atomicOr(&a.counters[kFlags], kFlagPrim);
+                }
+            }
+        }
+        __syncthreads();
+        if (decision == 2 && t < 64) {
+            // Leaf entries: position of each set bit among the set bits below it.
+            const bool in = t < int(root.count) && ((w.mask >> t) & 1ull);
+            uint32_t pos;
+            if (a.popc) {  // [E]: popc of the mask below the lane
+                pos = uint32_t(__popcll(w.mask & ((1ull << t) - 1ull)));
+            } else {       // Original: shared-memory scan of the flags (Hillis-Steele over 64)
+                scan[t] = in;
+                __syncwarp(0xffffffffu);
+                for (int d = 1; d < 64; d <<= 1) {
+                    asm volatile("bar.sync 1, 64;");
+                    uint32_t v = t >= d ? scan[t - d] : 0u;
+                    asm volatile("bar.sync 1, 64;");
+                    scan[t] += v;
+                }
+                asm volatile("bar.sync 1, 64;");
+                pos = scan[t] - in;
+            }
+            if (in) a.primIndex[base + pos] = a.tri[root.offset + t];
+        }
+        __syncthreads();
+        if (sp == 0) break;
+    }
+}
+
+}  // namespace
+
+uint32_t launchSmallStage(const SmallStageArgs& a, cudaStream_t stream) {
+    if (a.numRoots == 0) return 0;
+    snsCandidates<<<a.numRoots, kSmallBlock, 0, stream>>>(a);
+    STRATA_LAUNCH_CHECK("kd/small/candidates");
+    snsSplitToLeaves<<<a.numRoots, kSmallBlock, 0, stream>>>(a);
+    STRATA_LAUNCH_CHECK("kd/small/split_to_leaves");
+    return 2;
+}
+
+}  // namespace strata::kdgpu

@@ -1,0 +1,114 @@
+// accel/kdtree/kd_traverse.h — stack-based front-to-back traversal of a
+// KdNode tree with the ray interval [tmin, tmax] (the classic recursive
+// kd-tree walk made iterative), closest hit or any hit. The primitive test is
+// a callback, as in bvh_traverse.h:
+//   float intersect(uint32_t prim, const Ray& ray, float tmax)  // < tmax on hit
+// Robustness: a ray parallel to a split plane stays on its side; a ray lying
+// in a split plane visits both children (a triangle touching the plane from
+// either side is then found); primitives are tested against the whole ray
+// (not clipped to the cell), and a pending cell is skipped only when it
+// starts beyond the best hit.
+#pragma once
+
+#include "accel/bvh_traverse.h"  // TraversalStats, safeInverse
+#include "accel/kdtree/kd_layout.h"
+
+namespace strata {
+
+// Entry and exit distances of the ray in a closed box; false on a miss. An
+// axis the ray is parallel to only tests the origin (a ray lying in a face of
+// the box is inside it).
+STRATA_HD bool clipRayToBox(const Aabb& box, const Ray& ray, float tmax, float& t0, float& t1) {
+    t0 = ray.tmin;
+    t1 = tmax;
+    for (int a = 0; a < 3; ++a) {
+        const float o = ray.org[a], d = ray.dir[a];
+        if (fabsf(d) < 1e-30f) {
+            if (o < box.lo[a] || o > box.hi[a]) return false;
+            continue;
+        }
+        const float inv = 1.0f / d;
+        const float ta = (box.lo[a] - o) * inv, tb = (box.hi[a] - o) * inv;
+        t0 = fmaxf(t0, fminf(ta, tb));
+        t1 = fminf(t1, fmaxf(ta, tb));
+    }
+    return t0 <= t1;
+}
+
+struct KdStackEntry {
+    uint32_t node;
+    float t0, t1;
+};
+
+// Closest hit (AnyHit = false) or any hit (AnyHit = true) within
+// (ray.tmin, tmax). Returns the hit primitive id or ~0u; tmax is updated to
+// the hit distance.
+template <bool AnyHit, class Intersect>
+STRATA_HD uint32_t traverseKd(const KdView& kd, const Ray& ray, float& tmax, Intersect intersect,
+                              TraversalStats* stats = nullptr) {
+    uint32_t hitPrim = ~0u;
+    if (kd.numNodes == 0) return hitPrim;
+    float t0, t1;
+    if (!clipRayToBox(kd.bounds, ray, tmax, t0, t1)) return hitPrim;
+    const Vec3 inv{1.0f / ray.dir.x, 1.0f / ray.dir.y, 1.0f / ray.dir.z};  // inf where parallel: handled below
+    KdStackEntry stack[kKdStackSize];
+    int sp = 0;
+    uint32_t node = 0;
+    for (;;) {
+        KdNode n = kd.nodes[node];
+        if (stats) stats->nodesVisited++;
+        if (!n.isLeaf()) {
+            const int axis = n.axis();
+            const float split = n.split(), o = ray.org[axis], d = ray.dir[axis];
+            const bool belowFirst = o < split || (o == split && d <= 0.0f);
+            const uint32_t nearN = belowFirst ? n.leftChild() : n.rightChild();
+            const uint32_t farN = belowFirst ? n.rightChild() : n.leftChild();
+            if (o == split && fabsf(d) < 1e-30f) {
+                // The ray lies in the plane: both cells hold its points.
+                if (sp < kKdStackSize) stack[sp++] = {farN, t0, t1};
+                else if (stats) stats->stackOverflow = true;
+                node = nearN;
+                continue;
+            }
+            const float tp = (split - o) * inv[axis];
+            if (tp > t1 || tp <= 0.0f) {
+                node = nearN;  // the plane is behind the ray or beyond the interval
+            } else if (tp < t0) {
+                node = farN;
+            } else {
+                if (sp < kKdStackSize) stack[sp++] = {farN, tp, t1};
+                else if (stats) stats->stackOverflow = true;
+                node = nearN;
+                t1 = tp;
+            }
+            continue;
+        }
+        const uint32_t first = n.firstPrim(), count = n.primCount();
+        for (uint32_t k = 0; k < count; ++k) {
+            uint32_t prim = kd.primIndex[first + k];
+            if (stats) stats->primsTested++;
+            float t = intersect(prim, ray, tmax);
+            if (t < tmax) {
+                tmax = t;
+                hitPrim = prim;
+                if (AnyHit) return hitPrim;
+            }
+        }
+        // Pop the next cell that can still hold a closer hit (cells entered at
+        // or before the best distance; the stack is not strictly ordered when
+        // a ray in a split plane pushed a sibling with the same interval).
+        for (;;) {
+            if (sp == 0) return hitPrim;
+            KdStackEntry e = stack[--sp];
+            if (e.t0 <= tmax) {
+                node = e.node;
+                t0 = e.t0;
+                t1 = fminf(e.t1, tmax);
+                break;
+            }
+        }
+    }
+    return hitPrim;
+}
+
+}  // namespace strata
