@@ -42,12 +42,28 @@ LbvhCopy buildOnce(LbvhBuilder& b, const DeviceBuffer<Aabb>& bounds, uint32_t n,
     return b.download();
 }
 
+// True when the ray passes within a hair of the triangle's edges, where the
+// GPU (FMA-contracted) and CPU (not contracted) intersection tests may
+// legitimately disagree on hit or miss.
+bool grazesEdge(const GeometryView& g, const Ray& ray, uint32_t prim) {
+    Tri t = g.tris[prim];
+    Vec2 b = triangleBarycentrics(ray, g.pos[t.v[0]], g.pos[t.v[1]], g.pos[t.v[2]]);
+    float m = std::fmin(std::fmin(b.x, b.y), 1.0f - b.x - b.y);
+    return std::fabs(m) < 1e-4f;
+}
+
 ::testing::AssertionResult closeHit(HitRecord got, HitRecord ref) {
     if (isHit(got) != isHit(ref)) return ::testing::AssertionFailure() << "hit/miss differs";
     // nvcc contracts to FMA where g++ does not: distances agree to a few ulps.
     if (isHit(ref) && std::fabs(hitDistance(got) - hitDistance(ref)) > 1e-5f * std::fabs(hitDistance(ref)))
         return ::testing::AssertionFailure() << hitDistance(got) << " vs " << hitDistance(ref);
     return ::testing::AssertionSuccess();
+}
+
+// closeHit, excusing a disagreement where either side's triangle is grazed.
+bool sameOrGrazing(const GeometryView& g, const Ray& ray, HitRecord got, HitRecord ref) {
+    if (closeHit(got, ref)) return true;
+    return (isHit(got) && grazesEdge(g, ray, hitPayload(got))) || (isHit(ref) && grazesEdge(g, ray, hitPayload(ref)));
 }
 
 }  // namespace
@@ -134,8 +150,15 @@ TEST(GpuLbvhVariants, StackAndStacklessHitsEqualBruteForce) {
         s.options.accel.traversal = traversal;
         std::vector<HitRecord> got = traceOnGpuForValidation(s, 0.0f, rays);
         size_t bad = 0;
-        for (size_t i = 0; i < rays.size(); ++i) bad += !closeHit(got[i], ref[i]);
+        size_t grazing = 0;
+        for (size_t i = 0; i < rays.size(); ++i) {
+            bool same = closeHit(got[i], ref[i]);
+            bool ok = same || sameOrGrazing(geo, rays[i], got[i], ref[i]);
+            bad += !ok;
+            grazing += ok && !same;
+        }
         EXPECT_EQ(bad, 0u) << builder << " " << traversal;
+        EXPECT_LT(grazing, rays.size() / 1000) << builder << " " << traversal << ": edge grazes";
         if (std::string(builder) == "lbvh-skip" && std::string(traversal) == "stack") skipStack = got;
         if (std::string(traversal) == "stackless") {
             size_t differ = 0;
@@ -169,8 +192,15 @@ TEST(GpuLbvhVariants, DeepTreeHitsEqualBruteForce) {
         EXPECT_GT(rep.maxDepth, uint32_t(kBvhStackSize) + 1) << builder;
         std::vector<HitRecord> got = traceOnGpuForValidation(s, 0.0f, rays);
         size_t bad = 0;
-        for (size_t i = 0; i < rays.size(); ++i) bad += !closeHit(got[i], ref[i]);
+        size_t grazing = 0;
+        for (size_t i = 0; i < rays.size(); ++i) {
+            bool same = closeHit(got[i], ref[i]);
+            bool ok = same || sameOrGrazing(geo, rays[i], got[i], ref[i]);
+            bad += !ok;
+            grazing += ok && !same;
+        }
         EXPECT_EQ(bad, 0u) << builder << " " << traversal;
+        EXPECT_LT(grazing, rays.size() / 1000) << builder << " " << traversal << ": edge grazes";
     }
 }
 
