@@ -16,6 +16,8 @@ bool optionWidgets(Options& o, const std::string& block, const std::vector<std::
         if (info.key.compare(0, block.size(), block) != 0) continue;
         if (std::find(hidden.begin(), hidden.end(), info.key) != hidden.end()) continue;
         std::string label = info.key.substr(block.size());
+        // Table 13.1's switches are labelled as in the chapter.
+        if (!info.help.empty() && info.help[0] == '[') label = info.help;
         std::string value = o.get(info.key), next = value;
         ImGui::PushID(info.key.c_str());
         switch (info.kind) {

@@ -76,7 +76,7 @@ std::unique_ptr<Renderer> makeBackend(const Scene& scene, std::string& note) {
         GpuInfo gpu = queryGpu();
         if (gpu.available) {
             const std::string b = scene.options.accel.builder;
-            if (b == "cpu-sah" || b == "kdtree") {  // CPU-backend builders
+            if (b == "cpu-sah") {  // the CPU backend's reference builder
                 const_cast<Scene&>(scene).options.accel.builder = "lbvh-karras";
                 note = b + " runs on the CPU backend only: building lbvh-karras";
             }
@@ -337,15 +337,13 @@ void Viewer::panel() {
     }
     if (ImGui::CollapsingHeader("Acceleration", ImGuiTreeNodeFlags_DefaultOpen)) {
         std::vector<std::string> absent;
-        if (options_.render.backend == "cuda") {  // not in the CUDA backend (yet)
-            absent.push_back("accel.builder=cpu-sah");
-            absent.push_back("accel.builder=kdtree");
-        }
+        if (options_.render.backend == "cuda") absent.push_back("accel.builder=cpu-sah");  // no GPU version
         if (options_.accel.builder != "lbvh-skip") absent.push_back("accel.traversal=stackless");  // needs skip links
-        // [A]-[E] switch the GPU kd-tree builder, which the CUDA backend does
-        // not run yet: absent until it does.
-        changed |= optionWidgets(next, "accel.", {"accel.kd_a", "accel.kd_b", "accel.kd_c", "accel.kd_d", "accel.kd_e"},
-                                 absent);
+        // [A]-[E] switch the GPU kd-tree builder: shown when it runs.
+        std::vector<std::string> hidden;
+        if (!(options_.render.backend == "cuda" && options_.accel.builder == "kdtree"))
+            hidden = {"accel.kd_a", "accel.kd_b", "accel.kd_c", "accel.kd_d", "accel.kd_e"};
+        changed |= optionWidgets(next, "accel.", hidden, absent);
     }
     if (ImGui::CollapsingHeader("Rendering", ImGuiTreeNodeFlags_DefaultOpen)) {
         changed |= optionWidgets(next, "render.", {"render.width", "render.height"});

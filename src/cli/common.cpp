@@ -62,8 +62,8 @@ bool cudaBackendBuilt() {
 std::unique_ptr<Renderer> makeRenderer(const Scene& scene) {
     if (scene.options.render.backend == "cpu") return makeCpuRenderer(scene);
 #if defined(STRATA_HAVE_CUDA)
-    if (!isLbvhBuilder(scene.options.accel.builder))
-        throw Error("the cuda backend builds lbvh-karras, lbvh-apetrei or lbvh-skip; '" +
+    if (!isLbvhBuilder(scene.options.accel.builder) && scene.options.accel.builder != "kdtree")
+        throw Error("the cuda backend builds lbvh-karras, lbvh-apetrei, lbvh-skip or kdtree; '" +
                     scene.options.accel.builder + "' runs on the cpu backend (--backend cpu)");
     return makeCudaRenderer(scene);
 #else

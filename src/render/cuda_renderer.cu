@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "accel/kdtree/kd_gpu.h"
 #include "accel/lbvh/lbvh_gpu.h"
 #include "gpu/cuda_check.h"
 #include "gpu/device.h"
@@ -61,11 +62,12 @@ __global__ void closestHitsKernel(SceneView s, const Ray* rays, uint32_t n, HitR
 
 enum Stage {
     kAnimate, kBuild, kBuildBounds, kBuildMorton, kBuildSort, kBuildHierarchy, kBuildAabb,
-    kTrace, kTracePrimary, kTraceBounce, kShade, kShadow, kAccumulate, kNumStages
+    kBuildKdLarge, kBuildKdSmall, kTrace, kTracePrimary, kTraceBounce, kShade, kShadow, kAccumulate, kNumStages
 };
 const std::vector<std::string>& stageList() {
     static const std::vector<std::string> s = {"animate", "build", "build/bounds", "build/morton", "build/sort",
-                                               "build/hierarchy", "build/aabb", "trace", "trace/primary",
+                                               "build/hierarchy", "build/aabb", "build/kd_large",
+                                               "build/kd_small", "trace", "trace/primary",
                                                "trace/bounce", "shade", "shadow",
                                                "accumulate"};
     return s;
@@ -148,7 +150,7 @@ public:
     }
     uint32_t samplesPerPixel() const override { return samples_; }
     size_t geometryBytes() const override { return gpu_->geometryBytes(); }
-    size_t accelBytes() const override { return lbvh_.memoryBytes(); }
+    size_t accelBytes() const override { return lbvh_.memoryBytes() + kd_.memoryBytes(); }
 
     bool deviceDisplay() const override { return true; }
     void* cudaStream() const override { return stream_; }
@@ -184,18 +186,28 @@ public:
             timer_.end(kAnimate);
 
             timer_.begin(kBuild);
-            timer_.begin(kBuildBounds);
-            gpu_->triangleBounds(stream_);
-            timer_.countLaunches();
-            timer_.end(kBuildBounds);
-            LbvhStages ls{kBuildBounds, kBuildMorton, kBuildSort, kBuildHierarchy, kBuildAabb};
-            lbvh_.build(gpu_->bounds(), gpu_->numTris(), opt_.accel.mortonBits, stream_, &timer_, ls,
-                        lbvhVariantOf(opt_.accel));
+            if (opt_.accel.builder == "kdtree") {
+                // Zhou08 with Table 13.1's [A]-[E] as chosen this frame.
+                const AccelOptions& a = opt_.accel;
+                KdStages ks{kBuildKdLarge, kBuildKdSmall};
+                kd_.build(gpu_->positions(), gpu_->triangles(), gpu_->numTris(), KdVariant{a.kdA, a.kdB, a.kdC, a.kdD, a.kdE},
+                          stream_, &timer_, ks);
+            } else {
+                timer_.begin(kBuildBounds);
+                gpu_->triangleBounds(stream_);
+                timer_.countLaunches();
+                timer_.end(kBuildBounds);
+                LbvhStages ls{kBuildBounds, kBuildMorton, kBuildSort, kBuildHierarchy, kBuildAabb};
+                lbvh_.build(gpu_->bounds(), gpu_->numTris(), opt_.accel.mortonBits, stream_, &timer_, ls,
+                            lbvhVariantOf(opt_.accel));
+            }
             timer_.end(kBuild);
         }
 
         CameraView cam = hasCamera_ ? makeCameraView(camera_, int(w), int(h)) : makeCameraView(scene_, t, int(w), int(h));
-        SceneView sv = gpu_->view(lbvh_.view(traversalOf(opt_.accel)), cam);
+        const bool kd = opt_.accel.builder == "kdtree";
+        SceneView sv = gpu_->view(kd ? BvhView{} : lbvh_.view(traversalOf(opt_.accel)), cam);
+        if (kd) sv.kd = kd_.view();
         PathBuffers b{{rays_[0].data(), rays_[1].data()}, {rayPath_[0].data(), rayPath_[1].data()}, hits_.data(),
                       throughput_.data(), radiance_.data(), lastPdf_.data(), shadowRays_.data(),
                       shadowContrib_.data(), shadowPath_.data(), counters_.data(), film_.data()};
@@ -327,6 +339,7 @@ private:
     cudaStream_t stream_ = nullptr;
     std::unique_ptr<GpuScene> gpu_;
     LbvhBuilder lbvh_;
+    KdGpuBuilder kd_;
     RebuildPolicy rebuild_;
     DeviceBuffer<Ray> rays_[2];
     DeviceBuffer<uint32_t> rayPath_[2];

@@ -43,6 +43,8 @@ public:
 
     SceneView view(const BvhView& bvh, const CameraView& cam) const;
     const Aabb* bounds() const { return bounds_.data(); }
+    const Vec3* positions() const { return pos_.data(); }  // posed, world space
+    const Tri* triangles() const { return tris_.data(); }
     uint32_t numTris() const { return uint32_t(tris_.size()); }
     uint32_t numVertices() const { return numVerts_; }
     size_t geometryBytes() const;

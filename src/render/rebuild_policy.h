@@ -12,12 +12,15 @@ class RebuildPolicy {
 public:
     // True when this frame must animate and rebuild; remembers what it built.
     bool needed(const AccelOptions& a, float sceneTime) {
-        bool same = built_ && sceneTime == time_ && a.builder == builder_ && a.mortonBits == bits_;
+        unsigned kd = unsigned(a.kdA) | unsigned(a.kdB) << 1 | unsigned(a.kdC) << 2 | unsigned(a.kdD) << 3 |
+                      unsigned(a.kdE) << 4;
+        bool same = built_ && sceneTime == time_ && a.builder == builder_ && a.mortonBits == bits_ && kd == kd_;
         if (a.rebuild == "animated" && same) return false;
         built_ = true;
         time_ = sceneTime;
         builder_ = a.builder;
         bits_ = a.mortonBits;
+        kd_ = kd;
         return true;
     }
 
@@ -26,6 +29,7 @@ private:
     float time_ = 0;
     std::string builder_;
     int bits_ = 0;
+    unsigned kd_ = 0;
 };
 
 }  // namespace strata
