@@ -2,27 +2,33 @@
 # The kd-tree chapter's Table 13.2 on the generated scenes: for Original, [A],
 # [A]-[B], [A]-[C], [A]-[D] and All, the construction time, kernel launches
 # per build, ray-trace time R (1024x1024, shading, reflection, shadows) and
-# total T, in flat mode. Usage (repository root): bench/kdtree_table.sh STRATA_CLI [FRAMES]
+# total T, in flat mode. Usage (repository root):
+#   bench/kdtree_table.sh PATH/TO/strata-cli [FRAMES] [WARMUP] [SCENES...]
 set -uo pipefail
-CLI="${1:?usage: bench/kdtree_table.sh STRATA_CLI [FRAMES]}"
+CLI="${1:?usage: bench/kdtree_table.sh PATH/TO/strata-cli [FRAMES] [WARMUP] [SCENES...]}"
 FRAMES="${2:-100}"
+WARMUP="${3:-10}"
+shift $(($# < 3 ? $# : 3))
+SCENES=("$@")
+[ ${#SCENES[@]} -eq 0 ] && SCENES=(atrium-1 atrium-2 atrium-3 kitchen-1 kitchen-2 kitchen-3 forest)
+[ -x "$CLI" ] && [ ! -d "$CLI" ] || { echo "kdtree_table.sh: $CLI is not the strata-cli executable" >&2; exit 2; }
 variants=("Original:" "A:a" "AB:ab" "ABC:abc" "ABCD:abcd" "All:abcde")
 printf "| scene | variant | build ms | launches/build | R ms (trace+shade+shadow) | T ms |\n| --- | --- | ---: | ---: | ---: | ---: |\n"
-for scene in atrium-1 atrium-2 atrium-3 kitchen-1 kitchen-2 kitchen-3 forest; do
+for scene in "${SCENES[@]}"; do
   for v in "${variants[@]}"; do
     name="${v%%:*}"; flags="${v#*:}"
     sets=()
     for k in a b c d e; do
       if [[ "$flags" == *"$k"* ]]; then sets+=(--set "accel.kd_$k=true"); else sets+=(--set "accel.kd_$k=false"); fi
     done
-    out=$("$CLI" bench "assets/scenes/$scene.json" --res 1024x1024 --spp 1 --bounces 2 --frames "$FRAMES" --warmup 10 \
+    out=$("$CLI" bench "assets/scenes/$scene.json" --res 1024x1024 --spp 1 --bounces 2 --frames "$FRAMES" --warmup "$WARMUP" \
           --builder kdtree "${sets[@]}" 2>/dev/null)
     build=$(awk '/^build /{print $2}' <<<"$out"); launches=$(awk '/^build /{print $3}' <<<"$out")
     r=$(awk '/^trace /{t=$2} /^shade /{s=$2} /^shadow /{d=$2} END{printf "%.3f", t+s+d}' <<<"$out")
     total=$(awk '/^total /{print $2}' <<<"$out")
     printf "| %s | %s | %s | %s | %s | %s |\n" "$scene" "$name" "${build:-fail}" "${launches:-}" "$r" "${total:-fail}"
   done
-  out=$("$CLI" bench "assets/scenes/$scene.json" --res 1024x1024 --spp 1 --bounces 2 --frames "$FRAMES" --warmup 10 \
+  out=$("$CLI" bench "assets/scenes/$scene.json" --res 1024x1024 --spp 1 --bounces 2 --frames "$FRAMES" --warmup "$WARMUP" \
         --builder lbvh-skip 2>/dev/null)
   printf "| %s | lbvh-skip | %s | %s | %s | %s |\n" "$scene" "$(awk '/^build /{print $2}' <<<"$out")" \
     "$(awk '/^build /{print $3}' <<<"$out")" \
