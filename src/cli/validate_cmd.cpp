@@ -253,6 +253,22 @@ std::function<int()> addValidateCommand(CLI::App& app) {
                 }
             }
         }
+        if (gpu.available) {
+            // The GPU kd-tree with the [A]-[E] of the options (accel.kd_a..kd_e).
+            GpuKdResult kd = buildKdOnGpuForValidation(scene, t);
+            char what[96];
+            std::snprintf(what, sizeof what, "kdtree (cuda) [%s%s%s%s%s]", scene.options.accel.kdA ? "A" : "",
+                          scene.options.accel.kdB ? "B" : "", scene.options.accel.kdC ? "C" : "",
+                          scene.options.accel.kdD ? "D" : "", scene.options.accel.kdE ? "E" : "");
+            c.kdStructure(what, kd.tree, kd.positions, flat.tris);
+            std::printf("%-46s      build %.3f ms (large %.3f, small %.3f), %u launches\n", what, kd.buildMs,
+                        kd.largeMs, kd.smallMs, kd.launches);
+            SceneView ks = base;
+            ks.geo.pos = kd.positions.data();
+            ks.kd = kd.tree.view();
+            std::vector<HitRecord> kref = c.traceAll(ks, rs, true);
+            c.hits(what, c.traceAll(ks, rs, false), kref);
+        }
 #else
         std::printf("%-46s skip  built without CUDA\n", "lbvh-* (cuda)");
 #endif

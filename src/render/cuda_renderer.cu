@@ -307,6 +307,16 @@ public:
         return r;
     }
 
+    GpuKdResult downloadKd() {
+        STRATA_CUDA_CHECK(cudaStreamSynchronize(stream_));
+        GpuKdResult r;
+        kd_.download(r.tree.nodes, r.tree.primIndex);
+        r.tree.bounds = kd_.view().bounds;
+        r.positions = gpu_->downloadPositions();
+        r.launches = kd_.stats().launches;
+        return r;
+    }
+
     std::vector<HitRecord> closestHits(float t, const std::vector<Ray>& rays) {
         DeviceBuffer<Ray> d;
         d.upload(rays, stream_);
@@ -375,6 +385,25 @@ GpuBuildResult buildOnGpuForValidation(const Scene& scene, float t) {
     GpuBuildResult out = r.downloadBuild();
     FrameRecord rec;
     if (r.popRecord(rec)) out.buildMs = rec.stageMs("build");
+    return out;
+}
+
+GpuKdResult buildKdOnGpuForValidation(const Scene& scene, float t) {
+    Scene s = scene;
+    s.options.render.width = s.options.render.height = 1;
+    s.options.render.spp = 1;
+    s.options.render.bounces = 0;
+    s.options.accel.builder = "kdtree";
+    CudaRenderer r(s);
+    r.renderFrame(t, 0, false);
+    r.finish();
+    GpuKdResult out = r.downloadKd();
+    FrameRecord rec;
+    if (r.popRecord(rec)) {
+        out.buildMs = rec.stageMs("build");
+        out.largeMs = rec.stageMs("build/kd_large");
+        out.smallMs = rec.stageMs("build/kd_small");
+    }
     return out;
 }
 

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "accel/bvh.h"
+#include "accel/kdtree/kd_cpu_builder.h"
 #include "core/ray.h"
 #include "render/renderer.h"
 
@@ -24,6 +25,16 @@ struct GpuBuildResult {
     double buildMs = 0;
 };
 GpuBuildResult buildOnGpuForValidation(const Scene& scene, float t);
+
+// The GPU kd-tree ([A]-[E] from the scene's options) built at time t, copied
+// back as a host tree over the GPU-posed positions.
+struct GpuKdResult {
+    HostKdTree tree;
+    std::vector<Vec3> positions;
+    uint32_t launches = 0;
+    double buildMs = 0, largeMs = 0, smallMs = 0;
+};
+GpuKdResult buildKdOnGpuForValidation(const Scene& scene, float t);
 
 // Closest hits of rays on the GPU over the structure built at time t, with
 // the scene's accel.builder and accel.traversal.

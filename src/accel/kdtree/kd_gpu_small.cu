@@ -180,7 +180,13 @@ __global__ void snsSplitToLeaves(SmallStageArgs a) {
             if (in) a.primIndex[base + pos] = a.tri[root.offset + t];
         }
         __syncthreads();
-        if (sp == 0) break;
+        // Every thread reads sp before thread 0 pops the next node: without
+        // this barrier a fast warp could pop, a slow one then see sp == 0 and
+        // leave the loop, and the named barrier of the Original leaf scan
+        // (bar.sync 1, 64) would wait for it forever.
+        const bool done = sp == 0;
+        __syncthreads();
+        if (done) break;
     }
 }
 
