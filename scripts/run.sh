@@ -15,7 +15,7 @@ if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && [ -x "$BUILD/src/strata" ]; then
 fi
 echo "run.sh: no display: rendering headless with strata-cli" >&2
 RES=640x360
-SPP=8
+SPP=4
 if [ "$BACKEND" = cuda ]; then RES=1280x720; SPP=64; fi
 mkdir -p "$ROOT/out"
 exec "$BUILD/src/strata-cli" render "$SCENE" --backend "$BACKEND" --res "$RES" --spp "$SPP" \
