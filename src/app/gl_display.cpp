@@ -16,6 +16,16 @@ std::string readFile(const std::string& path) {
     return s.str();
 }
 
+// The info log of a shader or program (getIv / getLog: the matching GL pair).
+template <class GetIv, class GetLog>
+std::string infoLog(GLuint object, GetIv getIv, GetLog getLog) {
+    GLint len = 0;
+    getIv(object, GL_INFO_LOG_LENGTH, &len);
+    std::string log(size_t(len > 1 ? len : 1), '\0');
+    getLog(object, len, nullptr, log.data());
+    return log;
+}
+
 GLuint compile(GLenum type, const std::string& path) {
     std::string src = readFile(path);
     const char* text = src.c_str();
@@ -25,10 +35,7 @@ GLuint compile(GLenum type, const std::string& path) {
     GLint ok = 0;
     glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
     if (!ok) {
-        GLint len = 0;
-        glGetShaderiv(sh, GL_INFO_LOG_LENGTH, &len);
-        std::string log(size_t(len > 1 ? len : 1), '\0');
-        glGetShaderInfoLog(sh, len, nullptr, log.data());
+        std::string log = infoLog(sh, glGetShaderiv, glGetShaderInfoLog);
         glDeleteShader(sh);
         throw Error(path + ": shader compilation failed:\n" + log);
     }
@@ -55,10 +62,7 @@ GLuint loadProgram(const std::string& vertPath, const std::string& fragPath) {
     GLint ok = 0;
     glGetProgramiv(p, GL_LINK_STATUS, &ok);
     if (!ok) {
-        GLint len = 0;
-        glGetProgramiv(p, GL_INFO_LOG_LENGTH, &len);
-        std::string log(size_t(len > 1 ? len : 1), '\0');
-        glGetProgramInfoLog(p, len, nullptr, log.data());
+        std::string log = infoLog(p, glGetProgramiv, glGetProgramInfoLog);
         glDeleteProgram(p);
         throw Error(vertPath + " + " + fragPath + ": program link failed:\n" + log);
     }

@@ -9,38 +9,23 @@
 #include "render/flat_scene.h"
 #include "render/integrator.h"
 #include "render/rebuild_policy.h"
-#include "render/renderer.h"
+#include "render/path_storage.h"
+#include "render/renderer_base.h"
 #include "render/thread_pool.h"
 
 namespace strata {
 namespace {
 
-class CpuRenderer final : public Renderer {
+class CpuRenderer final : public RendererBase {
 public:
-    explicit CpuRenderer(const Scene& scene)
-        : scene_(scene), opt_(scene.options), pool_(unsigned(opt_.render.threads)) {
+    explicit CpuRenderer(const Scene& scene) : RendererBase(scene), pool_(unsigned(opt_.render.threads)) {
         flat_ = flattenScene(scene_);
         allocate();
     }
 
     void allocate() {
-        const size_t n = size_t(opt_.render.width) * opt_.render.height;
-        allocW_ = opt_.render.width;
-        allocH_ = opt_.render.height;
-        samples_ = 0;
-        for (int q = 0; q < 2; ++q) {
-            rays_[q].resize(n);
-            rayPath_[q].resize(n);
-        }
-        hits_.assign(n, kNoHit);
-        throughput_.resize(n);
-        radiance_.resize(n);
-        lastPdf_.resize(n);
-        shadowRays_.resize(n);
-        shadowContrib_.resize(n);
-        shadowPath_.resize(n);
-        counters_.assign(kNumCounters, 0);
-        film_.resize(n);
+        paths_.resize(size_t(opt_.render.width) * opt_.render.height);
+        noteAllocated();
     }
 
     std::string name() const override { return "cpu (" + std::to_string(pool_.size()) + " threads)"; }
@@ -49,16 +34,8 @@ public:
         return {"animate", "build", "trace", "shade", "shadow", "accumulate"};
     }
 
-    void setOptions(const Options& o) override { opt_ = o; }
-    const Options& options() const override { return opt_; }
-    void setCamera(const CameraPose* pose) override {
-        hasCamera_ = pose != nullptr;
-        if (pose) camera_ = *pose;
-    }
-    uint32_t samplesPerPixel() const override { return samples_; }
-
     void renderFrame(float t, uint64_t frameIndex, bool accumulate) override {
-        if (opt_.render.width != allocW_ || opt_.render.height != allocH_) allocate();
+        if (resolutionChanged()) allocate();
         using Clock = std::chrono::steady_clock;
         FrameRecord rec;
         rec.frame = frameIndex;
@@ -81,27 +58,25 @@ public:
                 else buildHostAccel(bounds_, opt_.accel, accel_);
             });
         }
-        CameraView cam = hasCamera_ ? makeCameraView(camera_, w, h) : makeCameraView(scene_, t, w, h);
+        CameraView cam = cameraView(t, int(w), int(h));
         SceneView sv = hostSceneView(scene_, flat_, pos_, nrm_, accel_.view(opt_.accel), cam);
         if (opt_.accel.builder == "kdtree") sv.kd = kd_.view();
-        PathBuffers b{{rays_[0].data(), rays_[1].data()}, {rayPath_[0].data(), rayPath_[1].data()}, hits_.data(),
-                      throughput_.data(), radiance_.data(), lastPdf_.data(), shadowRays_.data(),
-                      shadowContrib_.data(), shadowPath_.data(), counters_.data(), film_.data()};
+        PathBuffers b = paths_.view();
         if (!accumulate || samples_ == 0) {
-            std::fill(film_.begin(), film_.end(), Vec3{});
+            std::fill(paths_.film.begin(), paths_.film.end(), Vec3{});
             samples_ = 0;
         }
-        counters_[kRaysTraced] = counters_[kShadowRaysTraced] = 0;
+        paths_.counters[kRaysTraced] = paths_.counters[kShadowRaysTraced] = 0;
         for (int pass = 0; pass < opt_.render.spp; ++pass) {
             PassParams p{w, h, opt_.render.seed, uint32_t(frameIndex * opt_.render.spp + pass),
                          opt_.render.bounces, opt_.render.rrStart, opt_.render.nee};
             timed(3, [&] { pool_.parallelFor(n, [&](uint32_t i) { stageGenerate(sv, b, p, i); }); });
             for (int bounce = 0; bounce <= p.maxBounces; ++bounce) {
-                uint32_t count = counters_[bounce & 1];
+                uint32_t count = paths_.counters[bounce & 1];
                 if (count == 0) break;
                 timed(2, [&] { pool_.parallelFor(count, [&](uint32_t i) { stageTraceClosest(sv, b, bounce, i); }); });
                 timed(3, [&] { pool_.parallelFor(count, [&](uint32_t i) { stageShade(sv, b, p, bounce, i); }); });
-                uint32_t shadows = counters_[kShadowQueue];
+                uint32_t shadows = paths_.counters[kShadowQueue];
                 timed(4, [&] { pool_.parallelFor(std::max(shadows, 1u), [&](uint32_t i) { stageTraceShadow(sv, b, i); }); });
             }
             timed(5, [&] { pool_.parallelFor(n, [&](uint32_t i) { stageAccumulate(b, i); }); });
@@ -109,8 +84,8 @@ public:
         samples_ += uint32_t(opt_.render.spp);
         for (const StageTime& s : rec.stages) rec.totalMs += s.ms;
         rec.triangles = flat_.tris.size();
-        rec.rays = counters_[kRaysTraced];
-        rec.shadowRays = counters_[kShadowRaysTraced];
+        rec.rays = paths_.counters[kRaysTraced];
+        rec.shadowRays = paths_.counters[kShadowRaysTraced];
         records_.push_back(rec);
     }
 
@@ -123,12 +98,12 @@ public:
     void finish() override {}
 
     void readImage(std::vector<uint8_t>& rgb) override {
-        const uint32_t n = uint32_t(film_.size());
+        const uint32_t n = uint32_t(paths_.film.size());
         rgb.resize(size_t(n) * 3);
-        float inv = samples_ ? 1.0f / samples_ : 0.0f, ex = std::exp2(opt_.render.exposure);
+        float inv = inverseSamples(), ex = std::exp2(opt_.render.exposure);
         Tonemap op = tonemapFromName(opt_.render.tonemap);
         pool_.parallelFor(n, [&](uint32_t i) {
-            uint32_t c = stageTonemap(film_.data(), i, inv, ex, op);
+            uint32_t c = stageTonemap(paths_.film.data(), i, inv, ex, op);
             rgb[3 * i] = uint8_t(c & 255);
             rgb[3 * i + 1] = uint8_t((c >> 8) & 255);
             rgb[3 * i + 2] = uint8_t((c >> 16) & 255);
@@ -136,38 +111,23 @@ public:
     }
 
     void readRadiance(std::vector<float>& rgb) override {
-        rgb.resize(film_.size() * 3);
-        float inv = samples_ ? 1.0f / samples_ : 0.0f;
-        for (size_t i = 0; i < film_.size(); ++i) {
-            rgb[3 * i] = film_[i].x * inv;
-            rgb[3 * i + 1] = film_[i].y * inv;
-            rgb[3 * i + 2] = film_[i].z * inv;
+        rgb.resize(paths_.film.size() * 3);
+        float inv = inverseSamples();
+        for (size_t i = 0; i < paths_.film.size(); ++i) {
+            rgb[3 * i] = paths_.film[i].x * inv;
+            rgb[3 * i + 1] = paths_.film[i].y * inv;
+            rgb[3 * i + 2] = paths_.film[i].z * inv;
         }
     }
 
 private:
-    const Scene& scene_;
-    Options opt_;
     ThreadPool pool_;
     FlatScene flat_;
     std::vector<Vec3> pos_, nrm_;
     std::vector<Aabb> bounds_;
     HostAccel accel_;
     HostKdTree kd_;
-    std::vector<Ray> rays_[2];
-    std::vector<uint32_t> rayPath_[2];
-    std::vector<HitRecord> hits_;
-    std::vector<Vec3> throughput_, radiance_;
-    std::vector<float> lastPdf_;
-    std::vector<Ray> shadowRays_;
-    std::vector<Vec3> shadowContrib_;
-    std::vector<uint32_t> shadowPath_;
-    std::vector<uint32_t> counters_;
-    std::vector<Vec3> film_;
-    uint32_t samples_ = 0;
-    int allocW_ = 0, allocH_ = 0;
-    bool hasCamera_ = false;
-    CameraPose camera_{};
+    PathStorage<HostArray> paths_;
     std::deque<FrameRecord> records_;
     RebuildPolicy rebuild_;
 };

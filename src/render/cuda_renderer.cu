@@ -15,6 +15,8 @@
 #include "gpu/stage_timer.h"
 #include "render/gpu_scene.h"
 #include "render/integrator.h"
+#include "render/path_storage.h"
+#include "render/renderer_base.h"
 #include "render/rebuild_policy.h"
 
 namespace strata {
@@ -99,9 +101,9 @@ void checkFits(const Scene& scene, const FlatScene& flat) {
     }
 }
 
-class CudaRenderer final : public Renderer {
+class CudaRenderer final : public RendererBase {
 public:
-    explicit CudaRenderer(const Scene& scene) : scene_(scene), opt_(scene.options), timer_(stageList()) {
+    explicit CudaRenderer(const Scene& scene) : RendererBase(scene), timer_(stageList()) {
         flat_ = flattenScene(scene_);
         checkFits(scene_, flat_);
         gpuName_ = queryGpu().name;
@@ -115,23 +117,9 @@ public:
     void allocate() {
         STRATA_CUDA_CHECK(cudaStreamSynchronize(stream_));
         const size_t n = size_t(opt_.render.width) * opt_.render.height;
-        allocW_ = opt_.render.width;
-        allocH_ = opt_.render.height;
-        samples_ = 0;
-        for (int q = 0; q < 2; ++q) {
-            rays_[q].resize(n);
-            rayPath_[q].resize(n);
-        }
-        hits_.resize(n);
-        throughput_.resize(n);
-        radiance_.resize(n);
-        lastPdf_.resize(n);
-        shadowRays_.resize(n);
-        shadowContrib_.resize(n);
-        shadowPath_.resize(n);
-        counters_.resize(kNumCounters);
-        film_.resize(n);
+        paths_.resize(n);
         image_.resize(n);
+        noteAllocated();
     }
     ~CudaRenderer() override {
         if (stream_) cudaStreamSynchronize(stream_);
@@ -142,13 +130,6 @@ public:
     std::string name() const override { return "cuda (" + gpuName_ + ")"; }
     std::vector<std::string> stageNames() const override { return stageList(); }
 
-    void setOptions(const Options& o) override { opt_ = o; }
-    const Options& options() const override { return opt_; }
-    void setCamera(const CameraPose* pose) override {
-        hasCamera_ = pose != nullptr;
-        if (pose) camera_ = *pose;
-    }
-    uint32_t samplesPerPixel() const override { return samples_; }
     size_t geometryBytes() const override { return gpu_->geometryBytes(); }
     size_t accelBytes() const override { return lbvh_.memoryBytes() + kd_.memoryBytes(); }
 
@@ -160,23 +141,22 @@ public:
     }
     bool tonemapToSurface(unsigned long long surface) override {
         const uint32_t w = opt_.render.width, h = opt_.render.height;
-        float inv = samples_ ? 1.0f / samples_ : 0.0f;
+        float inv = inverseSamples();
         dim3 block(16, 16), grid((w + 15) / 16, (h + 15) / 16);
-        tonemapSurfaceKernel<<<grid, block, 0, stream_>>>(film_.data(), w, h, inv, std::exp2(opt_.render.exposure),
+        tonemapSurfaceKernel<<<grid, block, 0, stream_>>>(paths_.film.data(), w, h, inv, std::exp2(opt_.render.exposure),
                                                           tonemapFromName(opt_.render.tonemap), surface);
         STRATA_LAUNCH_CHECK("display/tonemap_surface");
         return true;
     }
 
     void renderFrame(float t, uint64_t frameIndex, bool accumulate) override {
-        if (opt_.render.width != allocW_ || opt_.render.height != allocH_) allocate();
+        if (resolutionChanged()) allocate();
         const uint32_t w = opt_.render.width, h = opt_.render.height, n = w * h;
         FrameRecord header;
         header.frame = frameIndex;
         header.sceneTime = t;
         header.triangles = gpu_->numTris();
         timer_.beginFrame(stream_, header);
-        frameSlot_[frameIndex % kRing] = frameIndex;
 
         if (rebuild_.needed(opt_.accel, t)) {
             timer_.begin(kAnimate);
@@ -204,18 +184,16 @@ public:
             timer_.end(kBuild);
         }
 
-        CameraView cam = hasCamera_ ? makeCameraView(camera_, int(w), int(h)) : makeCameraView(scene_, t, int(w), int(h));
+        CameraView cam = cameraView(t, int(w), int(h));
         const bool kd = opt_.accel.builder == "kdtree";
         SceneView sv = gpu_->view(kd ? BvhView{} : lbvh_.view(traversalOf(opt_.accel)), cam);
         if (kd) sv.kd = kd_.view();
-        PathBuffers b{{rays_[0].data(), rays_[1].data()}, {rayPath_[0].data(), rayPath_[1].data()}, hits_.data(),
-                      throughput_.data(), radiance_.data(), lastPdf_.data(), shadowRays_.data(),
-                      shadowContrib_.data(), shadowPath_.data(), counters_.data(), film_.data()};
+        PathBuffers b = paths_.view();
         if (!accumulate || samples_ == 0) {
-            STRATA_CUDA_CHECK(cudaMemsetAsync(film_.data(), 0, n * sizeof(Vec3), stream_));
+            STRATA_CUDA_CHECK(cudaMemsetAsync(paths_.film.data(), 0, n * sizeof(Vec3), stream_));
             samples_ = 0;
         }
-        STRATA_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, kNumCounters * sizeof(uint32_t), stream_));
+        STRATA_CUDA_CHECK(cudaMemsetAsync(paths_.counters.data(), 0, kNumCounters * sizeof(uint32_t), stream_));
         for (int pass = 0; pass < opt_.render.spp; ++pass) {
             PassParams p{w, h, opt_.render.seed, uint32_t(frameIndex * opt_.render.spp + pass),
                          opt_.render.bounces, opt_.render.rrStart, opt_.render.nee};
@@ -251,7 +229,7 @@ public:
             timer_.end(kAccumulate);
         }
         samples_ += uint32_t(opt_.render.spp);
-        STRATA_CUDA_CHECK(cudaMemcpyAsync(hostCounters_ + (frameIndex % kRing) * kNumCounters, counters_.data(),
+        STRATA_CUDA_CHECK(cudaMemcpyAsync(hostCounters_ + (frameIndex % kRing) * kNumCounters, paths_.counters.data(),
                                           kNumCounters * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream_));
         timer_.endFrame();
     }
@@ -260,15 +238,15 @@ public:
     void finish() override { STRATA_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
 
     void launchTonemap(uint32_t* dst) {
-        const uint32_t n = uint32_t(film_.size());
-        float inv = samples_ ? 1.0f / samples_ : 0.0f;
-        tonemapKernel<<<blocks(n), kBlock, 0, stream_>>>(film_.data(), n, inv, std::exp2(opt_.render.exposure),
+        const uint32_t n = uint32_t(paths_.film.size());
+        float inv = inverseSamples();
+        tonemapKernel<<<blocks(n), kBlock, 0, stream_>>>(paths_.film.data(), n, inv, std::exp2(opt_.render.exposure),
                                                          tonemapFromName(opt_.render.tonemap), dst);
         STRATA_LAUNCH_CHECK("tonemap");
     }
 
     void readImage(std::vector<uint8_t>& rgb) override {
-        const uint32_t n = uint32_t(film_.size());
+        const uint32_t n = uint32_t(paths_.film.size());
         launchTonemap(image_.data());
         STRATA_CUDA_CHECK(cudaStreamSynchronize(stream_));
         std::vector<uint32_t> px;
@@ -284,8 +262,8 @@ public:
     void readRadiance(std::vector<float>& rgb) override {
         STRATA_CUDA_CHECK(cudaStreamSynchronize(stream_));
         std::vector<Vec3> f;
-        film_.download(f);
-        float inv = samples_ ? 1.0f / samples_ : 0.0f;
+        paths_.film.download(f);
+        float inv = inverseSamples();
         rgb.resize(f.size() * 3);
         for (size_t i = 0; i < f.size(); ++i) {
             rgb[3 * i] = f[i].x * inv;
@@ -341,8 +319,6 @@ private:
         return true;
     }
 
-    const Scene& scene_;
-    Options opt_;
     StageTimer timer_;
     FlatScene flat_;
     std::string gpuName_;
@@ -351,70 +327,52 @@ private:
     LbvhBuilder lbvh_;
     KdGpuBuilder kd_;
     RebuildPolicy rebuild_;
-    DeviceBuffer<Ray> rays_[2];
-    DeviceBuffer<uint32_t> rayPath_[2];
-    DeviceBuffer<HitRecord> hits_;
-    DeviceBuffer<Vec3> throughput_, radiance_;
-    DeviceBuffer<float> lastPdf_;
-    DeviceBuffer<Ray> shadowRays_;
-    DeviceBuffer<Vec3> shadowContrib_;
-    DeviceBuffer<uint32_t> shadowPath_;
-    DeviceBuffer<uint32_t> counters_;
-    DeviceBuffer<Vec3> film_;
+    PathStorage<DeviceBuffer> paths_;
     DeviceBuffer<uint32_t> image_;
     uint32_t* hostCounters_ = nullptr;
-    uint64_t frameSlot_[kRing] = {};
-    uint32_t samples_ = 0;
-    int allocW_ = 0, allocH_ = 0;
-    bool hasCamera_ = false;
-    CameraPose camera_{};
 };
 
 }  // namespace
 
 std::unique_ptr<Renderer> makeCudaRenderer(const Scene& scene) { return std::make_unique<CudaRenderer>(scene); }
 
+// One frame of a tiny image at time t: what the validation helpers read back.
+// (The renderer keeps a reference to its scene, so the copy lives beside it.)
+struct ValidationFrame {
+    Scene scene;
+    std::unique_ptr<CudaRenderer> renderer;
+    FrameRecord record;
+    ValidationFrame(const Scene& s, float t, const char* builder = nullptr) : scene(s) {
+        scene.options.render.width = scene.options.render.height = 1;
+        scene.options.render.spp = 1;
+        scene.options.render.bounces = 0;
+        if (builder) scene.options.accel.builder = builder;
+        renderer = std::make_unique<CudaRenderer>(scene);
+        renderer->renderFrame(t, 0, false);
+        renderer->finish();
+        renderer->popRecord(record);
+    }
+};
+
 GpuBuildResult buildOnGpuForValidation(const Scene& scene, float t) {
-    Scene s = scene;
-    s.options.render.width = s.options.render.height = 1;
-    s.options.render.spp = 1;
-    s.options.render.bounces = 0;
-    CudaRenderer r(s);
-    r.renderFrame(t, 0, false);
-    r.finish();
-    GpuBuildResult out = r.downloadBuild();
-    FrameRecord rec;
-    if (r.popRecord(rec)) out.buildMs = rec.stageMs("build");
+    ValidationFrame v(scene, t);
+    GpuBuildResult out = v.renderer->downloadBuild();
+    out.buildMs = v.record.stageMs("build");
     return out;
 }
 
 GpuKdResult buildKdOnGpuForValidation(const Scene& scene, float t) {
-    Scene s = scene;
-    s.options.render.width = s.options.render.height = 1;
-    s.options.render.spp = 1;
-    s.options.render.bounces = 0;
-    s.options.accel.builder = "kdtree";
-    CudaRenderer r(s);
-    r.renderFrame(t, 0, false);
-    r.finish();
-    GpuKdResult out = r.downloadKd();
-    FrameRecord rec;
-    if (r.popRecord(rec)) {
-        out.buildMs = rec.stageMs("build");
-        out.largeMs = rec.stageMs("build/kd_large");
-        out.smallMs = rec.stageMs("build/kd_small");
-    }
+    ValidationFrame v(scene, t, "kdtree");
+    GpuKdResult out = v.renderer->downloadKd();
+    out.buildMs = v.record.stageMs("build");
+    out.largeMs = v.record.stageMs("build/kd_large");
+    out.smallMs = v.record.stageMs("build/kd_small");
     return out;
 }
 
 std::vector<HitRecord> traceOnGpuForValidation(const Scene& scene, float t, const std::vector<Ray>& rays) {
-    Scene s = scene;
-    s.options.render.width = s.options.render.height = 1;
-    s.options.render.spp = 1;
-    s.options.render.bounces = 0;
-    CudaRenderer r(s);
-    r.renderFrame(t, 0, false);
-    return r.closestHits(t, rays);
+    ValidationFrame v(scene, t);
+    return v.renderer->closestHits(t, rays);
 }
 
 }  // namespace strata

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <random>
 
+#include "../cpu/lbvh_cases.h"
 #include "../cpu/test_util.h"
 #include "accel/bvh_validate.h"
 #include "core/error.h"
@@ -24,17 +25,6 @@ std::vector<Aabb> boundsOf(const std::vector<Vec3>& pos, const Mesh& m) {
     std::vector<Aabb> b;
     triangleBounds(pos, m.triangles, b);
     return b;
-}
-
-std::vector<Ray> randomRays(uint32_t n, uint32_t seed) {
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<float> u(0.0f, 1.0f);
-    std::vector<Ray> rays(n);
-    for (Ray& r : rays) {
-        r.org = Vec3{u(rng), u(rng), u(rng)} * 1.4f - make3(0.2f);
-        r.dir = normalize(Vec3{u(rng) - 0.5f, u(rng) - 0.5f, u(rng) - 0.5f});
-    }
-    return rays;
 }
 
 }  // namespace
@@ -81,7 +71,7 @@ TEST(GpuLbvh, CoincidentPrimitivesValidAndShallowEnough) {
 TEST(GpuTrace, ClosestHitsEqualBruteForce) {
     REQUIRE_GPU();
     Scene s = test::sceneWith(test::makeRandomTriangles(20000, 0.03f, 17));
-    std::vector<Ray> rays = randomRays(20000, 5);
+    std::vector<Ray> rays = test::randomRays(20000, 5);
     std::vector<HitRecord> got = traceOnGpuForValidation(s, 0.0f, rays);
     GeometryView g;
     g.pos = s.meshes[0].positions.data();

@@ -1,0 +1,46 @@
+// render/renderer_base.h — what every backend keeps the same way: the live
+// options, the viewer's camera override, and the samples accumulated in the
+// current image.
+#pragma once
+
+#include "render/flat_scene.h"
+#include "render/renderer.h"
+
+namespace strata {
+
+class RendererBase : public Renderer {
+public:
+    explicit RendererBase(const Scene& scene) : scene_(scene), opt_(scene.options) {}
+
+    void setOptions(const Options& o) override { opt_ = o; }
+    const Options& options() const override { return opt_; }
+    void setCamera(const CameraPose* pose) override {
+        hasCamera_ = pose != nullptr;
+        if (pose) camera_ = *pose;
+    }
+    uint32_t samplesPerPixel() const override { return samples_; }
+
+protected:
+    // The camera of this frame: the override, else the scene's at time t.
+    CameraView cameraView(float t, int w, int h) const {
+        return hasCamera_ ? makeCameraView(camera_, w, h) : makeCameraView(scene_, t, w, h);
+    }
+    bool resolutionChanged() const { return opt_.render.width != allocW_ || opt_.render.height != allocH_; }
+    void noteAllocated() {
+        allocW_ = opt_.render.width;
+        allocH_ = opt_.render.height;
+        samples_ = 0;
+    }
+    float inverseSamples() const { return samples_ ? 1.0f / float(samples_) : 0.0f; }
+
+    const Scene& scene_;
+    Options opt_;
+    uint32_t samples_ = 0;
+
+private:
+    int allocW_ = 0, allocH_ = 0;
+    bool hasCamera_ = false;
+    CameraPose camera_{};
+};
+
+}  // namespace strata
