@@ -69,20 +69,21 @@ CameraPose CameraControl::pose() const {
     return CameraPose{position_, position_ + forwardDir() * orbitDistance_, Vec3{0, 1, 0}, fov_};
 }
 
-CameraInput readCameraInput(GLFWwindow* w, bool imguiKeyboard, bool imguiMouse, double& lastX, double& lastY,
+CameraInput readCameraInput(GLFWwindow* w, const KeyBindings& keys, bool imguiKeyboard, bool imguiMouse, double& lastX, double& lastY,
                             double scroll) {
     CameraInput in;
     auto key = [&](int k) { return !imguiKeyboard && glfwGetKey(w, k) == GLFW_PRESS; };
-    in.forward = key(GLFW_KEY_W);
-    in.back = key(GLFW_KEY_S);
-    in.left = key(GLFW_KEY_A);
-    in.right = key(GLFW_KEY_D);
-    in.down = key(GLFW_KEY_Q);
-    in.up = key(GLFW_KEY_E);
-    in.lookLeft = key(GLFW_KEY_LEFT);
-    in.lookRight = key(GLFW_KEY_RIGHT);
-    in.lookUp = key(GLFW_KEY_UP);
-    in.lookDown = key(GLFW_KEY_DOWN);
+    auto bound = [&](KeyAction a) { return key(keys.key(a)); };
+    in.forward = bound(KeyAction::Forward);
+    in.back = bound(KeyAction::Back);
+    in.left = bound(KeyAction::Left);
+    in.right = bound(KeyAction::Right);
+    in.down = bound(KeyAction::Down);
+    in.up = bound(KeyAction::Up);
+    in.lookLeft = bound(KeyAction::LookLeft);
+    in.lookRight = bound(KeyAction::LookRight);
+    in.lookUp = bound(KeyAction::LookUp);
+    in.lookDown = bound(KeyAction::LookDown);
     in.fast = key(GLFW_KEY_LEFT_SHIFT) || key(GLFW_KEY_RIGHT_SHIFT);
     in.slow = key(GLFW_KEY_LEFT_CONTROL) || key(GLFW_KEY_RIGHT_CONTROL);
     double x, y;

@@ -4,6 +4,7 @@
 // the scene's size and the frame time.
 #pragma once
 
+#include "app/key_bindings.h"
 #include "scene/keyframes.h"
 
 struct GLFWwindow;
@@ -36,7 +37,7 @@ private:
 };
 
 // Reads the keyboard and mouse (ignored while ImGui wants them).
-CameraInput readCameraInput(GLFWwindow* w, bool imguiKeyboard, bool imguiMouse, double& lastX, double& lastY,
+CameraInput readCameraInput(GLFWwindow* w, const KeyBindings& keys, bool imguiKeyboard, bool imguiMouse, double& lastX, double& lastY,
                             double scroll);
 
 }  // namespace strata

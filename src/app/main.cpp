@@ -16,7 +16,8 @@ int main(int argc, char** argv) {
     CLI::App app{"strata: interactive path tracer with per-frame acceleration-structure rebuilds.\n"
                  "Keys: WASD/QE move, right-drag or arrows look, Alt/middle-drag orbit, scroll speed,\n"
                  "Shift faster, Ctrl slower, R reset camera, Space pause, F9 record CSV,\n"
-                 "Tab hide/show the panel, F12 screenshot, Shift+F12 screenshot with the panel."};
+                 "Tab hide/show the panel, F12 screenshot, Shift+F12 screenshot with the panel.\n"
+                 "Keys are rebound in the config's \"keys\" object (config/default.json lists every action)."};
     app.add_option("scene", a.scene, "scene file (JSON)")->required();
     app.add_option("--config", a.config, "defaults: window, display path, options")->capture_default_str();
     app.add_option("--backend", a.backend, "cuda | cpu (default: cuda, falling back to cpu without a GPU)");

@@ -14,7 +14,7 @@ bool optionWidgets(Options& o, const std::string& block, const std::vector<std::
     bool changed = false;
     for (const OptionInfo& info : Options::all()) {
         if (info.key.compare(0, block.size(), block) != 0) continue;
-        if (std::find(hidden.begin(), hidden.end(), info.key) != hidden.end()) continue;
+        if (info.derived || std::find(hidden.begin(), hidden.end(), info.key) != hidden.end()) continue;
         std::string label = info.key.substr(block.size());
         // Table 13.1's switches are labelled as in the chapter.
         if (!info.help.empty() && info.help[0] == '[') label = info.help;
@@ -53,7 +53,10 @@ bool optionWidgets(Options& o, const std::string& block, const std::vector<std::
                 break;
             }
         }
-        if (ImGui::IsItemHovered() && !info.help.empty()) ImGui::SetTooltip("%s", info.help.c_str());
+        if (ImGui::IsItemHovered()) {
+            const std::string tip = info.detail.empty() ? info.help : info.help + "\n" + info.detail;
+            if (!tip.empty()) ImGui::SetTooltip("%s", tip.c_str());
+        }
         ImGui::PopID();
         if (next != value) {
             try {

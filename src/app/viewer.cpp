@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/camera_control.h"
+#include "app/key_bindings.h"
 #include "app/display_path.h"
 #include "app/gl_display.h"
 #include "app/panel.h"
@@ -42,6 +43,7 @@ struct Config {
     std::string display = "auto";
     size_t history = 300;
     std::vector<std::pair<std::string, std::string>> options;
+    KeyBindings keys;
 };
 
 Config loadConfig(const std::string& path) {
@@ -60,6 +62,17 @@ Config loadConfig(const std::string& path) {
         }
         c.display = j.value("display", c.display);
         if (j.contains("overlay")) c.history = j["overlay"].value("history", c.history);
+        if (j.contains("keys")) {
+            if (!j["keys"].is_object()) throw Error(path + ": 'keys' must be an object of action: key name");
+            for (auto& [action, key] : j["keys"].items()) {
+                if (!key.is_string()) throw Error(path + ": keys." + action + ": expected a key name string");
+                try {
+                    c.keys.bind(action, key.get<std::string>());
+                } catch (const Error& e) {
+                    throw Error(path + ": " + e.what());
+                }
+            }
+        }
         if (j.contains("options"))
             for (auto& [k, v] : j["options"].items())
                 c.options.emplace_back(k, v.is_string() ? v.get<std::string>() : v.dump());
@@ -172,6 +185,7 @@ private:
     void applyOptions(const Options& o, bool resetImage);
     void panel();
     void handleKeys();
+    std::string keyLabel(KeyAction a) const;
     void shutdown();
     std::vector<std::string> recordStages() const {
         std::vector<std::string> s = renderer_->stageNames();
@@ -295,18 +309,21 @@ void Viewer::applyOptions(const Options& o, bool resetImage) {
     if (resetImage) resetAccum_ = true;
 }
 
+std::string Viewer::keyLabel(KeyAction a) const { return KeyBindings::keyName(config_.keys.key(a)); }
+
 void Viewer::handleKeys() {
     ImGuiIO& io = ImGui::GetIO();
     if (io.WantCaptureKeyboard) return;
+    const KeyBindings& k = config_.keys;
     bool shiftDown = glfwGetKey(window_, GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS || glfwGetKey(window_, GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS;
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space))) playing_ = !playing_;
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Tab))) showUi_ = !showUi_;
-    if (ImGui::IsKeyPressed(GLFW_KEY_F12)) (shiftDown ? wantUiShot_ : wantShot_) = true;
-    if (ImGui::IsKeyPressed(GLFW_KEY_F9)) {
+    if (ImGui::IsKeyPressed(k.key(KeyAction::Pause))) playing_ = !playing_;
+    if (ImGui::IsKeyPressed(k.key(KeyAction::ToggleUi))) showUi_ = !showUi_;
+    if (ImGui::IsKeyPressed(k.key(KeyAction::Screenshot))) (shiftDown ? wantUiShot_ : wantShot_) = true;
+    if (ImGui::IsKeyPressed(k.key(KeyAction::Record))) {
         if (recorder_.recording()) recorder_.stop();
         else recorder_.start(uniqueName("strata", "csv"), recordStages());
     }
-    if (ImGui::IsKeyPressed(GLFW_KEY_R)) {
+    if (ImGui::IsKeyPressed(k.key(KeyAction::ResetCamera))) {
         camera_.reset(cameraAt(scene_->camera, time_), sceneSize(*scene_));
         cameraOverride_ = false;
         renderer_->setCamera(nullptr);
@@ -353,7 +370,7 @@ void Viewer::panel() {
         if (!backendNote_.empty()) ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "%s", backendNote_.c_str());
     }
     if (ImGui::CollapsingHeader("Animation", ImGuiTreeNodeFlags_DefaultOpen)) {
-        ImGui::Checkbox("play (Space)", &playing_);
+        ImGui::Checkbox(("play (" + keyLabel(KeyAction::Pause) + ")").c_str(), &playing_);
         ImGui::SameLine();
         ImGui::Checkbox("loop", &loop_);
         ImGui::SameLine();
@@ -397,15 +414,15 @@ void Viewer::panel() {
         }
         if (ImGui::Checkbox("vsync", &vsync_)) glfwSwapInterval(vsync_ ? 1 : 0);
         if (recorder_.recording()) {
-            if (ImGui::Button("Stop recording (F9)")) recorder_.stop();
+            if (ImGui::Button(("Stop recording (" + keyLabel(KeyAction::Record) + ")").c_str())) recorder_.stop();
             ImGui::SameLine();
             ImGui::Text("%zu rows -> %s", recorder_.rows(), recorder_.path().c_str());
-        } else if (ImGui::Button("Record CSV (F9)")) {
+        } else if (ImGui::Button(("Record CSV (" + keyLabel(KeyAction::Record) + ")").c_str())) {
             recorder_.start(uniqueName("strata", "csv"), recordStages());
         }
-        if (ImGui::Button("Screenshot (F12)")) wantShot_ = true;
+        if (ImGui::Button(("Screenshot (" + keyLabel(KeyAction::Screenshot) + ")").c_str())) wantShot_ = true;
         ImGui::SameLine();
-        if (ImGui::Button("with UI (Shift+F12)")) wantUiShot_ = true;
+        if (ImGui::Button(("with UI (Shift+" + keyLabel(KeyAction::Screenshot) + ")").c_str())) wantUiShot_ = true;
         if (!statusLine_.empty()) ImGui::TextWrapped("%s", statusLine_.c_str());
     }
     ImGui::End();
@@ -471,7 +488,7 @@ int Viewer::run() {
         ImGui::NewFrame();
         handleKeys();
         ImGuiIO& io = ImGui::GetIO();
-        CameraInput in = readCameraInput(window_, io.WantCaptureKeyboard, io.WantCaptureMouse, lastX_, lastY_, scrollAccum);
+        CameraInput in = readCameraInput(window_, config_.keys, io.WantCaptureKeyboard, io.WantCaptureMouse, lastX_, lastY_, scrollAccum);
         scrollAccum = 0;
         if (camera_.update(in, dt)) {
             cameraOverride_ = true;

@@ -26,6 +26,9 @@ void addCommonOptions(CLI::App& app, CommonArgs& a, int defaultFrames) {
     app.add_option("--builder", a.builder,
                    "acceleration structure: lbvh-karras | lbvh-apetrei | lbvh-skip | cpu-sah, kdtree (cpu backend only)");
     app.add_option("--traversal", a.traversal, "ray traversal: stack | stackless (stackless needs lbvh-skip)");
+    app.add_option("--kd-opts", a.kdOpts,
+                   "kd-tree optimizations [A]-[E] (Table 13.1): a subset of ABCDE, all, or none (Original); "
+                   "shorthand for --set accel.kd_opts=...");
     app.add_option("--seed", a.seed, "random seed");
     app.add_option("--set", a.sets, "key=value: set any option, named as in the scene file (repeatable)");
 }
@@ -45,6 +48,7 @@ Scene loadWithOverrides(const CommonArgs& a) {
     if (a.seed >= 0) o.set("render.seed", std::to_string(a.seed));
     if (!a.builder.empty()) o.set("accel.builder", a.builder);
     if (!a.traversal.empty()) o.set("accel.traversal", a.traversal);
+    if (!a.kdOpts.empty()) o.set("accel.kd_opts", a.kdOpts);
     for (const std::string& kv : a.sets) o.setAssignment(kv);
     o.check();
     if (a.frames < 1) throw Error("--frames: expected at least 1, got " + std::to_string(a.frames));

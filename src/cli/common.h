@@ -20,6 +20,7 @@ struct CommonArgs {
     int spp = 0, bounces = -1, frames = 1;
     std::string builder;
     std::string traversal;
+    std::string kdOpts;
     long long seed = -1;
     std::vector<std::string> sets;
 };

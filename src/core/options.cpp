@@ -13,8 +13,41 @@ namespace {
 
 struct Field {
     OptionInfo info;
-    std::function<void*(Options&)> ref;
+    std::function<void*(Options&)> ref;  // nullptr for derived options
+    std::function<void(Options&, const std::string&)> setDerived = {};
+    std::function<std::string(const Options&)> getDerived = {};
 };
+
+// Table 13.1's switches: the letter, the field, and what each replaces.
+struct KdSwitch {
+    char letter;
+    bool AccelOptions::*flag;
+};
+constexpr KdSwitch kKdSwitches[5] = {{'A', &AccelOptions::kdA}, {'B', &AccelOptions::kdB}, {'C', &AccelOptions::kdC},
+                                     {'D', &AccelOptions::kdD}, {'E', &AccelOptions::kdE}};
+
+void setKdOpts(Options& o, const std::string& value) {
+    bool on[5] = {};
+    if (value != "none" && value != "original") {
+        const std::string v = value == "all" ? "ABCDE" : value;
+        if (v.empty()) throw Error("option 'accel.kd_opts': expected a subset of ABCDE, 'all' or 'none', got ''");
+        for (char c : v) {
+            int k = (c >= 'a' && c <= 'e') ? c - 'a' : (c >= 'A' && c <= 'E') ? c - 'A' : -1;
+            if (k < 0 || on[k])
+                throw Error("option 'accel.kd_opts': expected a subset of ABCDE (each letter once), 'all' or "
+                            "'none', got '" + value + "'");
+            on[k] = true;
+        }
+    }
+    for (int k = 0; k < 5; ++k) o.accel.*kKdSwitches[k].flag = on[k];
+}
+
+std::string getKdOpts(const Options& o) {
+    std::string s;
+    for (const KdSwitch& k : kKdSwitches)
+        if (o.accel.*k.flag) s += k.letter;
+    return s.empty() ? "none" : s;
+}
 
 
 const std::vector<Field>& fields() {
@@ -55,16 +88,33 @@ const std::vector<Field>& fields() {
           "every-frame: animate and rebuild each frame; animated: only when scene time or a build option changed",
           {"every-frame", "animated"}},
          [](Options& o) -> void* { return &o.accel.rebuild; }},
-        {{"accel.kd_a", OptionKind::Bool, "[A] LNS1 triangle sorting: per-block atomics", {}},
+        {{"accel.kd_a", OptionKind::Bool, "[A] LNS1 triangle sorting: per-block atomics", {},
+          "Replaces Original's triangle sorting by two segmented scans over global arrays (Fig. "
+          "13.1: per-triangle flags, chunk and node offsets, several launches) with two atomicAdds "
+          "per block into a 2*n_i allocation per node (Fig. 13.2)."},
          [](Options& o) -> void* { return &o.accel.kdA; }},
-        {{"accel.kd_b", OptionKind::Bool, "[B] LNS1 intra-block scans: ballot/popc + shfl", {}},
+        {{"accel.kd_b", OptionKind::Bool, "[B] LNS1 intra-block scans: ballot/popc + shfl", {},
+          "Replaces the work-efficient shared-memory intra-block scans (Sengupta/Harris up-sweep "
+          "and down-sweep) with __ballot_sync/__popc within each warp and __shfl_up_sync across the "
+          "warps."},
          [](Options& o) -> void* { return &o.accel.kdB; }},
-        {{"accel.kd_c", OptionKind::Bool, "[C] LNS2 node AABBs: per-block atomics", {}},
+        {{"accel.kd_c", OptionKind::Bool, "[C] LNS2 node AABBs: per-block atomics", {},
+          "Replaces the six segmented reductions over global arrays (min and max on x, y, z) that "
+          "give each node its AABB with six atomic min/max per block (order-preserving integer "
+          "encodings of the floats)."},
          [](Options& o) -> void* { return &o.accel.kdC; }},
-        {{"accel.kd_d", OptionKind::Bool, "[D] LNS2 intra-block reductions: shfl", {}},
+        {{"accel.kd_d", OptionKind::Bool, "[D] LNS2 intra-block reductions: shfl", {},
+          "Replaces the shared-memory tree reductions inside each block (chunk AABBs, SAH minima) "
+          "with __shfl_xor_sync butterflies within each warp, then across the warp results."},
          [](Options& o) -> void* { return &o.accel.kdD; }},
-        {{"accel.kd_e", OptionKind::Bool, "[E] SNS bit counting: popc", {}},
+        {{"accel.kd_e", OptionKind::Bool, "[E] SNS bit counting: popc", {},
+          "Replaces the small-node stage's parallel bit count (SWAR shifts and masks, no __popc) and "
+          "its shared-memory Hillis-Steele flag scans with __popcll on the 64-bit triangle masks."},
          [](Options& o) -> void* { return &o.accel.kdE; }},
+        {{"accel.kd_opts", OptionKind::String,
+          "kd-tree [A]-[E] as one value: a subset of ABCDE, 'all', or 'none' (Original)", {},
+          "Shorthand for accel.kd_a .. accel.kd_e.", true},
+         nullptr, setKdOpts, getKdOpts},
         {{"animation.fps", OptionKind::Float, "scene time per frame is 1/fps seconds", {}},
          [](Options& o) -> void* { return &o.animation.fps; }},
         {{"animation.start_time", OptionKind::Float, "scene time of the first frame (s)", {}},
@@ -120,6 +170,7 @@ const OptionInfo* Options::find(const std::string& key) {
 
 void Options::set(const std::string& key, const std::string& value) {
     const Field& f = field(key);
+    if (f.setDerived) return f.setDerived(*this, value);
     void* p = f.ref(*this);
     auto bad = [&]() {
         return Error("option '" + key + "': expected " + kindName(f.info.kind) + ", got '" + value + "'");
@@ -187,6 +238,7 @@ void Options::setAssignment(const std::string& assignment) {
 
 std::string Options::get(const std::string& key) const {
     const Field& f = field(key);
+    if (f.getDerived) return f.getDerived(*this);
     void* p = f.ref(const_cast<Options&>(*this));
     switch (f.info.kind) {
         case OptionKind::Int:

@@ -52,6 +52,10 @@ struct OptionInfo {
     OptionKind kind;
     std::string help;
     std::vector<std::string> choices;  // String options with a fixed set of values
+    std::string detail;                // longer text (the viewer's tooltip); may be empty
+    // A view of other options (accel.kd_opts of accel.kd_a..kd_e): set and get
+    // go through them; the viewer shows the underlying options instead.
+    bool derived = false;
 };
 
 struct Options {

@@ -33,6 +33,19 @@ for bt in "lbvh-karras stack" "lbvh-apetrei stack" "lbvh-skip stack" "lbvh-skip 
   fi
 done
 
+# --- --kd-opts is recorded in the timings CSV as accel.kd_opts and the five switches
+if "$CLI" render "$SRC/tests/data/cube_scene.json" --backend cpu --res 16x16 --builder kdtree --kd-opts CA \
+     --out "$TMP/kd.png" --timings "$TMP/kd.csv" >/dev/null 2>"$TMP/err.txt"; then
+  python3 - "$TMP/kd.csv" <<'PY' && pass "--kd-opts sets accel.kd_opts" || fail "--kd-opts columns"
+import csv, sys
+row = next(csv.DictReader(open(sys.argv[1])))
+assert row["accel.kd_opts"] == "AC", row["accel.kd_opts"]
+assert [row["accel.kd_" + k] for k in "abcde"] == ["true", "false", "true", "false", "false"]
+PY
+else
+  fail "render with --kd-opts: $(cat "$TMP/err.txt")"
+fi
+
 # --- bad input: non-zero exit, one message naming the problem, no output
 expect_error() {  # name, expected text, args...
   local name="$1" text="$2"
@@ -58,6 +71,7 @@ expect_error "bad --set value" "render.spp" render "$SRC/tests/data/cube_scene.j
 expect_error "bad --res" "--res" render "$SRC/tests/data/cube_scene.json" --backend cpu --res 640
 expect_error "resolution 0" "render.width" render "$SRC/tests/data/cube_scene.json" --backend cpu --res 0x10
 expect_error "stackless needs lbvh-skip" "lbvh-skip" render "$SRC/tests/data/cube_scene.json" --backend cpu --traversal stackless
+expect_error "bad --kd-opts" "accel.kd_opts" render "$SRC/tests/data/cube_scene.json" --backend cpu --builder kdtree --kd-opts ABX
 expect_error "unknown builder" "accel.builder" render "$SRC/tests/data/cube_scene.json" --backend cpu --builder octree
 if "$CLI" render "$SRC/tests/data/cube_scene.json" --backend cpu --res 8x8 --out /nonexistent/dir/x.png \
      >/dev/null 2>"$TMP/e.txt"; then

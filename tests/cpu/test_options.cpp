@@ -60,3 +60,36 @@ TEST(Options, KdTreeBuilderAndSwitches) {
     EXPECT_TRUE(o.accel.kdA && o.accel.kdB && o.accel.kdC && o.accel.kdD && o.accel.kdE);
     EXPECT_THROW(o.set("accel.kd_a", "maybe"), Error);
 }
+
+TEST(Options, KdOptsShorthandIsAViewOfTheFiveSwitches) {
+    Options o;
+    EXPECT_EQ(o.get("accel.kd_opts"), "none");
+    o.set("accel.kd_opts", "ACE");
+    EXPECT_TRUE(o.accel.kdA && !o.accel.kdB && o.accel.kdC && !o.accel.kdD && o.accel.kdE);
+    EXPECT_EQ(o.get("accel.kd_opts"), "ACE");
+    o.set("accel.kd_opts", "db");  // any order, either case
+    EXPECT_TRUE(!o.accel.kdA && o.accel.kdB && !o.accel.kdC && o.accel.kdD && !o.accel.kdE);
+    EXPECT_EQ(o.get("accel.kd_opts"), "BD");
+    o.set("accel.kd_opts", "all");
+    EXPECT_EQ(o.get("accel.kd_opts"), "ABCDE");
+    o.set("accel.kd_e", "false");  // the switches and the shorthand stay one state
+    EXPECT_EQ(o.get("accel.kd_opts"), "ABCD");
+    o.set("accel.kd_opts", "none");
+    EXPECT_FALSE(o.accel.kdA || o.accel.kdB || o.accel.kdC || o.accel.kdD || o.accel.kdE);
+    // Every one of the 32 subsets round-trips.
+    for (int m = 0; m < 32; ++m) {
+        std::string v;
+        for (int k = 0; k < 5; ++k)
+            if (m >> k & 1) v += char('A' + k);
+        o.set("accel.kd_opts", v.empty() ? "none" : v);
+        EXPECT_EQ(o.get("accel.kd_opts"), v.empty() ? "none" : v);
+    }
+    for (const char* bad : {"", "F", "AA", "AB C", "nonee"}) {
+        o.set("accel.kd_opts", "AB");
+        EXPECT_THROW(o.set("accel.kd_opts", bad), Error) << bad;
+        EXPECT_EQ(o.get("accel.kd_opts"), "AB") << "a rejected value changes nothing: " << bad;
+    }
+    ASSERT_NE(Options::find("accel.kd_opts"), nullptr);
+    EXPECT_TRUE(Options::find("accel.kd_opts")->derived);
+    EXPECT_FALSE(Options::find("accel.kd_a")->detail.empty());  // the viewer's tooltip
+}

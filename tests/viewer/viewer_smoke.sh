@@ -51,6 +51,18 @@ else
   fail "no recording written"
 fi
 
+# Key bindings come from the config: a rebound config runs; an unknown key
+# name is one message naming the config file and the action.
+sed 's/"forward": "W"/"forward": "I"/' "$SRC/config/default.json" >"$TMP/keys.json"
+run keys --config "$TMP/keys.json" && pass "config with rebound keys runs" || fail "rebound keys: $(tail -3 "$TMP/keys.log")"
+sed 's/"record": "F9"/"record": "F99"/' "$SRC/config/default.json" >"$TMP/badkeys.json"
+if run badkeys --config "$TMP/badkeys.json"; then
+  fail "unknown key name: exited 0"
+else
+  grep -q "badkeys.json: keys.record: unknown key 'F99'" "$TMP/badkeys.log" && pass "unknown key name: clear message" \
+    || fail "unknown key message: $(cat "$TMP/badkeys.log")"
+fi
+
 # No display: a clear message pointing to strata-cli, non-zero exit.
 if env -u DISPLAY -u WAYLAND_DISPLAY "$VIEWER" "$SRC/assets/scenes/default.json" --backend cpu >"$TMP/nodisp.log" 2>&1; then
   fail "no display: exited 0"
