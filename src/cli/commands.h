@@ -11,5 +11,6 @@ namespace strata::cli {
 std::function<int()> addRenderCommand(CLI::App& app);
 std::function<int()> addBenchCommand(CLI::App& app);
 std::function<int()> addValidateCommand(CLI::App& app);
+std::function<int()> addSoakCommand(CLI::App& app);
 
 }  // namespace strata::cli

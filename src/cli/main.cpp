@@ -6,11 +6,12 @@
 #include "core/error.h"
 
 int main(int argc, char** argv) {
-    CLI::App app{"strata-cli: headless render, bench and validate for the strata path tracer"};
+    CLI::App app{"strata-cli: headless render, bench, validate and soak for the strata path tracer"};
     app.require_subcommand(1);
     auto render = strata::cli::addRenderCommand(app);
     auto bench = strata::cli::addBenchCommand(app);
     auto validate = strata::cli::addValidateCommand(app);
+    auto soak = strata::cli::addSoakCommand(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -20,6 +21,7 @@ int main(int argc, char** argv) {
         if (app.got_subcommand("render")) return render();
         if (app.got_subcommand("bench")) return bench();
         if (app.got_subcommand("validate")) return validate();
+        if (app.got_subcommand("soak")) return soak();
     } catch (const strata::Error& e) {
         std::fprintf(stderr, "strata-cli: error: %s\n", e.what());
         return 1;

@@ -83,7 +83,10 @@ fi
 # --- validate and --help
 "$CLI" validate "$SRC/tests/data/cube_scene.json" --backend cpu --rays 200 >"$TMP/v.txt" 2>&1 \
   && grep -q "all structures agree" "$TMP/v.txt" && pass "validate agrees on the cube" || fail "validate: $(cat "$TMP/v.txt")"
-for sub in render bench validate; do
+"$CLI" soak "$SRC/tests/data/cube_scene.json" --backend cpu --res 24x24 --frames 30 --validate-every 10 >"$TMP/s.txt" 2>&1 \
+  && grep -q "soak passed" "$TMP/s.txt" && grep -q "validations:         4 (0 fresh-renderer mismatches" "$TMP/s.txt" \
+  && pass "soak cycles every structure on the cpu backend" || fail "soak: $(cat "$TMP/s.txt")"
+for sub in render bench validate soak; do
   "$CLI" "$sub" --help >/dev/null && pass "$sub --help" || fail "$sub --help"
 done
 

@@ -1,0 +1,95 @@
+#include "cli/checks.h"
+
+#include <cmath>
+#include <cstdio>
+#include <random>
+
+#include "accel/bvh_validate.h"
+#include "accel/kdtree/kd_validate.h"
+#include "accel/lbvh/lbvh_compare.h"
+#include "accel/lbvh/skip_reference.h"
+
+namespace strata::cli {
+
+std::vector<Ray> makeRays(const Scene& scene, const std::vector<Vec3>& pos, float t, uint32_t n, uint32_t seed) {
+    Aabb box;
+    for (const Vec3& p : pos) box.grow(p);
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(0.0f, 1.0f);
+    CameraView cam = makeCameraView(scene, t, scene.options.render.width, scene.options.render.height);
+    std::vector<Ray> rays(n);
+    for (uint32_t i = 0; i < n; ++i) {
+        Ray& r = rays[i];
+        if (i % 2 == 0) {  // camera rays through random pixels
+            r.org = cam.position;
+            r.dir = normalize(cam.forward + cam.right * (2 * u(rng) - 1) + cam.up * (1 - 2 * u(rng)));
+        } else {  // rays from random points inside the scene box
+            r.org = box.lo + box.extent() * Vec3{u(rng), u(rng), u(rng)};
+            r.dir = normalize(Vec3{u(rng) - 0.5f, u(rng) - 0.5f, u(rng) - 0.5f});
+        }
+    }
+    return rays;
+}
+
+bool sameHit(HitRecord a, HitRecord b) {
+    if (isHit(a) != isHit(b)) return false;
+    if (!isHit(a)) return true;
+    if (hitPayload(a) == hitPayload(b)) return true;
+    float ta = hitDistance(a), tb = hitDistance(b);
+    return std::fabs(ta - tb) <= 1e-5f * std::max(1.0f, std::fabs(tb));
+}
+
+void Checker::report(const std::string& what, bool ok, const std::string& detail) {
+    if (!ok || !quiet) std::printf("%-46s %s  %s\n", what.c_str(), ok ? "ok  " : "FAIL", detail.c_str());
+    if (!ok) ++failures;
+}
+
+void Checker::structure(const std::string& name, const BvhView& bvh, const std::vector<Aabb>& bounds) {
+    BvhReport r = validateBvh(bvh, bounds);
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%u inner, %u leaves, depth %u, SAH %.1f", r.innerNodes, r.leaves,
+                  r.maxDepth, r.sahCost);
+    report(name + " invariants", r.ok, r.ok ? buf : r.errors[0]);
+}
+
+void Checker::hits(const std::string& name, const std::vector<HitRecord>& got, const std::vector<HitRecord>& ref) {
+    size_t bad = 0, hitCount = 0;
+    for (size_t i = 0; i < ref.size(); ++i) {
+        bad += !sameHit(got[i], ref[i]);
+        hitCount += isHit(ref[i]);
+    }
+    report(name + " closest hits", bad == 0,
+           std::to_string(ref.size() - bad) + "/" + std::to_string(ref.size()) + " agree with brute force (" +
+               std::to_string(hitCount) + " hits)");
+}
+
+void Checker::skipLinks(const std::string& name, const std::vector<StacklessNode>& skip, const LbvhHostResult& karras) {
+    std::vector<StacklessNode> walk = stacklessByWalk(karras.bvh.view());
+    size_t d = countDifferentNodes(walk, skip);
+    report(name + " skip links == tree walk", d == 0, std::to_string(d) + " of " + std::to_string(skip.size()) +
+                                                         " nodes differ");
+    std::vector<int32_t> alg2 = skipsByAlgorithm2(karras.bvh.view(), karras.sortedKeys);
+    size_t bad = alg2.size() != skip.size() ? skip.size() : 0;
+    for (size_t i = 0; i < std::min(alg2.size(), skip.size()); ++i) bad += alg2[i] != skip[i].skip;
+    report(name + " skip links == Algorithm 2", bad == 0, std::to_string(bad) + " skips differ");
+}
+
+void Checker::kdStructure(const std::string& name, const HostKdTree& kd, const std::vector<Vec3>& pos,
+                 const std::vector<Tri>& tris) {
+    KdReport r = validateKdTree(kd.view(), pos, tris);
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "%u inner, %u leaves (%u empty), depth %u, %u refs, SAH %.1f", r.innerNodes,
+                  r.leaves, r.emptyLeaves, r.maxDepth, r.refs, r.sahCost);
+    report(name + " invariants", r.ok, r.ok ? buf : r.errors[0]);
+    for (const std::string& w : kd.stats.warnings) std::printf("%-34s note  %s\n", name.c_str(), w.c_str());
+}
+
+std::vector<HitRecord> Checker::traceAll(const SceneView& s, const std::vector<Ray>& rays, bool brute) {
+    std::vector<HitRecord> out(rays.size());
+    pool.parallelFor(uint32_t(rays.size()), [&](uint32_t i) {
+        out[i] = brute ? traceBruteForce(s.geo, rays[i]) : traceClosest(s, rays[i]);
+    });
+    return out;
+}
+
+}  // namespace strata::cli

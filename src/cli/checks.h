@@ -1,0 +1,41 @@
+// cli/checks.h — what validate and soak check a structure with: random rays,
+// closest hits against brute force, the structure checkers, one report line
+// per check.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "accel/bvh.h"
+#include "accel/kdtree/kd_cpu_builder.h"
+#include "accel/lbvh/lbvh_host.h"
+#include "render/flat_scene.h"
+#include "render/thread_pool.h"
+
+namespace strata::cli {
+
+// Half camera rays through random pixels, half from random points in the
+// scene's box in random directions.
+std::vector<Ray> makeRays(const Scene& scene, const std::vector<Vec3>& pos, float t, uint32_t n, uint32_t seed);
+
+// Same closest hit: both miss, or both hit at the same distance (the same
+// triangle, or a tie between triangles at that distance).
+bool sameHit(HitRecord a, HitRecord b);
+
+struct Checker {
+    ThreadPool pool;
+    int failures = 0;
+    bool quiet = false;  // print failures only
+
+    void report(const std::string& what, bool ok, const std::string& detail);
+    void structure(const std::string& name, const BvhView& bvh, const std::vector<Aabb>& bounds);
+    void hits(const std::string& name, const std::vector<HitRecord>& got, const std::vector<HitRecord>& ref);
+    // The skip links of an lbvh-skip build against Algorithm 2 and a walk of
+    // the Karras tree of the same input.
+    void skipLinks(const std::string& name, const std::vector<StacklessNode>& skip, const LbvhHostResult& karras);
+    void kdStructure(const std::string& name, const HostKdTree& kd, const std::vector<Vec3>& pos,
+                     const std::vector<Tri>& tris);
+    std::vector<HitRecord> traceAll(const SceneView& s, const std::vector<Ray>& rays, bool brute);
+};
+
+}  // namespace strata::cli
