@@ -213,6 +213,7 @@ private:
     Recorder recorder_;
     float time_ = 0, speed_ = 1;
     bool playing_ = true, fixedStep_ = false, loop_ = true, vsync_ = false;
+    bool sceneHasQuads_ = false;
     bool resetAccum_ = true;
     uint64_t frame_ = 0;
     double lastX_ = 0, lastY_ = 0, displayMs_ = 0, presentMs_ = 0, drawMs_ = 0, wallFps_ = 0;
@@ -255,6 +256,8 @@ bool Viewer::loadScene(const std::string& path, std::string& error) {
         display_.reset();
         renderer_ = std::move(renderer);
         scene_ = std::move(scene);
+        sceneHasQuads_ = false;
+        for (const Mesh& m : scene_->meshes) sceneHasQuads_ = sceneHasQuads_ || !m.quads.empty();
         options_ = scene_->options;
         backendNote_ = note;
         gl_->resize(options_.render.width, options_.render.height);
@@ -277,12 +280,15 @@ bool Viewer::loadScene(const std::string& path, std::string& error) {
 }
 
 void Viewer::applyOptions(const Options& o, bool resetImage) {
-    bool backendChanged = o.render.backend != options_.render.backend;
+    const bool backendChanged = o.render.backend != options_.render.backend;
+    // vd.* decide the geometry of a scene with quads: a new renderer makes it.
+    const bool vdChanged = sceneHasQuads_ && (o.vd.mode != options_.vd.mode || o.vd.maxLevel != options_.vd.maxLevel);
+    const Options previous = options_;
     options_ = o;
-    if (backendChanged) {
-        if (recorder_.recording()) {  // the stage columns differ between backends
+    if (backendChanged || vdChanged) {
+        if (recorder_.recording()) {  // the stage columns (or the geometry) differ
             recorder_.stop();
-            statusLine_ = "recording stopped: the backend changed";
+            statusLine_ = backendChanged ? "recording stopped: the backend changed" : "recording stopped: vd.* changed";
         }
         scene_->options = o;
         std::string note;
@@ -292,7 +298,10 @@ void Viewer::applyOptions(const Options& o, bool resetImage) {
             options_ = scene_->options;
             backendNote_ = note;
         } catch (const Error& e) {
-            backendNote_ = e.what();
+            backendNote_ = e.what();  // the previous renderer keeps running
+            options_.render.backend = previous.render.backend;
+            options_.vd = previous.vd;
+            scene_->options = options_;
         }
         display_ = makeDisplayPath(displayMode_, *renderer_, displayNote_);
         display_->attach(*gl_);
@@ -339,8 +348,8 @@ void Viewer::panel() {
     bool changed = false;
     if (ImGui::CollapsingHeader("Scene", ImGuiTreeNodeFlags_DefaultOpen)) {
         ImGui::TextWrapped("%s", scene_->path.c_str());
-        ImGui::Text("%zu triangles, %zu instances, %zu meshes, 0 VD patches", scene_->triangleCount(),
-                    scene_->instances.size(), scene_->meshes.size());
+        ImGui::Text("%zu triangles, %zu instances, %zu meshes, %zu VD patches", scene_->triangleCount(),
+                    scene_->instances.size(), scene_->meshes.size(), scene_->patchCount());
         ImGui::Text("GPU memory: geometry %.1f MiB, acceleration %.1f MiB", renderer_->geometryBytes() / 1048576.0,
                     renderer_->accelBytes() / 1048576.0);
         ImGui::InputText("##path", loadPath_, sizeof loadPath_);

@@ -1,5 +1,7 @@
 #include "cli/common.h"
 
+#include "scene/vd_scene.h"
+
 #include <unistd.h>
 
 #include <chrono>
@@ -51,6 +53,7 @@ Scene loadWithOverrides(const CommonArgs& a) {
     if (!a.kdOpts.empty()) o.set("accel.kd_opts", a.kdOpts);
     for (const std::string& kv : a.sets) o.setAssignment(kv);
     o.check();
+    if (std::unique_ptr<Scene> t = trianglesFromQuads(s)) s = std::move(*t);  // vd.mode is final here
     if (a.frames < 1) throw Error("--frames: expected at least 1, got " + std::to_string(a.frames));
     return s;
 }

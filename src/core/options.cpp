@@ -8,6 +8,10 @@
 
 #include "core/error.h"
 
+// The table below leaves OptionInfo's trailing fields (detail, derived) to
+// their defaults on most rows.
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
 namespace strata {
 namespace {
 
@@ -115,6 +119,12 @@ const std::vector<Field>& fields() {
           "kd-tree [A]-[E] as one value: a subset of ABCDE, 'all', or 'none' (Original)", {},
           "Shorthand for accel.kd_a .. accel.kd_e.", true},
          nullptr, setKdOpts, getKdOpts},
+        {{"vd.mode", OptionKind::String,
+          "VD patches: pretess (tessellated to displaced triangles at vd.max_level), off (plain quads)",
+          {"pretess", "off"}},
+         [](Options& o) -> void* { return &o.vd.mode; }},
+        {{"vd.max_level", OptionKind::Int, "VD patch subdivision level (1-7; 2^level cells per side)", {}},
+         [](Options& o) -> void* { return &o.vd.maxLevel; }},
         {{"animation.fps", OptionKind::Float, "scene time per frame is 1/fps seconds", {}},
          [](Options& o) -> void* { return &o.animation.fps; }},
         {{"animation.start_time", OptionKind::Float, "scene time of the first frame (s)", {}},
@@ -191,6 +201,7 @@ void Options::set(const std::string& key, const std::string& value) {
             else if (key == "render.bounces") checkRange(key, double(v), 0, 64);
             else if (key == "render.threads") checkRange(key, double(v), 0, 1024);
             else if (key == "render.rr_start") checkRange(key, double(v), 0, 1024);
+            else if (key == "vd.max_level") checkRange(key, double(v), 1, 7);
             else if (key == "accel.morton_bits") {
                 if (v != 30 && v != 63) throw Error("option 'accel.morton_bits': expected 30 or 63, got '" + value + "'");
             }

@@ -39,6 +39,14 @@ struct AccelOptions {
     bool kdA = false, kdB = false, kdC = false, kdD = false, kdE = false;
 };
 
+// Vector-displacement patches (Harada): how a mesh's VD quads are traced.
+struct VdOptions {
+    // pretess: each patch tessellated to 2 * 4^level displaced triangles at
+    // load, built into the middle level like any triangle; off: plain quads.
+    std::string mode = "pretess";
+    int maxLevel = 5;  // subdivision level (1-7), capped per mesh by its own max_level
+};
+
 struct AnimationOptions {
     float fps = 30.0f;       // scene time advances exactly 1/fps per frame
     float startTime = 0.0f;  // seconds
@@ -62,6 +70,7 @@ struct Options {
     RenderOptions render;
     AccelOptions accel;
     AnimationOptions animation;
+    VdOptions vd;
 
     // Sets one option from text ("4", "true", "lbvh-karras"). Throws
     // strata::Error naming the key and what was expected.

@@ -5,12 +5,18 @@
 
 #include "render/flat_scene.h"
 #include "render/renderer.h"
+#include "scene/vd_scene.h"
 
 namespace strata {
 
 class RendererBase : public Renderer {
 public:
-    explicit RendererBase(const Scene& scene) : scene_(scene), opt_(scene.options) {}
+    // A scene with quads is rendered through its quads-as-triangles copy
+    // (vd.mode pretess / off), made here once.
+    explicit RendererBase(const Scene& scene)
+        : quadsAsTriangles_(trianglesFromQuads(scene)),
+          scene_(quadsAsTriangles_ ? *quadsAsTriangles_ : scene),
+          opt_(scene.options) {}
 
     void setOptions(const Options& o) override { opt_ = o; }
     const Options& options() const override { return opt_; }
@@ -33,6 +39,7 @@ protected:
     }
     float inverseSamples() const { return samples_ ? 1.0f / float(samples_) : 0.0f; }
 
+    std::unique_ptr<Scene> quadsAsTriangles_;  // before scene_, which may refer to it
     const Scene& scene_;
     Options opt_;
     uint32_t samples_ = 0;

@@ -7,6 +7,7 @@
 #include "accel/stackless_traverse.h"
 #include "accel/kdtree/kd_traverse.h"
 #include "accel/triangle.h"
+#include "core/texture.h"
 #include "render/lights.h"
 #include "scene/scene.h"
 
@@ -19,11 +20,6 @@ struct GeometryView {
     const Tri* tris = nullptr;
     const int32_t* triMaterial = nullptr;
     uint32_t numTris = 0;
-};
-
-struct TextureView {
-    const Vec3* pixels = nullptr;
-    int32_t width = 0, height = 0;
 };
 
 struct CameraView {
@@ -81,20 +77,6 @@ STRATA_HD HitRecord traceBruteForce(const GeometryView& g, const Ray& ray) {
         if (t < tmax) { tmax = t; best = p; }
     }
     return best == ~0u ? kNoHit : packHit(tmax, best);
-}
-
-STRATA_HD Vec3 sampleTexture(const TextureView& t, Vec2 uv) {  // bilinear, wrapping
-    float x = (uv.x - floorf(uv.x)) * t.width - 0.5f;
-    float y = (1.0f - (uv.y - floorf(uv.y))) * t.height - 0.5f;
-    float fx = floorf(x), fy = floorf(y);
-    float ax = x - fx, ay = y - fy;
-    int x0 = int(fx), y0 = int(fy);
-    auto px = [&](int xi, int yi) {
-        xi = ((xi % t.width) + t.width) % t.width;
-        yi = imin(imax(yi, 0), t.height - 1);
-        return t.pixels[yi * t.width + xi];
-    };
-    return lerp(lerp(px(x0, y0), px(x0 + 1, y0), ax), lerp(px(x0, y0 + 1), px(x0 + 1, y0 + 1), ax), ay);
 }
 
 }  // namespace strata

@@ -163,6 +163,11 @@ public:
         for (size_t f = 0; f < s.mesh.num_face_vertices.size(); ++f) {
             size_t n = s.mesh.num_face_vertices[f];
             int32_t mat = materialOf(f < s.mesh.material_ids.size() ? s.mesh.material_ids[f] : -1);
+            if (options_.keepQuads && n == 4) {
+                addQuad(&s.mesh.indices[offset], mat);
+                offset += n;
+                continue;
+            }
             for (size_t k = 1; k + 1 < n; ++k)
                 addTriangle(s.mesh.indices[offset], s.mesh.indices[offset + k], s.mesh.indices[offset + k + 1], mat);
             offset += n;
@@ -170,7 +175,7 @@ public:
     }
 
     LoadedMesh finish() {
-        if (out_.mesh.triangles.empty()) {
+        if (out_.mesh.triangles.empty() && out_.mesh.quads.empty()) {
             throw Error(path_ + ": no triangles" +
                         (out_.skippedDegenerate ? " (all " + std::to_string(out_.skippedDegenerate) +
                                                       " were degenerate and skipped)"
@@ -206,10 +211,34 @@ private:
         out_.mesh.triMaterial.push_back(mat);
     }
 
+    void addQuad(const tinyobj::index_t* c, int32_t mat) {
+        for (int i = 0; i < 4; ++i)
+            for (int j = i + 1; j < 4; ++j)
+                if (c[i].vertex_index == c[j].vertex_index) {
+                    ++out_.skippedDegenerate;
+                    return;
+                }
+        Vec3 p[4];
+        for (int i = 0; i < 4; ++i) p[i] = position(c[i].vertex_index);
+        Vec3 n = cross(p[1] - p[0], p[2] - p[0]) + cross(p[2] - p[0], p[3] - p[0]);
+        double area = 0.5 * std::sqrt(double(n.x) * n.x + double(n.y) * n.y + double(n.z) * n.z);
+        if (options_.skipZeroArea && (area <= 0.0 || area < 1e-12 * diag2_)) {
+            ++out_.skippedDegenerate;
+            return;
+        }
+        int face = -1 - int(out_.mesh.quads.size());  // missing normals: a key of its own per face
+        Quad q;
+        for (int i = 0; i < 4; ++i) q.v[i] = vertex(c[i], face, n);
+        out_.mesh.quads.push_back(q);
+        out_.mesh.quadMaterial.push_back(mat);
+    }
+
     // The vertex of one corner, made on first use of its index triple.
     uint32_t vertex(const tinyobj::index_t& i, int tri, Vec3 faceNormal) {
         CornerKey key{i.vertex_index, hasUvs_ ? i.texcoord_index : -1, -1};
-        if (hasNormals_) key.vn = usableNormal(i.normal_index) ? i.normal_index : -2 - tri;
+        // A corner without a usable normal gets its face's: a key per face
+        // (triangle k: -2 - k; quad k: -2 - 2^30 - (k + 1)).
+        if (hasNormals_) key.vn = usableNormal(i.normal_index) ? i.normal_index : tri >= 0 ? -2 - tri : -2 - (1 << 30) + tri;
         auto [it, inserted] = index_.try_emplace(key, uint32_t(out_.mesh.positions.size()));
         if (!inserted) return it->second;
         Mesh& m = out_.mesh;

@@ -14,6 +14,9 @@ struct ObjLoadOptions {
     // in one frame must not change that frame's topology. Triangles that repeat
     // a vertex index are always dropped.
     bool skipZeroArea = true;
+    // Keep four-vertex faces as quads (Mesh::quads: the base of VD patches)
+    // instead of two triangles.
+    bool keepQuads = false;
 };
 
 // Loads an OBJ (and its MTL files) into one mesh with per-vertex attributes

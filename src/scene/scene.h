@@ -41,6 +41,32 @@ struct Tri {
     uint32_t v[3];
 };
 
+// Corners in patch order: (s,t) = (0,0), (1,0), (1,1), (0,1).
+struct Quad {
+    uint32_t v[4];
+};
+
+enum class VdSpace : int32_t { Object = 0, Tangent = 1 };
+
+// A vector displacement map: one displacement vector per texel, unscaled, in
+// the mesh's object space or in the patch's tangent frame (x along dP/ds, y
+// along dP/dt, z along the normal), looked up at the patch's uvs.
+struct VdMap {
+    std::string path;  // file, or "generator:NAME"
+    int width = 0, height = 0;
+    std::vector<Vec3> texels;  // row-major, top row first
+    float maxLength = 0;       // max |texel|: a patch's box grows by scale * maxLength
+};
+
+// The vector displacement of a mesh's quads (Mesh::vd): with a map, every quad
+// of the mesh is a VD patch.
+struct VdBinding {
+    int32_t map = -1;  // index into Scene::vdMaps; -1: the quads are plain quads
+    VdSpace space = VdSpace::Object;
+    float scale = 1.0f;
+    int maxLevel = 7;  // the finest subdivision this mesh's patches allow (vd.max_level caps it)
+};
+
 // Rigid keyframed animation: translation / rotation / scale tracks sampled at
 // shared key times (seconds), interpolated linearly (nlerp for rotations).
 struct TrsKeyframes {
@@ -107,6 +133,9 @@ struct Mesh {
     std::vector<Vec2> uvs;         // per vertex, optional
     std::vector<Tri> triangles;
     std::vector<int32_t> triMaterial;  // per triangle, index into Scene::materials
+    std::vector<Quad> quads;           // plain quads, or VD patches when vd.map >= 0
+    std::vector<int32_t> quadMaterial;
+    VdBinding vd;
     MeshAnimationKind animation = MeshAnimationKind::Static;
     FrameSequence frames;  // animation == Frames
     Skeleton skeleton;     // animation == Skinned
@@ -121,6 +150,7 @@ struct LoadedMesh {
     Mesh mesh;
     std::vector<NamedMaterial> materials;
     size_t skippedDegenerate = 0;  // zero-area / degenerate triangles dropped
+    VdMap vdMap;  // a generator's own displacement map (width 0: none)
 };
 
 struct Instance {
@@ -164,12 +194,14 @@ struct Scene {
     std::vector<Material> materials;
     std::vector<std::string> materialNames;
     std::vector<Image> images;
+    std::vector<VdMap> vdMaps;
     EnvironmentLight environment;
     SunLight sun;
     Options options;  // render / accel / animation settings (file, then --set)
     size_t skippedDegenerate = 0;
 
     size_t triangleCount() const;  // over instances (flat count)
+    size_t patchCount() const;     // VD patches over instances
 };
 
 }  // namespace strata

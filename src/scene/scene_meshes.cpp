@@ -2,11 +2,13 @@
 // named materials, OBJ files, OBJ frame sequences and generated meshes, and the
 // remapping of each mesh's own materials into Scene::materials.
 #include <cctype>
+#include <cmath>
 #include <string>
 #include <vector>
 
 #include "core/error.h"
 #include "scene/generators/generators.h"
+#include "scene/vd_map.h"
 #include "scene/obj_loader.h"
 #include "scene/scene_build.h"
 
@@ -72,23 +74,27 @@ void assignMaterials(SceneBuild& b, LoadedMesh& lm, const std::vector<std::strin
                    (known.empty() ? "none" : known) + ")");
         }
         triMaterial.assign(lm.mesh.triangles.size(), b.materialByName.at(name));
+        lm.mesh.quadMaterial.assign(lm.mesh.quads.size(), b.materialByName.at(name));
         return;
     }
     std::vector<int32_t> remap(lm.materials.size(), -1);
-    for (int32_t& t : triMaterial) {
-        size_t local = size_t(t);  // range checked by validateMesh
-        if (remap[local] < 0)
-            remap[local] = globalMaterial(b, lm.materials[local], local < textures.size() ? textures[local] : "", m.where());
-        t = remap[local];
-    }
+    for (std::vector<int32_t>* list : {&triMaterial, &lm.mesh.quadMaterial})
+        for (int32_t& t : *list) {
+            size_t local = size_t(t);  // range checked by validateMesh
+            if (remap[local] < 0)
+                remap[local] =
+                    globalMaterial(b, lm.materials[local], local < textures.size() ? textures[local] : "", m.where());
+            t = remap[local];
+        }
 }
 
 // What the renderer relies on; generators are checked as strictly as files.
 void validateMesh(const LoadedMesh& lm, const std::string& where) {
     const Mesh& m = lm.mesh;
     size_t nv = m.positions.size();
-    if (m.triangles.empty()) throw Error(where + ": the mesh has no triangles");
+    if (m.triangles.empty() && m.quads.empty()) throw Error(where + ": the mesh has no triangles");
     if (m.triMaterial.size() != m.triangles.size()) throw Error(where + ": triMaterial does not match the triangles");
+    if (m.quadMaterial.size() != m.quads.size()) throw Error(where + ": quadMaterial does not match the quads");
     if ((!m.normals.empty() && m.normals.size() != nv) || (!m.uvs.empty() && m.uvs.size() != nv))
         throw Error(where + ": normals or uvs do not match the positions");
     for (const Vec3& p : m.positions)
@@ -100,6 +106,56 @@ void validateMesh(const LoadedMesh& lm, const std::string& where) {
         if (m.triMaterial[t] < 0 || size_t(m.triMaterial[t]) >= lm.materials.size())
             throw Error(where + ": triangle " + std::to_string(t) + " has a material index out of range");
     }
+    for (size_t q = 0; q < m.quads.size(); ++q) {
+        for (uint32_t v : m.quads[q].v)
+            if (v >= nv) throw Error(where + ": quad " + std::to_string(q) + " has a vertex index out of range");
+        if (m.quadMaterial[q] < 0 || size_t(m.quadMaterial[q]) >= lm.materials.size())
+            throw Error(where + ": quad " + std::to_string(q) + " has a material index out of range");
+    }
+    if (!m.quads.empty() && m.deforms())
+        throw Error(where + ": quads and VD patches need a static mesh (move it with an instance's animation "
+                            "instead of skinning, sway or frames)");
+}
+
+// "vd": {"map": FILE, "space": "object" | "tangent", "scale": S, "max_level": L}.
+// A generator's own map is used unless "map" names a file.
+void loadVd(SceneBuild& b, const JsonField& m, LoadedMesh& lm) {
+    Mesh& mesh = lm.mesh;
+    const bool own = lm.vdMap.width > 0;
+    if (!m.has("vd") && !own) return;
+    VdBinding vd = mesh.vd;
+    if (m.has("vd")) {
+        JsonField f = m["vd"];
+        if (!f.json().is_object()) f.expected("an object");
+        f.allowOnly({"map", "space", "scale", "max_level"});
+        if (!f.has("map") && !own) f.fail("missing \"map\" (a .pfm, .hdr or 16-bit .png displacement map)");
+        if (f.has("space")) {
+            std::string sp = f["space"].string();
+            if (sp != "object" && sp != "tangent") f["space"].fail("expected \"object\" or \"tangent\", got '" + sp + "'");
+            vd.space = sp == "object" ? VdSpace::Object : VdSpace::Tangent;
+        }
+        vd.scale = f.number("scale", vd.scale);
+        if (!(std::fabs(vd.scale) <= 1e4f)) f["scale"].fail("expected a number in [-10000, 10000]");
+        if (f.has("max_level")) {
+            long long l = f["max_level"].integer();
+            if (l < 1 || l > 7) f["max_level"].fail("expected an integer in [1, 7], got " + std::to_string(l));
+            vd.maxLevel = int(l);
+        }
+        if (f.has("map")) {
+            std::string path = b.resolve(f["map"].string());
+            try {
+                lm.vdMap = loadVdMap(path);
+            } catch (const Error& e) {
+                f["map"].fail(e.what());
+            }
+        }
+    }
+    if (mesh.quads.empty()) throw Error(m.where() + ": \"vd\" needs a mesh with quads (four-vertex faces)");
+    finishVdMap(lm.vdMap);
+    vd.map = int32_t(b.scene.vdMaps.size());
+    b.scene.vdMaps.push_back(std::move(lm.vdMap));
+    lm.vdMap = VdMap{};
+    mesh.vd = vd;
 }
 
 // Wraps an error from a loader with the scene file and field.
@@ -241,7 +297,7 @@ void loadMeshes(SceneBuild& b, const JsonField& list) {
     std::map<std::string, size_t> seen;
     for (size_t i = 0; i < list.size(); ++i) {
         JsonField m = list[i];
-        m.allowOnly({"name", "obj", "obj_sequence", "generator", "params", "material"});
+        m.allowOnly({"name", "obj", "obj_sequence", "generator", "params", "material", "vd"});
         std::string name = m["name"].string();
         if (name.empty()) m["name"].fail("expected a non-empty name");
         if (seen.count(name))
@@ -256,7 +312,9 @@ void loadMeshes(SceneBuild& b, const JsonField& list) {
         std::string source;
         if (m.has("obj")) {
             source = b.resolve(m["obj"].string());
-            lm = withContext(m["obj"], [&] { return loadObj(source, &textures); });
+            ObjLoadOptions objOptions;
+            objOptions.keepQuads = m.has("vd");  // the quads are the VD patches
+            lm = withContext(m["obj"], [&] { return loadObj(source, &textures, objOptions); });
         } else if (m.has("obj_sequence")) {
             lm = loadSequence(b, m["obj_sequence"], textures);  // its messages name the frame
             source = lm.mesh.source;
@@ -266,6 +324,7 @@ void loadMeshes(SceneBuild& b, const JsonField& list) {
             textures.clear();  // generators have no texture files
         }
         validateMesh(lm, m.where() + " (" + source + ")");
+        loadVd(b, m, lm);
         assignMaterials(b, lm, textures, m);
         lm.mesh.name = name;
         lm.mesh.source = source;

@@ -46,6 +46,18 @@ else
   fail "render with --kd-opts: $(cat "$TMP/err.txt")"
 fi
 
+# --- VD patches: pre-tessellated and plain quads render; pretess has 2 * 4^level triangles per patch
+for mode in "pretess 4 2050" "off 4 10"; do
+  set -- $mode
+  if "$CLI" render "$SRC/assets/scenes/vd-mushroom.json" --backend cpu --res 32x24 --set vd.mode="$1" \
+       --set vd.max_level="$2" --out "$TMP/vd.png" >"$TMP/o.txt" 2>"$TMP/err.txt" \
+     && cat "$TMP/o.txt" "$TMP/err.txt" | grep -q ", $3 triangles,"; then
+    pass "vd.mode=$1 renders with $3 triangles"
+  else
+    fail "vd.mode=$1: $(cat "$TMP/o.txt" "$TMP/err.txt")"
+  fi
+done
+
 # --- bad input: non-zero exit, one message naming the problem, no output
 expect_error() {  # name, expected text, args...
   local name="$1" text="$2"

@@ -19,5 +19,9 @@ LoadedMesh generateAtrium(const nlohmann::json& params, const std::string& where
 LoadedMesh generateKitchen(const nlohmann::json& params, const std::string& where);
 LoadedMesh generateRunner(const nlohmann::json& params, const std::string& where);
 LoadedMesh generateForest(const nlohmann::json& params, const std::string& where);
+LoadedMesh generateVdMushroom(const nlohmann::json& params, const std::string& where);
+LoadedMesh generateVdHook(const nlohmann::json& params, const std::string& where);
+LoadedMesh generateVdSpike(const nlohmann::json& params, const std::string& where);
+LoadedMesh generateVdBark(const nlohmann::json& params, const std::string& where);
 
 }  // namespace strata

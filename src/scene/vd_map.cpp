@@ -1,0 +1,140 @@
+#include "scene/vd_map.h"
+
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include <stb/stb_image.h>  // the implementation lives in image_io.cpp
+
+#include "core/error.h"
+
+namespace strata {
+namespace {
+
+constexpr int kMaxVdSide = 16384;
+
+std::string lowerExtension(const std::string& path) {
+    size_t dot = path.find_last_of('.');
+    std::string e = dot == std::string::npos ? "" : path.substr(dot + 1);
+    for (char& c : e) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return e;
+}
+
+void checkSize(const std::string& path, long long w, long long h) {
+    if (w <= 0 || h <= 0 || w > kMaxVdSide || h > kMaxVdSide)
+        throw Error(path + ": displacement map of " + std::to_string(w) + "x" + std::to_string(h) +
+                    " texels; each side must be 1-" + std::to_string(kMaxVdSide));
+}
+
+// PFM: "PF" (RGB) or "Pf" (grey), width height, scale (negative: little
+// endian), then rows bottom to top.
+VdMap readPfm(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    if (!f) throw Error(path + ": cannot open displacement map (" + std::strerror(errno) + ")");
+    std::string magic;
+    long long w = 0, h = 0;
+    double scale = 0;
+    if (!(f >> magic >> w >> h >> scale) || (magic != "PF" && magic != "Pf") || scale == 0 || !std::isfinite(scale))
+        throw Error(path + ": not a PFM file (expected the header \"PF\" or \"Pf\", width, height, scale)");
+    if (w <= 0 || h <= 0 || w > kMaxVdSide || h > kMaxVdSide)
+        throw Error(path + ": displacement map of " + std::to_string(w) + "x" + std::to_string(h) +
+                    " texels; each side must be 1-" + std::to_string(kMaxVdSide));
+    f.get();  // the single whitespace after the scale
+    const int channels = magic == "PF" ? 3 : 1;
+    const bool little = scale < 0;
+    uint16_t probe = 1;
+    const bool hostLittle = *reinterpret_cast<uint8_t*>(&probe) == 1;
+    std::vector<float> data(size_t(w) * size_t(h) * channels);
+    f.read(reinterpret_cast<char*>(data.data()), std::streamsize(data.size() * sizeof(float)));
+    if (size_t(f.gcount()) != data.size() * sizeof(float))
+        throw Error(path + ": truncated PFM (" + std::to_string(f.gcount()) + " of " +
+                    std::to_string(data.size() * sizeof(float)) + " data bytes)");
+    if (little != hostLittle)
+        for (float& v : data) {
+            uint32_t u;
+            std::memcpy(&u, &v, 4);
+            u = (u >> 24) | ((u >> 8) & 0xff00u) | ((u << 8) & 0xff0000u) | (u << 24);
+            std::memcpy(&v, &u, 4);
+        }
+    VdMap m;
+    m.path = path;
+    m.width = int(w);
+    m.height = int(h);
+    m.texels.resize(size_t(w) * size_t(h));
+    for (long long y = 0; y < h; ++y)
+        for (long long x = 0; x < w; ++x) {
+            const float* p = &data[(size_t(h - 1 - y) * size_t(w) + size_t(x)) * channels];
+            m.texels[size_t(y) * size_t(w) + size_t(x)] = channels == 3 ? Vec3{p[0], p[1], p[2]} : make3(p[0]);
+        }
+    return m;
+}
+
+template <typename T>
+struct StbData {
+    T* p = nullptr;
+    ~StbData() { stbi_image_free(p); }
+};
+
+VdMap readStb(const std::string& path, bool png) {
+    int w = 0, h = 0, n = 0;
+    if (!stbi_info(path.c_str(), &w, &h, &n)) {
+        std::ifstream probe(path);
+        if (!probe) throw Error(path + ": cannot open displacement map (" + std::strerror(errno) + ")");
+        const char* r = stbi_failure_reason();
+        throw Error(path + ": cannot read displacement map: " + (r ? r : "unknown format"));
+    }
+    checkSize(path, w, h);
+    VdMap m;
+    m.path = path;
+    m.texels.resize(size_t(w) * size_t(h));
+    if (png) {
+        if (!stbi_is_16_bit(path.c_str()))
+            throw Error(path + ": an 8-bit PNG has too little precision for displacement; use a 16-bit PNG, "
+                               ".pfm or .hdr");
+        StbData<stbi_us> px;
+        px.p = stbi_load_16(path.c_str(), &m.width, &m.height, &n, 3);
+        if (!px.p) throw Error(path + ": cannot read displacement map: " + stbi_failure_reason());
+        for (size_t i = 0; i < m.texels.size(); ++i)
+            for (int c = 0; c < 3; ++c) m.texels[i][c] = 2.0f * float(px.p[3 * i + c]) / 65535.0f - 1.0f;
+    } else {
+        StbData<float> px;
+        px.p = stbi_loadf(path.c_str(), &m.width, &m.height, &n, 3);
+        if (!px.p) throw Error(path + ": cannot read displacement map: " + stbi_failure_reason());
+        for (size_t i = 0; i < m.texels.size(); ++i) m.texels[i] = {px.p[3 * i], px.p[3 * i + 1], px.p[3 * i + 2]};
+    }
+    return m;
+}
+
+}  // namespace
+
+void finishVdMap(VdMap& m) {
+    if (m.width <= 0 || m.height <= 0 || m.texels.size() != size_t(m.width) * size_t(m.height))
+        throw Error(m.path + ": empty displacement map");
+    float maxLen = 0;
+    for (size_t i = 0; i < m.texels.size(); ++i) {
+        if (!isFinite(m.texels[i]))
+            throw Error(m.path + ": displacement texel (" + std::to_string(i % size_t(m.width)) + ", " +
+                        std::to_string(i / size_t(m.width)) + ") is not finite (NaN or infinity)");
+        maxLen = std::fmax(maxLen, length(m.texels[i]));
+    }
+    m.maxLength = maxLen;
+}
+
+VdMap loadVdMap(const std::string& path) {
+    const std::string ext = lowerExtension(path);
+    VdMap m;
+    if (ext == "pfm") m = readPfm(path);
+    else if (ext == "hdr") m = readStb(path, false);
+    else if (ext == "png") m = readStb(path, true);
+    else
+        throw Error(path + ": unsupported displacement map format '." + ext +
+                    "' (expected .pfm, .hdr or a 16-bit .png)");
+    finishVdMap(m);
+    return m;
+}
+
+}  // namespace strata
