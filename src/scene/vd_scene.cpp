@@ -26,7 +26,10 @@ std::vector<VdPatch> meshPatches(const Scene& scene, const Mesh& m) {
                                     : m.uvs[m.quads[i].v[k]];
             box.grow(p.p[k]);
         }
-        p.box = Aabb{box.lo - make3(grow), box.hi + make3(grow)};
+        // A hair more than the bound, so rounding in the displaced points
+        // (tangent frames, bilinear weights) never leaves the box.
+        const float pad = grow + 1e-4f * (grow + maxComponent(box.extent())) + 1e-6f;
+        p.box = Aabb{box.lo - make3(pad), box.hi + make3(pad)};
         p.map = m.vd.map;
         p.space = int32_t(m.vd.space);
         p.scale = m.vd.scale;

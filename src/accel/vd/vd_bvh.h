@@ -1,0 +1,258 @@
+// accel/vd/vd_bvh.h — the bottom level of Harada's three-level hierarchy: a
+// complete quad BVH over one VD patch, built on the fly at the level the rays
+// need, traversed stacklessly with one shared link table.
+//
+// * Layout: breadth first; level l holds 4^l nodes from vdLevelOffset(l) =
+//   (4^l - 1) / 3 on, ordered by the Morton code of their cell (x, y) in the
+//   2^l x 2^l grid, so node k's children at the next level are 4k .. 4k+3.
+//   With leaves at level L, node i is a leaf when i >= vdLevelOffset(L).
+// * Links (one table for every patch and every level up to kVdMaxLevel):
+//   child in the low 16 bits, skip (the next node when this one is done) in
+//   the high 16; kVdNoNode ends the traversal.
+// * Nodes are 20 bytes: the box quantized to 16 bits per component relative to
+//   the patch's (loose) box, rounded outward so no hit is lost; the normal
+//   (octahedral, 2 x 16 bits) and the cell's centre in patch coordinates (2 x 16).
+// * Leaves: the box of the cell's four displaced grid vertices. Where Harada
+//   takes the leaf box itself as the surface, a leaf here is intersected as the
+//   two triangles of those four vertices — exactly the triangles
+//   pre-tessellation makes at the same level, so the two modes see one surface
+//   (and secondary rays leaving it do not hit its box again at t = 0).
+#pragma once
+
+#include "accel/bvh_traverse.h"
+#include "accel/triangle.h"
+#include "accel/vd/vd_surface.h"
+
+namespace strata {
+
+constexpr int kVdMaxLevel = 7;
+constexpr uint32_t kVdNoNode = 0xffffu;
+
+STRATA_HD uint32_t vdLevelOffset(int level) { return ((1u << (2 * level)) - 1u) / 3u; }
+// Nodes of a tree whose leaves are at `level`.
+STRATA_HD uint32_t vdNodeCount(int level) { return vdLevelOffset(level + 1); }
+STRATA_HD int vdLevelOf(uint32_t node) {
+    int l = 0;
+    while (vdLevelOffset(l + 1) <= node) ++l;
+    return l;
+}
+
+STRATA_HD uint32_t vdMorton(uint32_t x, uint32_t y) {
+    uint32_t k = 0;
+    for (int b = 0; b < kVdMaxLevel; ++b) k |= ((x >> b) & 1u) << (2 * b) | ((y >> b) & 1u) << (2 * b + 1);
+    return k;
+}
+STRATA_HD void vdUnmorton(uint32_t k, uint32_t& x, uint32_t& y) {
+    x = y = 0;
+    for (int b = 0; b < kVdMaxLevel; ++b) {
+        x |= ((k >> (2 * b)) & 1u) << b;
+        y |= ((k >> (2 * b + 1)) & 1u) << b;
+    }
+}
+
+STRATA_HD uint32_t vdLinkChild(uint32_t link) { return link & 0xffffu; }
+STRATA_HD uint32_t vdLinkSkip(uint32_t link) { return link >> 16; }
+
+// The link of node i (of the table for kVdMaxLevel): computed, not looked up,
+// so the host can fill the table and tests can check it.
+STRATA_HD uint32_t vdMakeLink(uint32_t node) {
+    int l = vdLevelOf(node);
+    uint32_t k = node - vdLevelOffset(l);
+    uint32_t child = l < kVdMaxLevel ? vdLevelOffset(l + 1) + 4 * k : 0u;
+    uint32_t skip = kVdNoNode;
+    // Up the ancestors until one has a next sibling.
+    for (int lv = l; lv > 0; --lv) {
+        if (k % 4 != 3) {
+            skip = vdLevelOffset(lv) + k + 1;
+            break;
+        }
+        k /= 4;
+    }
+    return child | skip << 16;
+}
+
+struct VdNode {
+    uint16_t lo[3], hi[3];  // quantized box
+    uint32_t normal;        // octahedral, 2 x 16-bit snorm
+    uint32_t st;            // cell centre in patch coordinates, 2 x 16-bit unorm
+};
+static_assert(sizeof(VdNode) == 20, "Harada's 20-byte node");
+
+// Quantization frame of one patch: value = lo + q * step, q in [0, 65535].
+struct VdFrame {
+    Vec3 lo, step;
+};
+STRATA_HD VdFrame vdFrame(const Aabb& box) {
+    Vec3 e = box.extent();
+    return {box.lo, Vec3{fmaxf(e.x, 1e-30f), fmaxf(e.y, 1e-30f), fmaxf(e.z, 1e-30f)} * (1.0f / 65535.0f)};
+}
+STRATA_HD float vdDequant(uint32_t q, float lo, float step) { return fmaf(float(q), step, lo); }
+// Rounded outward: the dequantized bound never lies inside [v, ...] / [..., v].
+STRATA_HD uint16_t vdQuantLo(float v, float lo, float step) {
+    float f = floorf((v - lo) / step);
+    int q = f <= 0.0f ? 0 : f >= 65535.0f ? 65535 : int(f);
+    while (q > 0 && vdDequant(uint32_t(q), lo, step) > v) --q;
+    return uint16_t(q);
+}
+STRATA_HD uint16_t vdQuantHi(float v, float lo, float step) {
+    float f = ceilf((v - lo) / step);
+    int q = f <= 0.0f ? 0 : f >= 65535.0f ? 65535 : int(f);
+    while (q < 65535 && vdDequant(uint32_t(q), lo, step) < v) ++q;
+    return uint16_t(q);
+}
+STRATA_HD Aabb vdNodeBox(const VdNode& n, const VdFrame& f) {
+    return Aabb{{vdDequant(n.lo[0], f.lo.x, f.step.x), vdDequant(n.lo[1], f.lo.y, f.step.y),
+                 vdDequant(n.lo[2], f.lo.z, f.step.z)},
+                {vdDequant(n.hi[0], f.lo.x, f.step.x), vdDequant(n.hi[1], f.lo.y, f.step.y),
+                 vdDequant(n.hi[2], f.lo.z, f.step.z)}};
+}
+
+STRATA_HD uint32_t vdPackSnorm2(float a, float b) {
+    auto q = [](float x) { return uint32_t(int32_t(rintf(fminf(fmaxf(x, -1.0f), 1.0f) * 32767.0f)) & 0xffff); };
+    return q(a) | q(b) << 16;
+}
+STRATA_HD float vdUnpackSnorm(uint32_t v) { return fmaxf(float(int16_t(uint16_t(v))) / 32767.0f, -1.0f); }
+STRATA_HD uint32_t vdEncodeNormal(Vec3 n) {  // octahedral
+    float s = fabsf(n.x) + fabsf(n.y) + fabsf(n.z);
+    if (!(s > 0)) return vdPackSnorm2(0, 1);
+    float x = n.x / s, y = n.y / s;
+    if (n.z < 0) {
+        float ox = (1 - fabsf(y)) * (x >= 0 ? 1.0f : -1.0f), oy = (1 - fabsf(x)) * (y >= 0 ? 1.0f : -1.0f);
+        x = ox;
+        y = oy;
+    }
+    return vdPackSnorm2(x, y);
+}
+STRATA_HD Vec3 vdDecodeNormal(uint32_t e) {
+    float x = vdUnpackSnorm(e), y = vdUnpackSnorm(e >> 16), z = 1 - fabsf(x) - fabsf(y);
+    if (z < 0) {
+        float ox = (1 - fabsf(y)) * (x >= 0 ? 1.0f : -1.0f), oy = (1 - fabsf(x)) * (y >= 0 ? 1.0f : -1.0f);
+        x = ox;
+        y = oy;
+    }
+    return normalize(Vec3{x, y, z});
+}
+STRATA_HD uint32_t vdEncodeSt(float s, float t) {
+    auto q = [](float x) { return uint32_t(rintf(fminf(fmaxf(x, 0.0f), 1.0f) * 65535.0f)); };
+    return q(s) | q(t) << 16;
+}
+STRATA_HD Vec2 vdDecodeSt(uint32_t e) { return {float(e & 0xffffu) / 65535.0f, float(e >> 16) / 65535.0f}; }
+
+// The cell (x, y) of the 2^level grid: its four displaced vertices v00, v10,
+// v11, v01 (the same expressions as pre-tessellation, so the same floats).
+STRATA_HD void vdCellCorners(const VdPatch& p, const TextureView& map, int level, uint32_t x, uint32_t y, Vec3 c[4]) {
+    const uint32_t n = 1u << level;
+    c[0] = vdPosition(p, map, float(x) / n, float(y) / n);
+    c[1] = vdPosition(p, map, float(x + 1) / n, float(y) / n);
+    c[2] = vdPosition(p, map, float(x + 1) / n, float(y + 1) / n);
+    c[3] = vdPosition(p, map, float(x) / n, float(y + 1) / n);
+}
+
+STRATA_HD VdNode vdMakeLeaf(const VdPatch& p, const TextureView& map, int level, uint32_t k, const VdFrame& f) {
+    uint32_t x, y;
+    vdUnmorton(k, x, y);
+    Vec3 c[4];
+    vdCellCorners(p, map, level, x, y, c);
+    Aabb b;
+    for (int i = 0; i < 4; ++i) b.grow(c[i]);
+    VdNode n;
+    n.lo[0] = vdQuantLo(b.lo.x, f.lo.x, f.step.x);
+    n.lo[1] = vdQuantLo(b.lo.y, f.lo.y, f.step.y);
+    n.lo[2] = vdQuantLo(b.lo.z, f.lo.z, f.step.z);
+    n.hi[0] = vdQuantHi(b.hi.x, f.lo.x, f.step.x);
+    n.hi[1] = vdQuantHi(b.hi.y, f.lo.y, f.step.y);
+    n.hi[2] = vdQuantHi(b.hi.z, f.lo.z, f.step.z);
+    n.normal = vdEncodeNormal(cross(c[2] - c[0], c[3] - c[1]));
+    const float inv = 1.0f / float(1u << level);
+    n.st = vdEncodeSt((float(x) + 0.5f) * inv, (float(y) + 0.5f) * inv);
+    return n;
+}
+
+// An inner node from its four children: the union of their (quantized) boxes,
+// the mean of their normals and of their cell centres.
+STRATA_HD VdNode vdMergeNodes(const VdNode* c) {
+    VdNode n = c[0];
+    Vec3 nsum = vdDecodeNormal(c[0].normal);
+    Vec2 st = vdDecodeSt(c[0].st);
+    for (int i = 1; i < 4; ++i) {
+        for (int a = 0; a < 3; ++a) {
+            n.lo[a] = c[i].lo[a] < n.lo[a] ? c[i].lo[a] : n.lo[a];
+            n.hi[a] = c[i].hi[a] > n.hi[a] ? c[i].hi[a] : n.hi[a];
+        }
+        nsum = nsum + vdDecodeNormal(c[i].normal);
+        Vec2 s = vdDecodeSt(c[i].st);
+        st = {st.x + s.x, st.y + s.y};
+    }
+    n.normal = vdEncodeNormal(nsum);
+    n.st = vdEncodeSt(0.25f * st.x, 0.25f * st.y);
+    return n;
+}
+
+// The whole tree with leaves at `level`, level by level from the leaves up
+// (the GPU bottom kernel does each level's loop with one thread per node).
+STRATA_HD void vdBuildTree(const VdPatch& p, const TextureView& map, int level, VdNode* nodes) {
+    const VdFrame f = vdFrame(p.box);
+    const uint32_t leaves = 1u << (2 * level), o = vdLevelOffset(level);
+    for (uint32_t k = 0; k < leaves; ++k) nodes[o + k] = vdMakeLeaf(p, map, level, k, f);
+    for (int l = level - 1; l >= 0; --l) {
+        const uint32_t ol = vdLevelOffset(l), oc = vdLevelOffset(l + 1), count = 1u << (2 * l);
+        for (uint32_t k = 0; k < count; ++k) nodes[ol + k] = vdMergeNodes(&nodes[oc + 4 * k]);
+    }
+}
+
+// The two triangles of a leaf cell against the ray (object space); on a hit
+// closer than tmax, tmax becomes its distance. tri: 0 (v00 v10 v11) or 1 (v00 v11 v01).
+STRATA_HD bool vdIntersectCell(const Vec3 c[4], const Ray& ray, float& tmax, TriHit* hitOut = nullptr,
+                               int* triOut = nullptr) {
+    TriHit h;
+    bool hit = false;
+    if (intersectTriangle(ray, c[0], c[1], c[2], tmax, h)) {
+        tmax = h.t;
+        hit = true;
+        if (hitOut) *hitOut = h;
+        if (triOut) *triOut = 0;
+    }
+    if (intersectTriangle(ray, c[0], c[2], c[3], tmax, h)) {
+        tmax = h.t;
+        hit = true;
+        if (hitOut) *hitOut = h;
+        if (triOut) *triOut = 1;
+    }
+    return hit;
+}
+
+// Listing 1.1 of the paper, for closest hit (AnyHit: the first hit ends it).
+// Returns the hit leaf's node index or kVdNoNode; tmax shrinks to the hit.
+template <bool AnyHit>
+STRATA_HD uint32_t vdTraverse(const VdNode* nodes, const uint32_t* links, int level, const VdPatch& p,
+                              const TextureView& map, const Ray& ray, float& tmax, uint32_t* leavesTested = nullptr) {
+    const VdFrame f = vdFrame(p.box);
+    const Vec3 invDir = safeInverse(ray.dir);
+    const uint32_t leafStart = vdLevelOffset(level);
+    uint32_t node = 0, best = kVdNoNode;
+    while (node != kVdNoNode) {
+        const Aabb b = vdNodeBox(nodes[node], f);
+        const uint32_t link = links[node];
+        if (slabEntry(b.lo, b.hi, ray.org, invDir, ray.tmin, tmax) <= tmax) {
+            if (node >= leafStart) {
+                uint32_t x, y;
+                vdUnmorton(node - leafStart, x, y);
+                Vec3 c[4];
+                vdCellCorners(p, map, level, x, y, c);
+                if (leavesTested) ++*leavesTested;
+                if (vdIntersectCell(c, ray, tmax)) {
+                    best = node;
+                    if (AnyHit) return best;
+                }
+                node = vdLinkSkip(link);
+            } else {
+                node = vdLinkChild(link);
+            }
+        } else {
+            node = vdLinkSkip(link);
+        }
+    }
+    return best;
+}
+
+}  // namespace strata

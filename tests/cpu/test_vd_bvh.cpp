@@ -1,0 +1,185 @@
+// The bottom level (accel/vd/vd_bvh.h) on the CPU: link table, quantization,
+// the built tree's invariants, and closest / any hits of the stackless
+// traversal against brute force over the same level's pre-tessellated
+// triangles.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "accel/vd/vd_bvh.h"
+#include "loader_test_util.h"
+#include "scene/scene_loader.h"
+#include "scene/vd_scene.h"
+
+namespace strata {
+namespace {
+
+std::vector<uint32_t> linkTable() {
+    std::vector<uint32_t> links(vdNodeCount(kVdMaxLevel));
+    for (uint32_t i = 0; i < links.size(); ++i) links[i] = vdMakeLink(i);
+    return links;
+}
+
+TEST(VdBvh, LayoutAndLinksWalkEveryNodeOnceInDepthFirstOrder) {
+    EXPECT_EQ(vdLevelOffset(0), 0u);
+    EXPECT_EQ(vdLevelOffset(1), 1u);
+    EXPECT_EQ(vdLevelOffset(2), 5u);
+    EXPECT_EQ(vdNodeCount(5), 1365u);
+    EXPECT_EQ(vdNodeCount(kVdMaxLevel), 21845u);
+    const std::vector<uint32_t> links = linkTable();
+    for (int level = 0; level <= kVdMaxLevel; ++level) {
+        // Descend everywhere: the walk must visit each node of the tree once,
+        // parents before children, and stop at the sentinel.
+        std::vector<int> seen(vdNodeCount(level), 0);
+        const uint32_t leafStart = vdLevelOffset(level);
+        uint32_t node = 0, steps = 0;
+        while (node != kVdNoNode && steps <= seen.size()) {
+            ASSERT_LT(node, seen.size()) << "level " << level;
+            ++seen[node];
+            ++steps;
+            node = node >= leafStart ? vdLinkSkip(links[node]) : vdLinkChild(links[node]);
+        }
+        EXPECT_EQ(node, kVdNoNode) << "level " << level;
+        for (size_t i = 0; i < seen.size(); ++i) ASSERT_EQ(seen[i], 1) << "node " << i << " at level " << level;
+    }
+    // Children of node k of a level are the 2x2 block of its cell.
+    for (uint32_t k = 0; k < 64; ++k) {
+        uint32_t x, y;
+        vdUnmorton(k, x, y);
+        for (uint32_t c = 0; c < 4; ++c) {
+            uint32_t cx, cy;
+            vdUnmorton(4 * k + c, cx, cy);
+            EXPECT_EQ(cx / 2, x);
+            EXPECT_EQ(cy / 2, y);
+        }
+        EXPECT_EQ(vdMorton(x, y), k);
+    }
+}
+
+TEST(VdBvh, QuantizationRoundsOutwardAndEncodingsRoundTrip) {
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<float> u(-3.0f, 7.0f);
+    const VdFrame f = vdFrame(Aabb{{-3, -3, -3}, {7, 7, 7}});
+    for (int i = 0; i < 100000; ++i) {
+        float v = u(rng);
+        EXPECT_LE(vdDequant(vdQuantLo(v, f.lo.x, f.step.x), f.lo.x, f.step.x), v);
+        EXPECT_GE(vdDequant(vdQuantHi(v, f.lo.x, f.step.x), f.lo.x, f.step.x), v);
+        EXPECT_LE(vdDequant(vdQuantHi(v, f.lo.x, f.step.x), f.lo.x, f.step.x) - v, 2 * f.step.x);
+    }
+    std::uniform_real_distribution<float> s(-1.0f, 1.0f);
+    for (int i = 0; i < 10000; ++i) {
+        Vec3 n = normalize(Vec3{s(rng), s(rng), s(rng)});
+        EXPECT_GT(dot(vdDecodeNormal(vdEncodeNormal(n)), n), 0.9999f);
+        Vec2 st{0.5f * s(rng) + 0.5f, 0.5f * s(rng) + 0.5f};
+        Vec2 d = vdDecodeSt(vdEncodeSt(st.x, st.y));
+        EXPECT_NEAR(d.x, st.x, 1e-5f);
+        EXPECT_NEAR(d.y, st.y, 1e-5f);
+    }
+}
+
+struct PatchFixture {
+    Scene scene;
+    std::vector<VdPatch> patches;
+    TextureView map;
+};
+
+PatchFixture loadAsset(const char* generator) {
+    test::TempDir dir;
+    PatchFixture f;
+    const std::string params = std::string(generator) == "vd-bark" ? R"({"resolution": 128, "around": 3, "up": 2})"
+                                                                   : R"({"resolution": 128, "patches": 2})";
+    f.scene = loadScene(dir.write("s.json", std::string(R"({"meshes": [{"name": "a", "generator": ")") + generator +
+                                                R"(", "params": )" + params + "}]}"));
+    f.patches = meshPatches(f.scene, f.scene.meshes[0]);
+    const VdMap& m = f.scene.vdMaps[0];
+    f.map = TextureView{m.texels.data(), m.width, m.height};
+    return f;
+}
+
+TEST(VdBvh, BuiltTreeBoxesContainTheSurfaceAndTheirChildren) {
+    PatchFixture f = loadAsset("vd-mushroom");
+    for (int level : {1, 3, 5}) {
+        for (const VdPatch& p : f.patches) {
+            std::vector<VdNode> nodes(vdNodeCount(level));
+            vdBuildTree(p, f.map, level, nodes.data());
+            const VdFrame fr = vdFrame(p.box);
+            const uint32_t leafStart = vdLevelOffset(level);
+            for (uint32_t i = 0; i < leafStart; ++i) {
+                Aabb b = vdNodeBox(nodes[i], fr);
+                uint32_t c = vdLinkChild(vdMakeLink(i));
+                for (uint32_t k = 0; k < 4; ++k) ASSERT_TRUE(b.contains(vdNodeBox(nodes[c + k], fr)));
+            }
+            for (uint32_t k = 0; k < (1u << (2 * level)); ++k) {
+                uint32_t x, y;
+                vdUnmorton(k, x, y);
+                Vec3 c[4];
+                vdCellCorners(p, f.map, level, x, y, c);
+                Aabb b = vdNodeBox(nodes[leafStart + k], fr);
+                for (const Vec3& q : c)
+                    ASSERT_TRUE(q.x >= b.lo.x && q.y >= b.lo.y && q.z >= b.lo.z && q.x <= b.hi.x && q.y <= b.hi.y &&
+                                q.z <= b.hi.z);
+                ASSERT_TRUE(p.box.contains(b)) << "a leaf outside the patch's loose box";
+            }
+        }
+    }
+}
+
+// Brute force over the level's triangles (the pre-tessellation of the patch).
+float bruteForce(const VdPatch& p, const TextureView& map, int level, const Ray& ray) {
+    float tmax = ray.tmax;
+    const uint32_t n = 1u << level;
+    for (uint32_t y = 0; y < n; ++y)
+        for (uint32_t x = 0; x < n; ++x) {
+            Vec3 c[4];
+            vdCellCorners(p, map, level, x, y, c);
+            vdIntersectCell(c, ray, tmax);
+        }
+    return tmax;
+}
+
+TEST(VdBvh, ClosestAndAnyHitEqualBruteForceOverThePretessellatedCells) {
+    const std::vector<uint32_t> links = linkTable();
+    for (const char* g : {"vd-mushroom", "vd-hook", "vd-spike", "vd-bark"}) {
+        PatchFixture f = loadAsset(g);
+        std::mt19937 rng(11);
+        std::uniform_real_distribution<float> u(0.0f, 1.0f);
+        for (int level : {2, 4, 5}) {
+            int hits = 0, rays = 0;
+            uint32_t leaves = 0;
+            for (const VdPatch& p : f.patches) {
+                std::vector<VdNode> nodes(vdNodeCount(level));
+                vdBuildTree(p, f.map, level, nodes.data());
+                Vec3 e = p.box.extent();
+                for (int r = 0; r < 300; ++r) {
+                    // From outside the box towards a random point of the surface; a
+                    // third from inside the box in random directions.
+                    Vec3 target = vdPosition(p, f.map, u(rng), u(rng));
+                    Vec3 from = r % 3 == 0 ? p.box.lo + e * Vec3{u(rng), u(rng), u(rng)}
+                                           : p.box.center() + normalize(Vec3{u(rng) - 0.5f, u(rng) - 0.5f,
+                                                                             u(rng) - 0.5f}) * (2.0f * length(e));
+                    Ray ray;
+                    ray.org = from;
+                    ray.dir = normalize(target - from);
+                    if (r % 3 == 0) ray.dir = normalize(Vec3{u(rng) - 0.5f, u(rng) - 0.5f, u(rng) - 0.5f});
+                    ray.tmin = 0;
+                    float ref = bruteForce(p, f.map, level, ray);
+                    float t = ray.tmax;
+                    uint32_t node = vdTraverse<false>(nodes.data(), links.data(), level, p, f.map, ray, t, &leaves);
+                    ASSERT_EQ(node != kVdNoNode, ref < ray.tmax) << g << " level " << level << " ray " << r;
+                    ASSERT_EQ(t, ref) << g << " level " << level << " ray " << r;
+                    float ta = ray.tmax;
+                    EXPECT_EQ(vdTraverse<true>(nodes.data(), links.data(), level, p, f.map, ray, ta) != kVdNoNode,
+                              ref < ray.tmax);
+                    hits += ref < ray.tmax;
+                    ++rays;
+                }
+            }
+            EXPECT_GT(hits, rays / 3) << g << ": too few hits to test anything";
+            // The hierarchy prunes: far fewer leaves tested than cells per ray.
+            EXPECT_LT(double(leaves) / rays, 0.5 * double(1u << (2 * level)) + 4) << g << " level " << level;
+        }
+    }
+}
+
+}  // namespace
+}  // namespace strata
