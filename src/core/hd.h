@@ -54,6 +54,14 @@ STRATA_HD uint32_t atomicExchU32(uint32_t* p, uint32_t v) {
 #endif
 }
 
+STRATA_HD unsigned long long atomicLoadU64(const unsigned long long* p) {
+#if defined(__CUDA_ARCH__)
+    return *reinterpret_cast<const volatile unsigned long long*>(p);
+#else
+    return __atomic_load_n(p, __ATOMIC_RELAXED);
+#endif
+}
+
 // Orders memory between the two visits of a bottom-up pass (Karras 2012 §4).
 STRATA_HD void memoryFence() {
 #if defined(__CUDA_ARCH__)

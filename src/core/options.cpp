@@ -120,11 +120,16 @@ const std::vector<Field>& fields() {
           "Shorthand for accel.kd_a .. accel.kd_e.", true},
          nullptr, setKdOpts, getKdOpts},
         {{"vd.mode", OptionKind::String,
-          "VD patches: pretess (tessellated to displaced triangles at vd.max_level), off (plain quads)",
-          {"pretess", "off"}},
+          "VD patches: direct (quad BVH per patch built on the fly), pretess (tessellated to displaced triangles at "
+          "vd.max_level), off (plain quads)",
+          {"direct", "pretess", "off"}},
          [](Options& o) -> void* { return &o.vd.mode; }},
         {{"vd.max_level", OptionKind::Int, "VD patch subdivision level (1-7; 2^level cells per side)", {}},
          [](Options& o) -> void* { return &o.vd.maxLevel; }},
+        {{"vd.lod_bias", OptionKind::Float, "direct: levels added to the level from the pixel footprint", {}},
+         [](Options& o) -> void* { return &o.vd.lodBias; }},
+        {{"vd.freeze_lod", OptionKind::Bool, "direct: keep each patch's level from when this was turned on", {}},
+         [](Options& o) -> void* { return &o.vd.freezeLod; }},
         {{"animation.fps", OptionKind::Float, "scene time per frame is 1/fps seconds", {}},
          [](Options& o) -> void* { return &o.animation.fps; }},
         {{"animation.start_time", OptionKind::Float, "scene time of the first frame (s)", {}},
@@ -215,6 +220,7 @@ void Options::set(const std::string& key, const std::string& value) {
             if (value.empty() || *end != '\0' || errno != 0 || !std::isfinite(v)) throw bad();
             if (key == "animation.fps") checkRange(key, v, 0.001, 10000);
             if (key == "render.exposure") checkRange(key, v, -64, 64);
+            if (key == "vd.lod_bias") checkRange(key, v, -8, 8);
             *static_cast<float*>(p) = static_cast<float>(v);
             return;
         }

@@ -12,6 +12,7 @@
 #include "render/path_storage.h"
 #include "render/renderer_base.h"
 #include "render/thread_pool.h"
+#include "render/vd_host.h"
 
 namespace strata {
 namespace {
@@ -31,7 +32,7 @@ public:
     std::string name() const override { return "cpu (" + std::to_string(pool_.size()) + " threads)"; }
 
     std::vector<std::string> stageNames() const override {
-        return {"animate", "build", "trace", "shade", "shadow", "accumulate"};
+        return {"animate", "build", "trace", "shade", "shadow", "accumulate", "vd"};
     }
 
     void renderFrame(float t, uint64_t frameIndex, bool accumulate) override {
@@ -56,11 +57,14 @@ public:
                 // the CPU reference kd-tree (which clips triangles: it takes them whole).
                 if (opt_.accel.builder == "kdtree") kd_ = buildKdTreeCpu(pos_, flat_.tris);
                 else buildHostAccel(bounds_, opt_.accel, accel_);
+                if (!flat_.patches.empty()) vd_.prepare(scene_, flat_, t);  // patch boxes + their BVH
             });
         }
         CameraView cam = cameraView(t, int(w), int(h));
         SceneView sv = hostSceneView(scene_, flat_, pos_, nrm_, accel_.view(opt_.accel), cam);
         if (opt_.accel.builder == "kdtree") sv.kd = kd_.view();
+        if (!flat_.patches.empty()) sv.vd = vd_.view(flat_, opt_.vd, pixelAngle(cam, int(h)), n);
+        const bool vd = sv.vd.numPatches > 0;
         PathBuffers b = paths_.view();
         if (!accumulate || samples_ == 0) {
             std::fill(paths_.film.begin(), paths_.film.end(), Vec3{});
@@ -75,9 +79,14 @@ public:
                 uint32_t count = paths_.counters[bounce & 1];
                 if (count == 0) break;
                 timed(2, [&] { pool_.parallelFor(count, [&](uint32_t i) { stageTraceClosest(sv, b, bounce, i); }); });
+                if (vd) timed(6, [&] { vd_.resolve(sv.vd, b.rays[bounce & 1], b.hits, nullptr, opt_.vd, pool_); });
                 timed(3, [&] { pool_.parallelFor(count, [&](uint32_t i) { stageShade(sv, b, p, bounce, i); }); });
                 uint32_t shadows = paths_.counters[kShadowQueue];
                 timed(4, [&] { pool_.parallelFor(std::max(shadows, 1u), [&](uint32_t i) { stageTraceShadow(sv, b, i); }); });
+                if (vd) {
+                    timed(6, [&] { vd_.resolve(sv.vd, b.shadowRays, nullptr, b.shadowBlocked, opt_.vd, pool_); });
+                    timed(4, [&] { pool_.parallelFor(shadows, [&](uint32_t i) { stageShadowFinish(b, i); }); });
+                }
             }
             timed(5, [&] { pool_.parallelFor(n, [&](uint32_t i) { stageAccumulate(b, i); }); });
         }
@@ -127,6 +136,7 @@ private:
     std::vector<Aabb> bounds_;
     HostAccel accel_;
     HostKdTree kd_;
+    VdHost vd_;
     PathStorage<HostArray> paths_;
     std::deque<FrameRecord> records_;
     RebuildPolicy rebuild_;

@@ -105,6 +105,9 @@ class CudaRenderer final : public RendererBase {
 public:
     explicit CudaRenderer(const Scene& scene) : RendererBase(scene), timer_(stageList()) {
         flat_ = flattenScene(scene_);
+        if (!flat_.patches.empty())
+            throw Error(scene_.path + ": vd.mode direct does not run on the cuda backend yet; use vd.mode pretess or "
+                        "--backend cpu");
         checkFits(scene_, flat_);
         gpuName_ = queryGpu().name;
         STRATA_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));

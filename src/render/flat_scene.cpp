@@ -93,6 +93,24 @@ FlatScene flattenScene(const Scene& scene) {
         if (mi < 0 || size_t(mi) >= f.materials.size()) mi = 0;
     for (const Image& img : scene.images) f.textures.push_back(TextureView{img.pixels.data(), img.width, img.height});
 
+    // VD patches left as quads (vd.mode direct): every instance of a VD mesh.
+    for (size_t i = 0; i < scene.instances.size(); ++i) {
+        const Mesh& m = scene.meshes.at(scene.instances[i].mesh);
+        if (m.vd.map < 0 || m.quads.empty()) continue;
+        for (const VdPatch& p : meshPatches(scene, m)) {
+            f.patches.push_back(p);
+            f.patchInstance.push_back(uint32_t(i));
+        }
+    }
+    if (f.patches.size() > kVdMaxPatches)
+        throw Error(scene.path + ": " + std::to_string(f.patches.size()) + " VD patches over all instances; vd.mode " +
+                    "direct supports at most " + std::to_string(kVdMaxPatches) + " (use vd.mode pretess)");
+    if (!f.patches.empty()) {
+        for (const VdMap& m : scene.vdMaps) f.vdMaps.push_back(TextureView{m.texels.data(), m.width, m.height});
+        f.vdLinks.resize(vdNodeCount(kVdMaxLevel));
+        for (uint32_t n = 0; n < f.vdLinks.size(); ++n) f.vdLinks[n] = vdMakeLink(n);
+    }
+
     // Emissive triangles, picked in proportion to power at the rest pose.
     std::vector<Vec3> pos, nrm;
     poseFlatScene(scene, f, scene.options.animation.startTime, pos, nrm);
@@ -142,6 +160,27 @@ void poseFlatScene(const Scene& scene, const FlatScene& flat, float t, std::vect
                                               nx.m[0][2] * n.x + nx.m[1][2] * n.y + nx.m[2][2] * n.z});
             }
         }
+    }
+}
+
+void poseVdPatches(const Scene& scene, const FlatScene& flat, float t, VdFrameData& out) {
+    out.objectFromWorld.resize(scene.instances.size());
+    out.worldFromObject.resize(scene.instances.size());
+    std::vector<char> used(scene.instances.size(), 0);
+    for (uint32_t i : flat.patchInstance) used[i] = 1;
+    for (size_t i = 0; i < scene.instances.size(); ++i) {
+        if (!used[i]) continue;
+        out.worldFromObject[i] = instanceTransformAt(scene.instances[i], t);
+        out.objectFromWorld[i] = inverse(out.worldFromObject[i]);
+    }
+    out.worldBoxes.resize(flat.patches.size());
+    for (size_t k = 0; k < flat.patches.size(); ++k) {
+        const Aabb& b = flat.patches[k].box;
+        const Affine& w = out.worldFromObject[flat.patchInstance[k]];
+        Aabb wb;
+        for (int c = 0; c < 8; ++c)
+            wb.grow(w.point(Vec3{c & 1 ? b.hi.x : b.lo.x, c & 2 ? b.hi.y : b.lo.y, c & 4 ? b.hi.z : b.lo.z}));
+        out.worldBoxes[k] = wb;
     }
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "render/scene_view.h"
+#include "scene/vd_scene.h"
 #include "scene/keyframes.h"
 #include "scene/scene.h"
 
@@ -35,7 +36,21 @@ struct FlatScene {
     EnvTables env;
     std::vector<Material> materials;
     std::vector<TextureView> textures;  // point into Scene::images
+    // VD patches traced directly (vd.mode direct): one per quad of every
+    // instance of a VD mesh, in the mesh's object space.
+    std::vector<VdPatch> patches;
+    std::vector<uint32_t> patchInstance;
+    std::vector<TextureView> vdMaps;   // point into Scene::vdMaps
+    std::vector<uint32_t> vdLinks;     // the shared link table (vdNodeCount(kVdMaxLevel))
 };
+
+// This frame's instance transforms (both directions) and the patches' world
+// boxes: the input of the patch-box BVH (vd.mode direct).
+struct VdFrameData {
+    std::vector<Affine> objectFromWorld, worldFromObject;
+    std::vector<Aabb> worldBoxes;
+};
+void poseVdPatches(const Scene& scene, const FlatScene& flat, float t, VdFrameData& out);
 
 // Throws strata::Error if the flat scene exceeds 32-bit indices.
 FlatScene flattenScene(const Scene& scene);

@@ -39,6 +39,7 @@ struct PathBuffers {
     Ray* shadowRays;
     Vec3* shadowContrib;
     uint32_t* shadowPath;
+    uint32_t* shadowBlocked;  // VD patches: 1 once any geometry blocks the shadow ray
     uint32_t* counters;  // kNumCounters
     Vec3* film;          // per pixel: sum of samples
 };
@@ -112,8 +113,11 @@ STRATA_HD void stageTraceClosest(const SceneView& s, const PathBuffers& b, int b
         b.counters[kRaysTraced] += count;
     }
     if (slot >= count) return;
-    HitRecord h = traceClosest(s, b.rays[cur][slot]);
+    const Ray ray = b.rays[cur][slot];
+    HitRecord h = traceClosest(s, ray);
     atomicMinU64(&b.hits[slot], h);
+    // VD patches entered before the triangle hit: pairs for the bottom level.
+    if (s.vd.numPatches) vdAppendPairs(s.vd, ray, isHit(h) ? hitDistance(h) : ray.tmax, slot);
 }
 
 struct LightSample {
@@ -201,24 +205,49 @@ STRATA_HD void stageShade(const SceneView& s, const PathBuffers& b, const PassPa
         b.radiance[path] += beta * le * w;
         return;
     }
-    uint32_t prim = hitPayload(h);
-    float t = hitDistance(h);
-    Tri tri = s.geo.tris[prim];
-    Vec3 p0 = s.geo.pos[tri.v[0]], p1 = s.geo.pos[tri.v[1]], p2 = s.geo.pos[tri.v[2]];
-    Vec3 cr = cross(p1 - p0, p2 - p0);
-    Vec3 ng = normalize(cr);
-    Vec2 bc = triangleBarycentrics(ray, p0, p1, p2);
-    float b0 = 1.0f - bc.x - bc.y;
-    const Material& m = s.materials[s.geo.triMaterial[prim]];
+    const uint32_t prim = hitPayload(h);
+    const float t = hitDistance(h);
+    // The surface: a triangle of the middle level, or a VD patch's cell.
+    Vec3 ng, nsHit;
+    bool hasNs = false, hasUv = false;
+    Vec2 uv{0, 0};
+    int32_t matIndex;
+    float area = 0.0f;   // triangle area (emissive MIS)
+    int32_t light = -1;  // index in the emissive list
+    if (isVdPayload(prim)) {
+        VdSurface vs = vdSurfaceAt(s.vd, prim, ray);
+        ng = vs.ng;
+        nsHit = vs.ns;
+        hasNs = hasUv = true;
+        uv = vs.uv;
+        matIndex = vs.material;
+    } else {
+        Tri tri = s.geo.tris[prim];
+        Vec3 p0 = s.geo.pos[tri.v[0]], p1 = s.geo.pos[tri.v[1]], p2 = s.geo.pos[tri.v[2]];
+        Vec3 cr = cross(p1 - p0, p2 - p0);
+        ng = normalize(cr);
+        area = 0.5f * length(cr);
+        Vec2 bc = triangleBarycentrics(ray, p0, p1, p2);
+        float b0 = 1.0f - bc.x - bc.y;
+        if (s.geo.nrm) {
+            nsHit = normalize(s.geo.nrm[tri.v[0]] * b0 + s.geo.nrm[tri.v[1]] * bc.x + s.geo.nrm[tri.v[2]] * bc.y);
+            hasNs = true;
+        }
+        if (s.geo.uv) {
+            uv = s.geo.uv[tri.v[0]] * b0 + s.geo.uv[tri.v[1]] * bc.x + s.geo.uv[tri.v[2]] * bc.y;
+            hasUv = true;
+        }
+        matIndex = s.geo.triMaterial[prim];
+        if (s.emissive.count > 0) light = s.emissive.lightOfTri[prim];
+    }
+    const Material& m = s.materials[matIndex];
 
     if (m.type == MaterialType::Emissive) {
         float w = 1.0f;
         if (p.nee && lastPdf > 0.0f && s.emissive.count > 0) {
-            float area = 0.5f * length(cr);
             float cosL = fabsf(dot(ng, wo));
-            int32_t li = s.emissive.lightOfTri[prim];
-            float pdfL = (li >= 0 && cosL > 0.0f && area > 0.0f)
-                             ? pGroup * s.emissive.pickPdf[li] * t * t / (cosL * area) : 0.0f;
+            float pdfL = (light >= 0 && cosL > 0.0f && area > 0.0f)
+                             ? pGroup * s.emissive.pickPdf[light] * t * t / (cosL * area) : 0.0f;
             w = powerHeuristic(lastPdf, pdfL);
         }
         b.radiance[path] += beta * m.emission * w;
@@ -228,16 +257,13 @@ STRATA_HD void stageShade(const SceneView& s, const PathBuffers& b, const PassPa
 
     Vec3 ngF = dot(ng, wo) < 0.0f ? -ng : ng;  // geometric normal on wo's side
     Vec3 ns = ngF;
-    if (s.geo.nrm) {
-        Vec3 n = normalize(s.geo.nrm[tri.v[0]] * b0 + s.geo.nrm[tri.v[1]] * bc.x + s.geo.nrm[tri.v[2]] * bc.y);
+    if (hasNs) {
+        Vec3 n = nsHit;
         if (dot(n, ngF) < 0.0f) n = -n;
         if (isFinite(n) && dot(n, n) > 0.5f) ns = n;
     }
     Vec3 albedo = m.albedo;
-    if (m.albedoTexture >= 0 && s.geo.uv) {
-        Vec2 uv = s.geo.uv[tri.v[0]] * b0 + s.geo.uv[tri.v[1]] * bc.x + s.geo.uv[tri.v[2]] * bc.y;
-        albedo = albedo * sampleTexture(s.textures[m.albedoTexture], uv);
-    }
+    if (m.albedoTexture >= 0 && hasUv) albedo = albedo * sampleTexture(s.textures[m.albedoTexture], uv);
     Vec3 x = ray.org + ray.dir * t;
     SampleStream rng = bounceStream(p, path, bounce);
     float uB1 = rng.next(), uB2 = rng.next(), uB3 = rng.next();
@@ -289,11 +315,26 @@ STRATA_HD void stageShade(const SceneView& s, const PathBuffers& b, const PassPa
 
 // Stage 4: shadow rays (any hit); unoccluded ones add their contribution.
 // A path has at most one shadow ray per bounce, so the add does not race.
+// With VD patches the contribution waits for the bottom level: the ray is
+// marked blocked or not and its patch pairs appended; stageShadowFinish adds.
 STRATA_HD void stageTraceShadow(const SceneView& s, const PathBuffers& b, uint32_t slot) {
     uint32_t count = b.counters[kShadowQueue];
     if (slot == 0) b.counters[kShadowRaysTraced] += count;
     if (slot >= count) return;
-    if (!traceAny(s, b.shadowRays[slot])) b.radiance[b.shadowPath[slot]] += b.shadowContrib[slot];
+    const Ray ray = b.shadowRays[slot];
+    const bool blocked = traceAny(s, ray);
+    if (!s.vd.numPatches) {
+        if (!blocked) b.radiance[b.shadowPath[slot]] += b.shadowContrib[slot];
+        return;
+    }
+    b.shadowBlocked[slot] = blocked ? 1u : 0u;
+    if (!blocked) vdAppendPairs(s.vd, ray, ray.tmax, slot);
+}
+
+// Stage 4b (VD patches only): after the bottom level, unblocked shadow rays add.
+STRATA_HD void stageShadowFinish(const PathBuffers& b, uint32_t slot) {
+    if (slot >= b.counters[kShadowQueue]) return;
+    if (!b.shadowBlocked[slot]) b.radiance[b.shadowPath[slot]] += b.shadowContrib[slot];
 }
 
 // Stage 5: add each path's radiance to its pixel.

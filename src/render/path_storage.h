@@ -24,6 +24,7 @@ struct PathStorage {
     Buf<Ray> shadowRays;
     Buf<Vec3> shadowContrib;
     Buf<uint32_t> shadowPath;
+    Buf<uint32_t> shadowBlocked;
     Buf<uint32_t> counters;
     Buf<Vec3> film;
 
@@ -41,6 +42,7 @@ struct PathStorage {
         shadowRays.resize(n);
         shadowContrib.resize(n);
         shadowPath.resize(n);
+        shadowBlocked.resize(n);
         counters.resize(kNumCounters);
         film.resize(n);
     }
@@ -48,7 +50,7 @@ struct PathStorage {
     PathBuffers view() {
         return PathBuffers{{rays[0].data(), rays[1].data()}, {rayPath[0].data(), rayPath[1].data()}, hits.data(),
                            throughput.data(), radiance.data(), lastPdf.data(), shadowRays.data(),
-                           shadowContrib.data(), shadowPath.data(), counters.data(), film.data()};
+                           shadowContrib.data(), shadowPath.data(), shadowBlocked.data(), counters.data(), film.data()};
     }
 };
 

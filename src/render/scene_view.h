@@ -9,6 +9,7 @@
 #include "accel/triangle.h"
 #include "core/texture.h"
 #include "render/lights.h"
+#include "render/vd_view.h"
 #include "scene/scene.h"
 
 namespace strata {
@@ -35,6 +36,7 @@ struct SceneView {
     EmissiveView emissive;
     BvhView bvh;
     KdView kd;  // traced instead of bvh when it has nodes (accel.builder = kdtree)
+    VdView vd;  // VD patches traced directly (numPatches 0: none)
     CameraView camera;
 };
 

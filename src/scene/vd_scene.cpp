@@ -43,6 +43,7 @@ std::vector<VdPatch> meshPatches(const Scene& scene, const Mesh& m) {
 namespace {
 
 uint64_t trianglesOf(const Mesh& m, const VdOptions& o) {
+    if (m.vd.map >= 0 && o.mode == "direct") return m.triangles.size();  // the patches stay patches
     if (m.vd.map < 0 || o.mode == "off") return m.triangles.size() + 2 * uint64_t(m.quads.size());
     return m.triangles.size() + m.quads.size() * (2ull << (2 * pretessLevel(m, o)));
 }
@@ -96,10 +97,11 @@ void splitQuads(Mesh& m) {
 }  // namespace
 
 std::unique_ptr<Scene> trianglesFromQuads(const Scene& scene) {
-    bool any = false;
-    for (const Mesh& m : scene.meshes) any = any || !m.quads.empty();
-    if (!any) return nullptr;
     const VdOptions& o = scene.options.vd;
+    const bool direct = o.mode == "direct";
+    bool any = false;  // quads that become triangles
+    for (const Mesh& m : scene.meshes) any = any || (!m.quads.empty() && !(direct && m.vd.map >= 0));
+    if (!any) return nullptr;
     uint64_t flat = 0, perMesh = 0;
     for (const Instance& inst : scene.instances) flat += trianglesOf(scene.meshes.at(size_t(inst.mesh)), o);
     for (const Mesh& m : scene.meshes) perMesh += trianglesOf(m, o);
@@ -114,7 +116,7 @@ std::unique_ptr<Scene> trianglesFromQuads(const Scene& scene) {
     }
     auto out = std::make_unique<Scene>(scene);
     for (Mesh& m : out->meshes) {
-        if (m.quads.empty()) continue;
+        if (m.quads.empty() || (direct && m.vd.map >= 0)) continue;
         if (m.vd.map >= 0 && o.mode == "pretess") tessellate(*out, m, pretessLevel(m, o));
         else splitQuads(m);
         m.quads.clear();

@@ -19,8 +19,9 @@ int pretessLevel(const Mesh& m, const VdOptions& options);
 // The scene with every quad turned into triangles, by scene.options.vd.mode:
 // pretess: a VD patch becomes the 2 * 4^level triangles of its displaced
 // grid (level = pretessLevel); off: plain quads (and VD patches undisplaced)
-// become two triangles. Returns nullptr when the scene has no quads (use it as
-// it is). Throws strata::Error, before allocating, when the result would
+// become two triangles; direct: VD patches stay quads (traced directly), plain
+// quads become two triangles. Returns nullptr when no quad needs converting
+// (use the scene as it is). Throws strata::Error, before allocating, when the result would
 // exceed 32-bit indices or the machine's memory.
 std::unique_ptr<Scene> trianglesFromQuads(const Scene& scene);
 

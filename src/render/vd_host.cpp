@@ -1,0 +1,87 @@
+#include "render/vd_host.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "accel/lbvh/lbvh_host.h"
+
+namespace strata {
+
+float pixelAngle(const CameraView& cam, int height) { return 2.0f * length(cam.up) / float(height); }
+
+void VdHost::prepare(const Scene& scene, const FlatScene& flat, float t) {
+    poseVdPatches(scene, flat, t, frame_);
+    boxes_ = buildLbvhHost(frame_.worldBoxes, 63, LbvhVariant::Karras).bvh;
+    frozen_.resize(flat.patches.size(), 0);
+}
+
+VdView VdHost::view(const FlatScene& flat, const VdOptions& o, float angle, uint32_t rays) {
+    // Room for a few dozen patch boxes per ray; a full buffer drops pairs
+    // (counted) and grows for the next frame.
+    size_t want = std::max<size_t>({size_t(rays) * 16, size_t(1) << 16, 2 * size_t(mostPairs_)});
+    if (pairs_.size() < want) pairs_.resize(want);
+    if (!o.freezeLod) std::fill(frozen_.begin(), frozen_.end(), int8_t(0));
+    VdView v;
+    v.numPatches = uint32_t(flat.patches.size());
+    v.patches = flat.patches.data();
+    v.patchInstance = flat.patchInstance.data();
+    v.objectFromWorld = frame_.objectFromWorld.data();
+    v.worldFromObject = frame_.worldFromObject.data();
+    v.maps = flat.vdMaps.data();
+    v.links = flat.vdLinks.data();
+    v.boxes = boxes_.view();
+    v.pairs = pairs_.data();
+    v.pairCount = counts_;
+    v.pairCapacity = uint32_t(pairs_.size());
+    v.pixelAngle = angle;
+    v.lodBias = o.lodBias;
+    v.maxLevel = o.maxLevel;
+    counts_[0] = counts_[1] = 0;
+    return v;
+}
+
+void VdHost::resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t* blocked, const VdOptions& o,
+                     ThreadPool& pool) {
+    const uint32_t n = std::min(counts_[0], v.pairCapacity);
+    pairsResolved_ += n;
+    pairsDropped_ += counts_[1];
+    mostPairs_ = std::max(mostPairs_, counts_[0]);  // a full buffer grows in the next frame's view()
+    std::sort(pairs_.begin(), pairs_.begin() + n);
+    std::vector<uint32_t> start;  // the first pair of each patch's run
+    for (uint32_t i = 0; i < n; ++i)
+        if (i == 0 || (pairs_[i] >> 32) != (pairs_[i - 1] >> 32)) start.push_back(i);
+    start.push_back(n);
+    pool.parallelFor(uint32_t(start.size() - 1), [&](uint32_t g) {
+        const uint32_t begin = start[g], end = start[g + 1];
+        const uint32_t patch = uint32_t(pairs_[begin] >> 32);
+        const VdPatch& p = v.patches[patch];
+        int level = 1;
+        if (o.freezeLod && frozen_[patch] > 0) {
+            level = frozen_[patch];
+        } else {
+            const Affine& w = v.worldFromObject[v.patchInstance[patch]];
+            for (uint32_t i = begin; i < end; ++i)
+                level = std::max(level, vdRayLevel(v, p, w, rays[uint32_t(pairs_[i])]));
+            if (o.freezeLod) frozen_[patch] = int8_t(level);
+        }
+        thread_local std::vector<VdNode> nodes;
+        nodes.resize(vdNodeCount(level));
+        vdBuildTree(p, v.maps[p.map], level, nodes.data());
+        for (uint32_t i = begin; i < end; ++i) {
+            const uint32_t slot = uint32_t(pairs_[i]);
+            if (blocked) {
+                if (vdTraceRay<true>(v, patch, nodes.data(), level, rays[slot], nullptr)) atomicExchU32(&blocked[slot], 1u);
+            } else {
+                vdTraceRay<false>(v, patch, nodes.data(), level, rays[slot], &hits[slot]);
+            }
+        }
+    });
+    counts_[0] = counts_[1] = 0;
+}
+
+size_t VdHost::memoryBytes() const {
+    return pairs_.size() * sizeof(VdPair) + boxes_.nodes.size() * sizeof(BvhNode) +
+           boxes_.primIndex.size() * sizeof(uint32_t) + frame_.worldBoxes.size() * sizeof(Aabb);
+}
+
+}  // namespace strata

@@ -1,0 +1,150 @@
+// render/vd_view.h — what the trace and shade stages read of the VD patches
+// (vd.mode direct), host or device pointers, and the per-ray parts of
+// Harada's pipeline that both backends share:
+//   1. trace (top+middle): after the triangles, every patch whose box the ray
+//      enters within its current hit distance becomes a (patch, ray) pair;
+//   2. the pairs are sorted by patch (the backend's sort);
+//   3. per patch: a level from the rays' pixel footprints, the patch's quad
+//      BVH built at that level, every ray traversed (closest hits by a 64-bit
+//      atomicMin of distance | VD payload; shadow rays set a blocked flag);
+//   4. shade: a VD payload's surface is re-intersected in its cell for the
+//      barycentrics, normal and uv.
+#pragma once
+
+#include "accel/bvh_traverse.h"
+#include "accel/vd/vd_bvh.h"
+#include "core/transform.h"
+
+namespace strata {
+
+// Hit payloads: triangles are ids < 2^31; a VD hit sets the top bit and packs
+// the leaf's node (15 bits: node indices < 21845) and the patch (16 bits).
+constexpr uint32_t kVdHitFlag = 0x80000000u;
+constexpr uint32_t kVdMaxPatches = 1u << 16;
+STRATA_HD bool isVdPayload(uint32_t payload) { return (payload & kVdHitFlag) != 0; }
+STRATA_HD uint32_t vdPayload(uint32_t patch, uint32_t node) { return kVdHitFlag | node << 16 | patch; }
+STRATA_HD uint32_t vdPayloadPatch(uint32_t payload) { return payload & 0xffffu; }
+STRATA_HD uint32_t vdPayloadNode(uint32_t payload) { return (payload >> 16) & 0x7fffu; }
+
+// A pair: patch in the high word (the sort key), ray slot in the low word.
+using VdPair = unsigned long long;
+STRATA_HD VdPair vdPair(uint32_t patch, uint32_t slot) { return (VdPair(patch) << 32) | slot; }
+
+struct VdView {
+    uint32_t numPatches = 0;
+    const VdPatch* patches = nullptr;        // object space
+    const uint32_t* patchInstance = nullptr; // per patch: index into the transforms
+    const Affine* objectFromWorld = nullptr; // per instance, this frame
+    const Affine* worldFromObject = nullptr;
+    const TextureView* maps = nullptr;
+    const uint32_t* links = nullptr;         // vdNodeCount(kVdMaxLevel) links
+    BvhView boxes;                           // BVH over the patches' world boxes (leaf prim = patch)
+    VdPair* pairs = nullptr;
+    uint32_t* pairCount = nullptr;           // [0] appended, [1] dropped (buffer full)
+    uint32_t pairCapacity = 0;
+    // Level of detail: the cell should cover about one pixel's footprint.
+    float pixelAngle = 0;                    // radians per pixel (camera)
+    float lodBias = 0;                       // levels added to the footprint's
+    int32_t maxLevel = 5;                    // vd.max_level (each patch may cap it lower)
+};
+
+STRATA_HD Ray transformRay(const Affine& m, const Ray& r) {
+    Ray o = r;
+    o.org = m.point(r.org);
+    o.dir = m.vector(r.dir);  // not renormalized: the same t on both sides
+    return o;
+}
+
+// Step 1 for one ray: the patches whose world box the ray enters before tmax.
+STRATA_HD void vdAppendPairs(const VdView& v, const Ray& ray, float tmax, uint32_t slot) {
+    Ray r = ray;
+    r.tmax = tmax;
+    float t = tmax;
+    auto append = [&](uint32_t patch, const Ray&, float) {
+        uint32_t k = atomicAddU32(&v.pairCount[0], 1u);
+        if (k < v.pairCapacity) v.pairs[k] = vdPair(patch, slot);
+        else atomicAddU32(&v.pairCount[1], 1u);
+        return 3.0e38f;  // never a hit here: the bottom level decides
+    };
+    traverseBvh<false>(v.boxes, r, t, append, nullptr);
+}
+
+// The level a ray asks of a patch: cells about one pixel's footprint at the
+// distance where the ray meets the patch's box, clamped to the patch's levels.
+STRATA_HD int vdRayLevel(const VdView& v, const VdPatch& p, const Affine& worldFromObject, const Ray& ray) {
+    Vec3 e0 = worldFromObject.vector(p.p[1] - p.p[0]), e1 = worldFromObject.vector(p.p[3] - p.p[0]);
+    float size = fmaxf(length(e0), length(e1));
+    Vec3 lo = worldFromObject.point(p.box.lo), hi = worldFromObject.point(p.box.hi);
+    Vec3 c = (lo + hi) * 0.5f;
+    float dist = fmaxf(length(c - ray.org) - 0.5f * length(hi - lo), 1e-3f * size);
+    float footprint = fmaxf(v.pixelAngle * dist * length(ray.dir), 1e-30f);
+    int level = int(ceilf(log2f(fmaxf(size / footprint, 1.0f)) + v.lodBias));
+    int top = p.maxLevel < v.maxLevel ? p.maxLevel : v.maxLevel;
+    return level < 1 ? 1 : level > top ? top : level;
+}
+
+// Step 3 for one ray against one built patch tree.
+template <bool AnyHit>
+STRATA_HD bool vdTraceRay(const VdView& v, uint32_t patch, const VdNode* nodes, int level, const Ray& worldRay,
+                          HitRecord* hit) {
+    const VdPatch& p = v.patches[patch];
+    const Ray r = transformRay(v.objectFromWorld[v.patchInstance[patch]], worldRay);
+    float tmax = AnyHit || !hit ? worldRay.tmax : fminf(worldRay.tmax, hitDistance(atomicLoadU64(hit)));
+    uint32_t node = vdTraverse<AnyHit>(nodes, v.links, level, p, v.maps[p.map], r, tmax);
+    if (node == kVdNoNode) return false;
+    if (!AnyHit) atomicMinU64(hit, packHit(tmax, vdPayload(patch, node)));
+    return true;
+}
+
+// Step 4: the surface at a VD hit, in world space.
+struct VdSurface {
+    Vec3 ng, ns;  // geometric normal of the hit cell triangle; smooth normal of the displaced surface
+    Vec2 uv;
+    int32_t material;
+};
+STRATA_HD VdSurface vdSurfaceAt(const VdView& v, uint32_t payload, const Ray& worldRay) {
+    const uint32_t patch = vdPayloadPatch(payload), node = vdPayloadNode(payload);
+    const VdPatch& p = v.patches[patch];
+    const TextureView& map = v.maps[p.map];
+    const uint32_t inst = v.patchInstance[patch];
+    const Ray r = transformRay(v.objectFromWorld[inst], worldRay);
+    const int level = vdLevelOf(node);
+    uint32_t x, y;
+    vdUnmorton(node - vdLevelOffset(level), x, y);
+    Vec3 c[4];
+    vdCellCorners(p, map, level, x, y, c);
+    // The cell's triangle the ray meets (closest of the two, any distance).
+    float tmax = 3.0e38f;
+    TriHit th{0, 0, 0};
+    int tri = 0;
+    Ray rr = r;
+    rr.tmin = -3.0e38f;
+    vdIntersectCell(c, rr, tmax, &th, &tri);
+    const float inv = 1.0f / float(1u << level);
+    // Patch coordinates of the hit: triangle 0 is (v00 v10 v11), 1 is (v00 v11 v01).
+    float s = (float(x) + (tri == 0 ? th.u + th.v : th.v)) * inv;
+    float t = (float(y) + (tri == 0 ? th.v : th.u + th.v)) * inv;
+    Vec3 a = tri == 0 ? c[1] : c[2], b = tri == 0 ? c[2] : c[3];
+    Vec3 ngObj = cross(a - c[0], b - c[0]);
+    // Smooth normal: central differences of the displaced surface, one cell wide.
+    float hs = 0.5f * inv;
+    Vec3 ds = vdPosition(p, map, fminf(s + hs, 1.0f), t) - vdPosition(p, map, fmaxf(s - hs, 0.0f), t);
+    Vec3 dt = vdPosition(p, map, s, fminf(t + hs, 1.0f)) - vdPosition(p, map, s, fmaxf(t - hs, 0.0f));
+    Vec3 nsObj = cross(ds, dt);
+    // Normals go to world space with the inverse transpose: rows of objectFromWorld's linear part.
+    const Affine& m = v.objectFromWorld[inst];
+    auto toWorld = [&](Vec3 n) {
+        return normalize(Vec3{m.m[0][0] * n.x + m.m[1][0] * n.y + m.m[2][0] * n.z,
+                              m.m[0][1] * n.x + m.m[1][1] * n.y + m.m[2][1] * n.z,
+                              m.m[0][2] * n.x + m.m[1][2] * n.y + m.m[2][2] * n.z});
+    };
+    VdSurface out;
+    out.ng = toWorld(ngObj);
+    out.ns = dot(nsObj, nsObj) > 0 ? toWorld(nsObj) : out.ng;
+    if (!isFinite(out.ns)) out.ns = out.ng;
+    out.uv = vdUv(p, s, t);
+    out.material = p.material;
+    return out;
+}
+
+}  // namespace strata
