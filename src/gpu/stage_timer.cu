@@ -111,4 +111,27 @@ bool StageTimer::pop(FrameRecord& out, bool wait) {
     return true;
 }
 
+uint32_t countKernelLaunches(const std::function<cudaError_t(cudaStream_t)>& enqueue) {
+    cudaStream_t side;
+    STRATA_CUDA_CHECK(cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking));
+    cudaGraph_t graph = nullptr;
+    STRATA_CUDA_CHECK(cudaStreamBeginCapture(side, cudaStreamCaptureModeThreadLocal));
+    cudaError_t err = enqueue(side);
+    STRATA_CUDA_CHECK(cudaStreamEndCapture(side, &graph));
+    STRATA_CUDA_CHECK(err);
+    size_t count = 0;
+    STRATA_CUDA_CHECK(cudaGraphGetNodes(graph, nullptr, &count));
+    std::vector<cudaGraphNode_t> nodes(count);
+    STRATA_CUDA_CHECK(cudaGraphGetNodes(graph, nodes.data(), &count));
+    uint32_t kernels = 0;
+    for (cudaGraphNode_t node : nodes) {
+        cudaGraphNodeType type;
+        STRATA_CUDA_CHECK(cudaGraphNodeGetType(node, &type));
+        kernels += type == cudaGraphNodeTypeKernel;
+    }
+    STRATA_CUDA_CHECK(cudaGraphDestroy(graph));
+    STRATA_CUDA_CHECK(cudaStreamDestroy(side));
+    return kernels;
+}
+
 }  // namespace strata

@@ -7,6 +7,7 @@
 #include <cuda_runtime.h>
 
 #include <deque>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -55,5 +56,27 @@ private:
     std::vector<int> open_;
     cudaStream_t stream_ = 0;
 };
+
+// Times one stage for the scope's lifetime and counts the launches made in it
+// (no timer or a stage < 0: untimed, uncounted).
+struct StageScope {
+    StageTimer* t;
+    int stage;
+    StageScope(StageTimer* timer, int s) : t(timer), stage(s) {
+        if (t && stage >= 0) t->begin(stage);
+    }
+    ~StageScope() {
+        if (t && stage >= 0) t->end(stage);
+    }
+    StageScope(const StageScope&) = delete;
+    StageScope& operator=(const StageScope&) = delete;
+    void launched(uint32_t k = 1) {
+        if (t) t->countLaunches(k);
+    }
+};
+
+// The kernel launches `enqueue` makes (a library call such as a CUB sort):
+// captured into a graph on a side stream, never run. enqueue's error is thrown.
+uint32_t countKernelLaunches(const std::function<cudaError_t(cudaStream_t)>& enqueue);
 
 }  // namespace strata

@@ -18,6 +18,8 @@
 #include "render/path_storage.h"
 #include "render/renderer_base.h"
 #include "render/rebuild_policy.h"
+#include "render/vd_gpu.h"
+#include "render/vd_host.h"
 
 namespace strata {
 namespace {
@@ -40,6 +42,10 @@ __global__ void shadeKernel(SceneView s, PathBuffers b, PassParams p, int bounce
 __global__ void traceShadowKernel(SceneView s, PathBuffers b, uint32_t maxCount) {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < maxCount) stageTraceShadow(s, b, i);
+}
+__global__ void shadowFinishKernel(PathBuffers b, uint32_t maxCount) {
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < maxCount) stageShadowFinish(b, i);
 }
 __global__ void accumulateKernel(PathBuffers b, uint32_t n) {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -64,20 +70,21 @@ __global__ void closestHitsKernel(SceneView s, const Ray* rays, uint32_t n, HitR
 
 enum Stage {
     kAnimate, kBuild, kBuildBounds, kBuildMorton, kBuildSort, kBuildHierarchy, kBuildAabb,
-    kBuildKdLarge, kBuildKdSmall, kTrace, kTracePrimary, kTraceBounce, kShade, kShadow, kAccumulate, kNumStages
+    kBuildKdLarge, kBuildKdSmall, kBuildVd, kTrace, kTracePrimary, kTraceBounce, kVd, kVdSort, kVdBottom, kShade,
+    kShadow, kAccumulate, kNumStages
 };
 const std::vector<std::string>& stageList() {
     static const std::vector<std::string> s = {"animate", "build", "build/bounds", "build/morton", "build/sort",
                                                "build/hierarchy", "build/aabb", "build/kd_large",
-                                               "build/kd_small", "trace", "trace/primary",
-                                               "trace/bounce", "shade", "shadow",
+                                               "build/kd_small", "build/vd_boxes", "trace", "trace/primary",
+                                               "trace/bounce", "vd", "vd/sort", "vd/bottom", "shade", "shadow",
                                                "accumulate"};
     return s;
 }
 
 size_t pathBytesPerPixel() {
     return 2 * (sizeof(Ray) + 4) + sizeof(HitRecord) + 2 * sizeof(Vec3) + 4 + sizeof(Ray) + sizeof(Vec3) + 4 +
-           sizeof(Vec3) + 4;
+           sizeof(Vec3) + 4 + 4;
 }
 
 void checkFits(const Scene& scene, const FlatScene& flat) {
@@ -86,7 +93,8 @@ void checkFits(const Scene& scene, const FlatScene& flat) {
     size_t pixels = size_t(scene.options.render.width) * scene.options.render.height;
     size_t t = flat.tris.size();
     size_t accel = LbvhBuilder::estimateBytes(t);
-    size_t need = GpuScene::estimateBytes(scene, flat) + accel + pixels * pathBytesPerPixel() + (64u << 20);
+    size_t vd = flat.patches.empty() ? 0 : VdGpu::estimateBytes(flat, pixels, scene.options.vd.maxLevel);
+    size_t need = GpuScene::estimateBytes(scene, flat) + accel + vd + pixels * pathBytesPerPixel() + (64u << 20);
     size_t freeBytes = gpu.freeBytes;
     // STRATA_GPU_MEMORY_LIMIT_MB pretends the GPU has less free memory (tests
     // of the out-of-memory path, and rehearsing scenes for smaller GPUs).
@@ -105,13 +113,11 @@ class CudaRenderer final : public RendererBase {
 public:
     explicit CudaRenderer(const Scene& scene) : RendererBase(scene), timer_(stageList()) {
         flat_ = flattenScene(scene_);
-        if (!flat_.patches.empty())
-            throw Error(scene_.path + ": vd.mode direct does not run on the cuda backend yet; use vd.mode pretess or "
-                        "--backend cpu");
         checkFits(scene_, flat_);
         gpuName_ = queryGpu().name;
         STRATA_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
         gpu_ = std::make_unique<GpuScene>(scene_, flat_);
+        if (!flat_.patches.empty()) vd_ = std::make_unique<VdGpu>(scene_, flat_);
         allocate();
         STRATA_CUDA_CHECK(cudaMallocHost(&hostCounters_, sizeof(uint32_t) * kNumCounters * kRing));
     }
@@ -133,8 +139,10 @@ public:
     std::string name() const override { return "cuda (" + gpuName_ + ")"; }
     std::vector<std::string> stageNames() const override { return stageList(); }
 
-    size_t geometryBytes() const override { return gpu_->geometryBytes(); }
-    size_t accelBytes() const override { return lbvh_.memoryBytes() + kd_.memoryBytes(); }
+    size_t geometryBytes() const override { return gpu_->geometryBytes() + (vd_ ? vd_->geometryBytes() : 0); }
+    size_t accelBytes() const override {
+        return lbvh_.memoryBytes() + kd_.memoryBytes() + (vd_ ? vd_->memoryBytes() - vd_->geometryBytes() : 0);
+    }
 
     bool deviceDisplay() const override { return true; }
     void* cudaStream() const override { return stream_; }
@@ -184,6 +192,11 @@ public:
                 lbvh_.build(gpu_->bounds(), gpu_->numTris(), opt_.accel.mortonBits, stream_, &timer_, ls,
                             lbvhVariantOf(opt_.accel));
             }
+            if (vd_) {  // this frame's patch boxes and the BVH over them
+                timer_.begin(kBuildVd);
+                vd_->prepare(scene_, flat_, t, stream_, &timer_);
+                timer_.end(kBuildVd);
+            }
             timer_.end(kBuild);
         }
 
@@ -191,6 +204,8 @@ public:
         const bool kd = opt_.accel.builder == "kdtree";
         SceneView sv = gpu_->view(kd ? BvhView{} : lbvh_.view(traversalOf(opt_.accel)), cam);
         if (kd) sv.kd = kd_.view();
+        if (vd_) sv.vd = vd_->view(opt_.vd, pixelAngle(cam, int(h)), n, stream_);
+        const VdGpuStages vdStages{kVdSort, kVdBottom};
         PathBuffers b = paths_.view();
         if (!accumulate || samples_ == 0) {
             STRATA_CUDA_CHECK(cudaMemsetAsync(paths_.film.data(), 0, n * sizeof(Vec3), stream_));
@@ -213,6 +228,11 @@ public:
                 timer_.countLaunches();
                 timer_.end(bounce == 0 ? kTracePrimary : kTraceBounce);
                 timer_.end(kTrace);
+                if (vd_) {
+                    timer_.begin(kVd);
+                    vd_->resolve(sv.vd, b.rays[bounce & 1], b.hits, nullptr, opt_.vd, stream_, &timer_, vdStages);
+                    timer_.end(kVd);
+                }
                 timer_.begin(kShade);
                 shadeKernel<<<blocks(n), kBlock, 0, stream_>>>(sv, b, p, bounce, n);
                 STRATA_LAUNCH_CHECK("shade");
@@ -224,6 +244,16 @@ public:
                 STRATA_LAUNCH_CHECK("shadow");
                 timer_.countLaunches();
                 timer_.end(kShadow);
+                if (vd_) {
+                    timer_.begin(kVd);
+                    vd_->resolve(sv.vd, b.shadowRays, nullptr, b.shadowBlocked, opt_.vd, stream_, &timer_, vdStages);
+                    timer_.end(kVd);
+                    timer_.begin(kShadow);
+                    shadowFinishKernel<<<blocks(n), kBlock, 0, stream_>>>(b, n);
+                    STRATA_LAUNCH_CHECK("shadow/finish");
+                    timer_.countLaunches();
+                    timer_.end(kShadow);
+                }
             }
             timer_.begin(kAccumulate);
             accumulateKernel<<<blocks(n), kBlock, 0, stream_>>>(b, n);
@@ -329,6 +359,7 @@ private:
     std::unique_ptr<GpuScene> gpu_;
     LbvhBuilder lbvh_;
     KdGpuBuilder kd_;
+    std::unique_ptr<VdGpu> vd_;  // vd.mode direct with patches
     RebuildPolicy rebuild_;
     PathStorage<DeviceBuffer> paths_;
     DeviceBuffer<uint32_t> image_;

@@ -65,14 +65,16 @@ void VdHost::resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t
             if (o.freezeLod) frozen_[patch] = int8_t(level);
         }
         thread_local std::vector<VdNode> nodes;
+        thread_local std::vector<Vec3> grid;
         nodes.resize(vdNodeCount(level));
-        vdBuildTree(p, v.maps[p.map], level, nodes.data());
+        grid.resize(vdGridCount(level));
+        vdBuildTree(p, v.maps[p.map], level, nodes.data(), grid.data());
         for (uint32_t i = begin; i < end; ++i) {
             const uint32_t slot = uint32_t(pairs_[i]);
             if (blocked) {
-                if (vdTraceRay<true>(v, patch, nodes.data(), level, rays[slot], nullptr)) atomicExchU32(&blocked[slot], 1u);
+                if (vdTraceRay<true>(v, patch, nodes.data(), grid.data(), level, rays[slot], nullptr)) atomicExchU32(&blocked[slot], 1u);
             } else {
-                vdTraceRay<false>(v, patch, nodes.data(), level, rays[slot], &hits[slot]);
+                vdTraceRay<false>(v, patch, nodes.data(), grid.data(), level, rays[slot], &hits[slot]);
             }
         }
     });

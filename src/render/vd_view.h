@@ -55,18 +55,34 @@ STRATA_HD Ray transformRay(const Affine& m, const Ray& r) {
     return o;
 }
 
-// Step 1 for one ray: the patches whose world box the ray enters before tmax.
+// Step 1 for one ray: the patches whose world box the ray enters before
+// tmax. Collected in registers and appended a batch at a time, so a ray takes
+// its buffer space with one atomic per batch instead of one per pair.
+constexpr int kVdPairBatch = 16;
+STRATA_HD void vdFlushPairs(const VdView& v, const uint32_t* patch, int n, uint32_t slot) {
+    if (n == 0) return;
+    uint32_t k = atomicAddU32(&v.pairCount[0], uint32_t(n));
+    for (int i = 0; i < n; ++i) {
+        if (k + uint32_t(i) < v.pairCapacity) v.pairs[k + i] = vdPair(patch[i], slot);
+        else atomicAddU32(&v.pairCount[1], 1u);
+    }
+}
 STRATA_HD void vdAppendPairs(const VdView& v, const Ray& ray, float tmax, uint32_t slot) {
     Ray r = ray;
     r.tmax = tmax;
     float t = tmax;
+    uint32_t batch[kVdPairBatch];
+    int n = 0;
     auto append = [&](uint32_t patch, const Ray&, float) {
-        uint32_t k = atomicAddU32(&v.pairCount[0], 1u);
-        if (k < v.pairCapacity) v.pairs[k] = vdPair(patch, slot);
-        else atomicAddU32(&v.pairCount[1], 1u);
+        batch[n++] = patch;
+        if (n == kVdPairBatch) {
+            vdFlushPairs(v, batch, n, slot);
+            n = 0;
+        }
         return 3.0e38f;  // never a hit here: the bottom level decides
     };
     traverseBvh<false>(v.boxes, r, t, append, nullptr);
+    vdFlushPairs(v, batch, n, slot);
 }
 
 // The level a ray asks of a patch: cells about one pixel's footprint at the
@@ -85,12 +101,12 @@ STRATA_HD int vdRayLevel(const VdView& v, const VdPatch& p, const Affine& worldF
 
 // Step 3 for one ray against one built patch tree.
 template <bool AnyHit>
-STRATA_HD bool vdTraceRay(const VdView& v, uint32_t patch, const VdNode* nodes, int level, const Ray& worldRay,
-                          HitRecord* hit) {
+STRATA_HD bool vdTraceRay(const VdView& v, uint32_t patch, const VdNode* nodes, const Vec3* grid, int level,
+                          const Ray& worldRay, HitRecord* hit) {
     const VdPatch& p = v.patches[patch];
     const Ray r = transformRay(v.objectFromWorld[v.patchInstance[patch]], worldRay);
     float tmax = AnyHit || !hit ? worldRay.tmax : fminf(worldRay.tmax, hitDistance(atomicLoadU64(hit)));
-    uint32_t node = vdTraverse<AnyHit>(nodes, v.links, level, p, v.maps[p.map], r, tmax);
+    uint32_t node = vdTraverse<AnyHit>(nodes, v.links, level, p, v.maps[p.map], r, tmax, nullptr, grid);
     if (node == kVdNoNode) return false;
     if (!AnyHit) atomicMinU64(hit, packHit(tmax, vdPayload(patch, node)));
     return true;

@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 
@@ -11,25 +13,70 @@ namespace strata {
 
 int pretessLevel(const Mesh& m, const VdOptions& options) { return imin(options.maxLevel, m.vd.maxLevel); }
 
+namespace {
+
+// The displacement box of the texels a bilinear lookup can reach over the uv
+// rectangle [lo, hi]: a patch's displaced surface lies in its quad's box plus
+// this box (object space), or within its largest length of the quad (tangent
+// space, where the frame turns the vectors).
+struct TexelBounds {
+    Vec3 lo, hi;
+    float maxLength;
+};
+TexelBounds texelBounds(const VdMap& map, Vec2 lo, Vec2 hi) {
+    const int w = map.width, h = map.height;
+    // Texel centres sit at half integers: x = u * w - 0.5 (u wraps), y = (1 - v) * h - 0.5 (v clamps).
+    long long x0 = (long long)std::floor(lo.x * w - 0.5f), x1 = (long long)std::floor(hi.x * w - 0.5f) + 1;
+    long long y0 = (long long)std::floor((1.0f - hi.y) * h - 0.5f), y1 = (long long)std::floor((1.0f - lo.y) * h - 0.5f) + 1;
+    if (x1 - x0 + 1 >= w) { x0 = 0; x1 = w - 1; }
+    y0 = std::max(0ll, y0);
+    y1 = std::min((long long)h - 1, y1);
+    TexelBounds b{make3(INFINITY), make3(-INFINITY), 0.0f};
+    for (long long y = y0; y <= y1; ++y)
+        for (long long x = x0; x <= x1; ++x) {
+            long long xi = ((x % w) + w) % w;
+            const Vec3& d = map.texels[size_t(y) * size_t(w) + size_t(xi)];
+            b.lo = vmin(b.lo, d);
+            b.hi = vmax(b.hi, d);
+            b.maxLength = std::fmax(b.maxLength, length(d));
+        }
+    if (y0 > y1) b = TexelBounds{make3(-map.maxLength), make3(map.maxLength), map.maxLength};  // cannot happen; stay safe
+    return b;
+}
+
+}  // namespace
+
 std::vector<VdPatch> meshPatches(const Scene& scene, const Mesh& m) {
     std::vector<VdPatch> out;
     if (m.vd.map < 0) return out;
     const VdMap& map = scene.vdMaps.at(size_t(m.vd.map));
-    const float grow = m.vd.scale * map.maxLength;
     out.reserve(m.quads.size());
     for (size_t i = 0; i < m.quads.size(); ++i) {
         VdPatch p{};
         Aabb box;
+        Vec2 uvLo{INFINITY, INFINITY}, uvHi{-INFINITY, -INFINITY};
         for (int k = 0; k < 4; ++k) {
             p.p[k] = m.positions[m.quads[i].v[k]];
             p.uv[k] = m.uvs.empty() ? make2(k == 1 || k == 2 ? 1.0f : 0.0f, k >= 2 ? 1.0f : 0.0f)
                                     : m.uvs[m.quads[i].v[k]];
             box.grow(p.p[k]);
+            uvLo = {std::fmin(uvLo.x, p.uv[k].x), std::fmin(uvLo.y, p.uv[k].y)};
+            uvHi = {std::fmax(uvHi.x, p.uv[k].x), std::fmax(uvHi.y, p.uv[k].y)};
         }
-        // A hair more than the bound, so rounding in the displaced points
-        // (tangent frames, bilinear weights) never leaves the box.
-        const float pad = grow + 1e-4f * (grow + maxComponent(box.extent())) + 1e-6f;
-        p.box = Aabb{box.lo - make3(pad), box.hi + make3(pad)};
+        // Bounds from the texels this patch reaches (a tighter, still
+        // conservative, version of Harada's quad box grown by the map's
+        // largest displacement), with a hair of padding for rounding.
+        const TexelBounds t = texelBounds(map, uvLo, uvHi);
+        Vec3 dlo, dhi;
+        if (m.vd.space == VdSpace::Object) {
+            dlo = vmin(t.lo * m.vd.scale, t.hi * m.vd.scale);
+            dhi = vmax(t.lo * m.vd.scale, t.hi * m.vd.scale);
+        } else {
+            dlo = make3(-std::fabs(m.vd.scale) * t.maxLength);
+            dhi = -dlo;
+        }
+        const float pad = 1e-4f * (maxComponent(dhi - dlo) + maxComponent(box.extent())) + 1e-6f;
+        p.box = Aabb{box.lo + dlo - make3(pad), box.hi + dhi + make3(pad)};
         p.map = m.vd.map;
         p.space = int32_t(m.vd.space);
         p.scale = m.vd.scale;

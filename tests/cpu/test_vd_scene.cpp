@@ -140,13 +140,41 @@ TEST(VdScene, GeneratorMapAndVdBlock) {
     EXPECT_EQ(m.vd.maxLevel, 4);
     EXPECT_FLOAT_EQ(m.vd.scale, 0.5f);
     EXPECT_EQ(s.patchCount(), 9u);
-    // The patch boxes grow by scale * max |texel| around each quad.
+    // The patch boxes grow by at most scale * max |texel| around each quad,
+    // and some border patches (the mushroom's ground) by much less.
     std::vector<VdPatch> p = meshPatches(s, m);
     ASSERT_EQ(p.size(), 9u);
     const float grow = 0.5f * s.vdMaps[0].maxLength;
     EXPECT_GT(grow, 0.1f);
-    EXPECT_NEAR(p[0].box.hi.y, grow, 1e-3f * grow);  // and a hair of padding
-    EXPECT_NEAR(p[0].box.lo.y, -grow, 1e-3f * grow);
+    float lowest = 1e30f;
+    for (const VdPatch& q : p) {
+        EXPECT_LE(q.box.hi.y, grow * 1.001f + 1e-5f);
+        EXPECT_GE(q.box.lo.y, -grow * 1.001f - 1e-5f);
+        lowest = std::fmin(lowest, q.box.hi.y);
+    }
+    EXPECT_LT(lowest, 0.8f * grow) << "per-patch bounds should be tighter than the map's global bound";
+}
+
+// Every point of every patch's displaced surface lies in its box (the box is
+// what the middle level culls with: a point outside would be a lost hit).
+TEST(VdScene, PatchBoxesContainTheirWholeDisplacedSurface) {
+    for (const char* g : {"vd-mushroom", "vd-hook", "vd-spike", "vd-bark"}) {
+        TempDir dir;
+        const std::string params = std::string(g) == "vd-bark" ? R"({"around": 5, "up": 3, "resolution": 64})"
+                                                              : R"({"patches": 3, "resolution": 64})";
+        Scene s = loadText(dir, std::string(R"({"meshes": [{"name": "a", "generator": ")") + g + R"(", "params": )" +
+                                    params + "}]}");
+        const VdMap& map = s.vdMaps[0];
+        const TextureView view{map.texels.data(), map.width, map.height};
+        for (const VdPatch& q : meshPatches(s, s.meshes[0]))
+            for (int j = 0; j <= 64; ++j)
+                for (int i = 0; i <= 64; ++i) {
+                    Vec3 x = vdPosition(q, view, i / 64.0f, j / 64.0f);
+                    ASSERT_TRUE(x.x >= q.box.lo.x && x.y >= q.box.lo.y && x.z >= q.box.lo.z && x.x <= q.box.hi.x &&
+                                x.y <= q.box.hi.y && x.z <= q.box.hi.z)
+                        << g << " point (" << i << ", " << j << ") outside its patch box";
+                }
+    }
 }
 
 TEST(VdScene, ObjQuadsWithAMapFile) {

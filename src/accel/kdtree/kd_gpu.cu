@@ -426,13 +426,6 @@ __global__ void lnsCollectSmall(LevelArgs a, uint32_t firstSmall, uint32_t* stor
 
 namespace {
 
-struct Scope {
-    StageTimer* t;
-    int stage;
-    Scope(StageTimer* timer, int s) : t(timer), stage(s) { if (t && stage >= 0) t->begin(stage); }
-    ~Scope() { if (t && stage >= 0) t->end(stage); }
-};
-
 uint32_t blocksFor(uint32_t n, uint32_t b) { return (n + b - 1) / b; }
 
 }  // namespace
@@ -511,7 +504,7 @@ void KdGpuBuilder::build(const Vec3* pos, const Tri* tris, uint32_t numTris, con
 
     uint32_t numActive = 0, refs = 0, numSmall = 0;
     {
-        Scope s(timer, stages.large);
+        StageScope s(timer, stages.large);
         // Zhou08 preprocessing: triangle bounds and the scene box (the root cell).
         STRATA_CUDA_CHECK(cudaMemsetAsync(ctr, 0, kNumCounters * sizeof(uint32_t), stream));
         STRATA_CUDA_CHECK(cudaMemsetAsync(ctr + kNumCounters, 0xff, 3 * sizeof(uint32_t), stream));
@@ -593,7 +586,7 @@ void KdGpuBuilder::build(const Vec3* pos, const Tri* tris, uint32_t numTris, con
         }
     }
     {
-        Scope s(timer, stages.small);
+        StageScope s(timer, stages.small);
         candPlane_.resize(size_t(numSmall) * 384);
         candMask_.resize(size_t(numSmall) * 384);
         SmallStageArgs sa{reinterpret_cast<const SmallRoot*>(small_.data()), numSmall, smallTri_.data(),

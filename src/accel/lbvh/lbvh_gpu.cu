@@ -94,14 +94,6 @@ __global__ void singleLeafKernel(const Aabb* bounds, BvhNode* nodes, uint32_t* s
 
 uint32_t blocks(uint32_t n) { return (n + kBlock - 1) / kBlock; }
 
-struct Scope {
-    StageTimer* t;
-    int stage;
-    Scope(StageTimer* timer, int s) : t(timer), stage(s) { if (t && stage >= 0) t->begin(stage); }
-    ~Scope() { if (t && stage >= 0) t->end(stage); }
-    void launched(uint32_t k = 1) { if (t) t->countLaunches(k); }
-};
-
 }  // namespace
 
 void LbvhBuilder::build(const Aabb* primBounds, uint32_t n, int mortonBits, cudaStream_t stream,
@@ -124,7 +116,7 @@ void LbvhBuilder::build(const Aabb* primBounds, uint32_t n, int mortonBits, cuda
         if (variant == LbvhVariant::ApetreiSkip) skipNodes_.resize(2 * size_t(n) - 1);
     }
     if (n == 1) {
-        Scope s(timer, st.hierarchy);
+        StageScope s(timer, st.hierarchy);
         if (!apetrei) {
             singleLeafKernel<<<1, 1, 0, stream>>>(primBounds, nodes_.data(), sortedPrim_.data());
             STRATA_LAUNCH_CHECK("lbvh/single_leaf");
@@ -147,7 +139,7 @@ void LbvhBuilder::build(const Aabb* primBounds, uint32_t n, int mortonBits, cuda
     else { keys32_.resize(n); sortedKeys32_.resize(n); }
 
     {
-        Scope s(timer, st.bounds);
+        StageScope s(timer, st.bounds);
         // min slots start at the largest encoding, max slots at the smallest.
         STRATA_CUDA_CHECK(cudaMemsetAsync(sceneBox_.data(), 0xff, 3 * sizeof(uint32_t), stream));
         STRATA_CUDA_CHECK(cudaMemsetAsync(sceneBox_.data() + 3, 0, 3 * sizeof(uint32_t), stream));
@@ -157,20 +149,21 @@ void LbvhBuilder::build(const Aabb* primBounds, uint32_t n, int mortonBits, cuda
         s.launched();
     }
     {
-        Scope s(timer, st.morton);
+        StageScope s(timer, st.morton);
         if (wide) mortonKernel<<<blocks(n), kBlock, 0, stream>>>(primBounds, n, sceneBox_.data(), keys_.data(), primIds_.data());
         else mortonKernel<<<blocks(n), kBlock, 0, stream>>>(primBounds, n, sceneBox_.data(), keys32_.data(), primIds_.data());
         STRATA_LAUNCH_CHECK("lbvh/morton");
         s.launched();
     }
     {
-        Scope s(timer, st.sort);
+        StageScope s(timer, st.sort);
         const int endBit = wide ? 63 : 30;
         size_t tempBytes = 0;
         STRATA_CUDA_CHECK(sortPairs(nullptr, tempBytes, n, endBit, wide, stream));
         sortTemp_.resize(tempBytes);
         if (n != sortLaunchesFor_ || endBit != sortBitsFor_) {
-            sortLaunches_ = countSortLaunches(tempBytes, n, endBit, wide);
+            sortLaunches_ = countKernelLaunches(
+                [&](cudaStream_t side) { return sortPairs(sortTemp_.data(), tempBytes, n, endBit, wide, side); });
             sortLaunchesFor_ = n;
             sortBitsFor_ = endBit;
         }
@@ -180,20 +173,20 @@ void LbvhBuilder::build(const Aabb* primBounds, uint32_t n, int mortonBits, cuda
     }
     if (apetrei) {
         // One bottom-up pass builds the hierarchy and its boxes.
-        Scope s(timer, st.hierarchy);
+        StageScope s(timer, st.hierarchy);
         bottomUp(primBounds, wide ? static_cast<const void*>(sortedKeys_.data()) : sortedKeys32_.data(), wide, stream);
         s.launched();
         return;
     }
     {
-        Scope s(timer, st.hierarchy);
+        StageScope s(timer, st.hierarchy);
         if (wide) hierarchyKernel<<<blocks(n - 1), kBlock, 0, stream>>>(sortedKeys_.data(), n, nodes_.data(), parent_.data(), visits_.data());
         else hierarchyKernel<<<blocks(n - 1), kBlock, 0, stream>>>(sortedKeys32_.data(), n, nodes_.data(), parent_.data(), visits_.data());
         STRATA_LAUNCH_CHECK("lbvh/hierarchy");
         s.launched();
     }
     {
-        Scope s(timer, st.aabb);
+        StageScope s(timer, st.aabb);
         bottomUpKernel<<<blocks(n), kBlock, 0, stream>>>(primBounds, n, sortedPrim_.data(), nodes_.data(),
                                                          parent_.data(), visits_.data());
         STRATA_LAUNCH_CHECK("lbvh/aabb");
@@ -218,29 +211,6 @@ cudaError_t LbvhBuilder::sortPairs(void* temp, size_t& tempBytes, uint32_t n, in
 
 // CUB chooses its kernels at run time; capture one sort into a graph (not
 // executed) and count its kernel nodes, so the launch count is exact.
-uint32_t LbvhBuilder::countSortLaunches(size_t tempBytes, uint32_t n, int endBit, bool wide) {
-    cudaStream_t side;
-    STRATA_CUDA_CHECK(cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking));
-    cudaGraph_t graph = nullptr;
-    STRATA_CUDA_CHECK(cudaStreamBeginCapture(side, cudaStreamCaptureModeThreadLocal));
-    cudaError_t err = sortPairs(sortTemp_.data(), tempBytes, n, endBit, wide, side);
-    STRATA_CUDA_CHECK(cudaStreamEndCapture(side, &graph));
-    STRATA_CUDA_CHECK(err);
-    size_t count = 0;
-    STRATA_CUDA_CHECK(cudaGraphGetNodes(graph, nullptr, &count));
-    std::vector<cudaGraphNode_t> nodes(count);
-    STRATA_CUDA_CHECK(cudaGraphGetNodes(graph, nodes.data(), &count));
-    uint32_t kernels = 0;
-    for (cudaGraphNode_t node : nodes) {
-        cudaGraphNodeType type;
-        STRATA_CUDA_CHECK(cudaGraphNodeGetType(node, &type));
-        kernels += type == cudaGraphNodeTypeKernel;
-    }
-    STRATA_CUDA_CHECK(cudaGraphDestroy(graph));
-    STRATA_CUDA_CHECK(cudaStreamDestroy(side));
-    return kernels;
-}
-
 BvhView LbvhBuilder::view(BvhTraversal traversal) const {
     BvhView v{nodes_.data(), sortedPrim_.data(), n_ > 1 ? n_ - 1 : (n_ ? 1u : 0u), n_};
     if (n_ == 0) return v;

@@ -56,7 +56,6 @@ public:
 private:
     void bottomUp(const Aabb* primBounds, const void* sortedKeys, bool wide, cudaStream_t stream);
     cudaError_t sortPairs(void* temp, size_t& tempBytes, uint32_t n, int endBit, bool wide, cudaStream_t stream);
-    uint32_t countSortLaunches(size_t tempBytes, uint32_t n, int endBit, bool wide);
 
     uint32_t n_ = 0;
     LbvhVariant variant_ = LbvhVariant::Karras;

@@ -148,11 +148,23 @@ STRATA_HD void vdCellCorners(const VdPatch& p, const TextureView& map, int level
     c[3] = vdPosition(p, map, float(x) / n, float(y + 1) / n);
 }
 
-STRATA_HD VdNode vdMakeLeaf(const VdPatch& p, const TextureView& map, int level, uint32_t k, const VdFrame& f) {
-    uint32_t x, y;
-    vdUnmorton(k, x, y);
-    Vec3 c[4];
-    vdCellCorners(p, map, level, x, y, c);
+// The displaced grid of a tree at `level`: (2^level + 1)^2 vertices, rows of
+// constant t. Built once per patch, it spares the leaf tests the map lookups.
+STRATA_HD uint32_t vdGridSide(int level) { return (1u << level) + 1u; }
+STRATA_HD uint32_t vdGridCount(int level) { return vdGridSide(level) * vdGridSide(level); }
+STRATA_HD Vec3 vdGridVertex(const VdPatch& p, const TextureView& map, int level, uint32_t i) {
+    const uint32_t n = 1u << level, side = n + 1;
+    return vdPosition(p, map, float(i % side) / n, float(i / side) / n);
+}
+STRATA_HD void vdGridCorners(const Vec3* grid, int level, uint32_t x, uint32_t y, Vec3 c[4]) {
+    const uint32_t side = vdGridSide(level), i = y * side + x;
+    c[0] = grid[i];
+    c[1] = grid[i + 1];
+    c[2] = grid[i + side + 1];
+    c[3] = grid[i + side];
+}
+
+STRATA_HD VdNode vdLeafFromCorners(const Vec3 c[4], int level, uint32_t x, uint32_t y, const VdFrame& f) {
     Aabb b;
     for (int i = 0; i < 4; ++i) b.grow(c[i]);
     VdNode n;
@@ -166,6 +178,17 @@ STRATA_HD VdNode vdMakeLeaf(const VdPatch& p, const TextureView& map, int level,
     const float inv = 1.0f / float(1u << level);
     n.st = vdEncodeSt((float(x) + 0.5f) * inv, (float(y) + 0.5f) * inv);
     return n;
+}
+
+// Leaf k of the level: from the grid when there is one, else from the map.
+STRATA_HD VdNode vdMakeLeaf(const VdPatch& p, const TextureView& map, int level, uint32_t k, const VdFrame& f,
+                            const Vec3* grid = nullptr) {
+    uint32_t x, y;
+    vdUnmorton(k, x, y);
+    Vec3 c[4];
+    if (grid) vdGridCorners(grid, level, x, y, c);
+    else vdCellCorners(p, map, level, x, y, c);
+    return vdLeafFromCorners(c, level, x, y, f);
 }
 
 // An inner node from its four children: the union of their (quantized) boxes,
@@ -189,11 +212,14 @@ STRATA_HD VdNode vdMergeNodes(const VdNode* c) {
 }
 
 // The whole tree with leaves at `level`, level by level from the leaves up
-// (the GPU bottom kernel does each level's loop with one thread per node).
-STRATA_HD void vdBuildTree(const VdPatch& p, const TextureView& map, int level, VdNode* nodes) {
+// (the GPU bottom kernel does each level's loop with one thread per node);
+// with a grid buffer (vdGridCount(level)), the grid first.
+STRATA_HD void vdBuildTree(const VdPatch& p, const TextureView& map, int level, VdNode* nodes, Vec3* grid = nullptr) {
     const VdFrame f = vdFrame(p.box);
+    if (grid)
+        for (uint32_t i = 0; i < vdGridCount(level); ++i) grid[i] = vdGridVertex(p, map, level, i);
     const uint32_t leaves = 1u << (2 * level), o = vdLevelOffset(level);
-    for (uint32_t k = 0; k < leaves; ++k) nodes[o + k] = vdMakeLeaf(p, map, level, k, f);
+    for (uint32_t k = 0; k < leaves; ++k) nodes[o + k] = vdMakeLeaf(p, map, level, k, f, grid);
     for (int l = level - 1; l >= 0; --l) {
         const uint32_t ol = vdLevelOffset(l), oc = vdLevelOffset(l + 1), count = 1u << (2 * l);
         for (uint32_t k = 0; k < count; ++k) nodes[ol + k] = vdMergeNodes(&nodes[oc + 4 * k]);
@@ -223,9 +249,11 @@ STRATA_HD bool vdIntersectCell(const Vec3 c[4], const Ray& ray, float& tmax, Tri
 
 // Listing 1.1 of the paper, for closest hit (AnyHit: the first hit ends it).
 // Returns the hit leaf's node index or kVdNoNode; tmax shrinks to the hit.
+// With the tree's grid (vdBuildTree's), leaf corners are read from it.
 template <bool AnyHit>
 STRATA_HD uint32_t vdTraverse(const VdNode* nodes, const uint32_t* links, int level, const VdPatch& p,
-                              const TextureView& map, const Ray& ray, float& tmax, uint32_t* leavesTested = nullptr) {
+                              const TextureView& map, const Ray& ray, float& tmax, uint32_t* leavesTested = nullptr,
+                              const Vec3* grid = nullptr) {
     const VdFrame f = vdFrame(p.box);
     const Vec3 invDir = safeInverse(ray.dir);
     const uint32_t leafStart = vdLevelOffset(level);
@@ -238,7 +266,8 @@ STRATA_HD uint32_t vdTraverse(const VdNode* nodes, const uint32_t* links, int le
                 uint32_t x, y;
                 vdUnmorton(node - leafStart, x, y);
                 Vec3 c[4];
-                vdCellCorners(p, map, level, x, y, c);
+                if (grid) vdGridCorners(grid, level, x, y, c);
+                else vdCellCorners(p, map, level, x, y, c);
                 if (leavesTested) ++*leavesTested;
                 if (vdIntersectCell(c, ray, tmax)) {
                     best = node;

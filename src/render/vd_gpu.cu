@@ -1,0 +1,244 @@
+#include "render/vd_gpu.h"
+
+#include <cub/device/device_radix_sort.cuh>
+
+#include <algorithm>
+
+#include "gpu/cuda_check.h"
+#include "gpu/stage_timer.h"
+
+namespace strata {
+namespace {
+
+constexpr int kBottomBlock = 128;
+
+// Each patch's run in the sorted pairs: range[2p] = begin, range[2p+1] = end.
+__global__ void vdRangesKernel(const VdPair* sorted, uint32_t n, uint32_t* range) {
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    uint32_t p = uint32_t(sorted[i] >> 32);
+    if (i == 0 || uint32_t(sorted[i - 1] >> 32) != p) range[2 * p] = i;
+    if (i + 1 == n || uint32_t(sorted[i + 1] >> 32) != p) range[2 * p + 1] = i + 1;
+}
+
+// Algorithm 1 of the paper with persistent blocks: take a patch, choose its
+// level, build its tree in this block's work buffer, trace its rays.
+template <bool Shadow>
+__global__ void __launch_bounds__(kBottomBlock) vdBottomKernel(VdView v, const VdPair* sorted, const uint32_t* range,
+                                                               const Ray* rays, HitRecord* hits, uint32_t* blocked,
+                                                               VdNode* work, uint32_t nodesPerBlock, Vec3* grids,
+                                                               uint32_t gridPerBlock, bool freeze, int8_t* frozen,
+                                                               uint32_t* job) {
+    __shared__ uint32_t sPatch;
+    __shared__ int sLevel;
+    VdNode* nodes = work + size_t(blockIdx.x) * nodesPerBlock;
+    Vec3* grid = grids + size_t(blockIdx.x) * gridPerBlock;
+    for (;;) {
+        if (threadIdx.x == 0) {
+            sPatch = atomicAdd(job, 1u);
+            sLevel = freeze && sPatch < v.numPatches ? frozen[sPatch] : 0;
+        }
+        __syncthreads();
+        const uint32_t patch = sPatch;
+        if (patch >= v.numPatches) return;
+        const uint32_t begin = range[2 * patch], end = range[2 * patch + 1];
+        if (end > begin) {  // the same for the whole block
+            const VdPatch& p = v.patches[patch];
+            if (sLevel <= 0) {  // the level: the finest any of its rays asks for
+                const Affine& w = v.worldFromObject[v.patchInstance[patch]];
+                int mine = 1;
+                for (uint32_t i = begin + threadIdx.x; i < end; i += blockDim.x)
+                    mine = max(mine, vdRayLevel(v, p, w, rays[uint32_t(sorted[i])]));
+                __syncthreads();  // everyone has read sLevel as 0
+                atomicMax(&sLevel, mine);
+                __syncthreads();
+                if (freeze && threadIdx.x == 0) frozen[patch] = int8_t(sLevel);
+            }
+            const int level = sLevel;
+            const TextureView map = v.maps[p.map];
+            const VdFrame f = vdFrame(p.box);
+            // The displaced grid, the leaves from it, then each level from its
+            // children (global memory; each barrier orders this block's writes
+            // before its reads).
+            for (uint32_t i = threadIdx.x; i < vdGridCount(level); i += blockDim.x)
+                grid[i] = vdGridVertex(p, map, level, i);
+            __syncthreads();
+            const uint32_t leaves = 1u << (2 * level), o = vdLevelOffset(level);
+            for (uint32_t k = threadIdx.x; k < leaves; k += blockDim.x)
+                nodes[o + k] = vdMakeLeaf(p, map, level, k, f, grid);
+            __syncthreads();
+            for (int l = level - 1; l >= 0; --l) {
+                const uint32_t ol = vdLevelOffset(l), oc = vdLevelOffset(l + 1), count = 1u << (2 * l);
+                for (uint32_t k = threadIdx.x; k < count; k += blockDim.x) nodes[ol + k] = vdMergeNodes(&nodes[oc + 4 * k]);
+                __syncthreads();
+            }
+            // One thread per ray.
+            for (uint32_t i = begin + threadIdx.x; i < end; i += blockDim.x) {
+                const uint32_t slot = uint32_t(sorted[i]);
+                if (Shadow) {
+                    if (vdTraceRay<true>(v, patch, nodes, grid, level, rays[slot], nullptr)) blocked[slot] = 1u;
+                } else {
+                    vdTraceRay<false>(v, patch, nodes, grid, level, rays[slot], &hits[slot]);
+                }
+            }
+        }
+        __syncthreads();  // before thread 0 takes the next patch
+    }
+}
+
+int bitsFor(uint32_t n) {
+    int b = 1;
+    while ((1u << b) < n && b < 32) ++b;
+    return b;
+}
+
+}  // namespace
+
+VdGpu::VdGpu(const Scene& scene, const FlatScene& flat) {
+    (void)scene;
+    numPatches_ = uint32_t(flat.patches.size());
+    patchBits_ = bitsFor(numPatches_ + 1);
+    patches_.upload(flat.patches);
+    patchInstance_.upload(flat.patchInstance);
+    std::vector<TextureView> views;
+    for (const TextureView& m : flat.vdMaps) {
+        mapTexels_.emplace_back();
+        mapTexels_.back().upload(m.pixels, size_t(m.width) * m.height);
+        views.push_back(TextureView{mapTexels_.back().data(), m.width, m.height});
+    }
+    maps_.upload(views);
+    links_.upload(flat.vdLinks);
+    counts_.resize(2);
+    STRATA_CUDA_CHECK(cudaMemset(counts_.data(), 0, 2 * sizeof(uint32_t)));
+    range_.resize(2 * size_t(numPatches_));
+    job_.resize(1);
+    frozen_.resize(numPatches_);
+    STRATA_CUDA_CHECK(cudaMemset(frozen_.data(), 0, numPatches_));
+    STRATA_CUDA_CHECK(cudaMallocHost(&hostCounts_, 2 * sizeof(uint32_t)));
+    int device = 0, sms = 0, perSm = 0;
+    STRATA_CUDA_CHECK(cudaGetDevice(&device));
+    STRATA_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    STRATA_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, vdBottomKernel<false>, kBottomBlock, 0));
+    blocks_ = uint32_t(std::max(1, sms * std::max(1, perSm)));
+    STRATA_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+VdGpu::~VdGpu() {
+    if (hostCounts_) cudaFreeHost(hostCounts_);
+}
+
+void VdGpu::ensureWork(int maxLevel) {
+    if (maxLevel <= workLevel_) return;
+    work_.resize(size_t(blocks_) * vdNodeCount(maxLevel));
+    grid_.resize(size_t(blocks_) * vdGridCount(maxLevel));
+    workLevel_ = maxLevel;
+}
+
+void VdGpu::prepare(const Scene& scene, const FlatScene& flat, float t, cudaStream_t stream, StageTimer* timer) {
+    poseVdPatches(scene, flat, t, frame_);
+    objectFromWorld_.upload(frame_.objectFromWorld, stream);
+    worldFromObject_.upload(frame_.worldFromObject, stream);
+    worldBoxes_.upload(frame_.worldBoxes, stream);
+    boxes_.build(worldBoxes_.data(), numPatches_, 63, stream, timer, LbvhStages{}, LbvhVariant::Karras);
+}
+
+VdView VdGpu::view(const VdOptions& o, float angle, uint32_t rays, cudaStream_t stream) {
+    size_t want = std::max<size_t>({size_t(rays) * 16, size_t(1) << 16, 2 * size_t(mostPairs_)});
+    if (pairs_.size() < want) {
+        pairs_.resize(want);
+        sorted_.resize(want);
+    }
+    if (!o.freezeLod && frozenValid_) STRATA_CUDA_CHECK(cudaMemsetAsync(frozen_.data(), 0, numPatches_, stream));
+    frozenValid_ = o.freezeLod;
+    ensureWork(o.maxLevel);
+    VdView v;
+    v.numPatches = numPatches_;
+    v.patches = patches_.data();
+    v.patchInstance = patchInstance_.data();
+    v.objectFromWorld = objectFromWorld_.data();
+    v.worldFromObject = worldFromObject_.data();
+    v.maps = maps_.data();
+    v.links = links_.data();
+    v.boxes = boxes_.view();
+    v.pairs = pairs_.data();
+    v.pairCount = counts_.data();
+    v.pairCapacity = uint32_t(pairs_.size());
+    v.pixelAngle = angle;
+    v.lodBias = o.lodBias;
+    v.maxLevel = o.maxLevel;
+    return v;
+}
+
+void VdGpu::resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t* blocked, const VdOptions& o,
+                    cudaStream_t stream, StageTimer* timer, const VdGpuStages& stages) {
+    STRATA_CUDA_CHECK(cudaMemcpyAsync(hostCounts_, counts_.data(), 2 * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream));
+    STRATA_CUDA_CHECK(cudaStreamSynchronize(stream));
+    const uint32_t n = std::min(hostCounts_[0], v.pairCapacity);
+    pairsResolved_ += n;
+    pairsDropped_ += hostCounts_[1];
+    mostPairs_ = std::max(mostPairs_, hostCounts_[0]);
+    launches_ = 0;
+    if (n == 0) return;
+    {
+        StageScope s(timer, stages.sort);
+        size_t bytes = 0;
+        STRATA_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, bytes, pairs_.data(), sorted_.data(), n, 32,
+                                                         32 + patchBits_, stream));
+        if (sortTemp_.size() < bytes) sortTemp_.resize(bytes);
+        STRATA_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(sortTemp_.data(), bytes, pairs_.data(), sorted_.data(), n,
+                                                         32, 32 + patchBits_, stream));
+        if (sortLaunchesFor_ != n) {  // CUB's kernels for this size, counted once
+            sortLaunches_ = countKernelLaunches([&](cudaStream_t side) {
+                return cub::DeviceRadixSort::SortKeys(sortTemp_.data(), bytes, pairs_.data(), sorted_.data(), n, 32,
+                                                      32 + patchBits_, side);
+            });
+            sortLaunchesFor_ = n;
+        }
+        STRATA_CUDA_CHECK(cudaMemsetAsync(range_.data(), 0, range_.size() * sizeof(uint32_t), stream));
+        vdRangesKernel<<<(n + 255) / 256, 256, 0, stream>>>(sorted_.data(), n, range_.data());
+        STRATA_LAUNCH_CHECK("vd/ranges");
+        s.launched(sortLaunches_ + 1);
+        launches_ += sortLaunches_ + 1;
+    }
+    {
+        StageScope s(timer, stages.bottom);
+        STRATA_CUDA_CHECK(cudaMemsetAsync(job_.data(), 0, sizeof(uint32_t), stream));
+        const uint32_t perBlock = vdNodeCount(workLevel_), gridPerBlock = vdGridCount(workLevel_);
+        VdNode* work = work_.data();
+        Vec3* grids = grid_.data();
+        auto launch = [&](auto kernel) {
+            kernel<<<blocks_, kBottomBlock, 0, stream>>>(v, sorted_.data(), range_.data(), rays, hits, blocked, work,
+                                                         perBlock, grids, gridPerBlock, o.freezeLod, frozen_.data(),
+                                                         job_.data());
+        };
+        if (blocked) launch(vdBottomKernel<true>);
+        else launch(vdBottomKernel<false>);
+        STRATA_LAUNCH_CHECK("vd/bottom");
+        s.launched();
+        launches_ += 1;
+    }
+    STRATA_CUDA_CHECK(cudaMemsetAsync(counts_.data(), 0, 2 * sizeof(uint32_t), stream));
+}
+
+size_t VdGpu::geometryBytes() const {
+    size_t b = patches_.bytes() + patchInstance_.bytes() + maps_.bytes() + links_.bytes();
+    for (const DeviceBuffer<Vec3>& m : mapTexels_) b += m.bytes();
+    return b;
+}
+
+size_t VdGpu::memoryBytes() const {
+    return geometryBytes() + objectFromWorld_.bytes() + worldFromObject_.bytes() + worldBoxes_.bytes() +
+           boxes_.memoryBytes() + pairs_.bytes() + sorted_.bytes() + counts_.bytes() + range_.bytes() + job_.bytes() +
+           frozen_.bytes() + work_.bytes() + grid_.bytes() + sortTemp_.bytes();
+}
+
+size_t VdGpu::estimateBytes(const FlatScene& flat, size_t rays, int maxLevel) {
+    size_t b = flat.patches.size() * (sizeof(VdPatch) + 4 + 2 * sizeof(Aabb) + 8 + 1) +
+               flat.vdLinks.size() * 4 + LbvhBuilder::estimateBytes(flat.patches.size());
+    for (const TextureView& m : flat.vdMaps) b += size_t(m.width) * m.height * sizeof(Vec3);
+    b += 2 * std::max<size_t>(rays * 16, 1 << 16) * sizeof(VdPair) * 2;  // pairs, sorted, sort scratch
+    b += size_t(132 * 16) * (vdNodeCount(maxLevel) * sizeof(VdNode) + vdGridCount(maxLevel) * sizeof(Vec3));
+    return b;
+}
+
+}  // namespace strata

@@ -1,0 +1,79 @@
+// render/vd_gpu.h — vd.mode direct on the GPU (Harada's pipeline): the
+// patches, maps and link table in device memory, this frame's transforms and
+// the LBVH over the patches' world boxes, the pair buffer, and steps 2-3 as
+// kernels: CUB radix sort of the pairs by patch, each patch's range found, and
+// the bottom kernel — persistent blocks, as many as fill the GPU, each taking
+// the next patch, choosing its level from its rays' footprints, building the
+// patch's quad BVH level by level in a global-memory work buffer of its own,
+// then tracing the patch's rays one per thread with the shared link table.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <memory>
+#include <vector>
+
+#include "accel/lbvh/lbvh_gpu.h"
+#include "gpu/device_buffer.h"
+#include "render/flat_scene.h"
+
+namespace strata {
+
+class StageTimer;
+
+struct VdGpuStages {
+    int sort = -1, bottom = -1;  // stage indices in the caller's timer
+};
+
+class VdGpu {
+public:
+    explicit VdGpu(const Scene& scene, const FlatScene& flat);
+    // This frame's transforms and world boxes (posed on the host: one
+    // transform per instance), and the LBVH over the boxes.
+    void prepare(const Scene& scene, const FlatScene& flat, float t, cudaStream_t stream, StageTimer* timer);
+    VdView view(const VdOptions& o, float pixelAngle, uint32_t rays, cudaStream_t stream);
+    // Steps 2-3 over the pairs appended since the last call (reads their
+    // count back: one synchronisation). Closest: hits; shadow: blocked.
+    void resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t* blocked, const VdOptions& o,
+                 cudaStream_t stream, StageTimer* timer, const VdGpuStages& stages);
+    uint64_t pairsResolved() const { return pairsResolved_; }
+    uint64_t pairsDropped() const { return pairsDropped_; }
+    uint32_t lastLaunches() const { return launches_; }
+    size_t memoryBytes() const;       // everything direct mode keeps on the GPU
+    size_t geometryBytes() const;     // patches, maps, links
+    static size_t estimateBytes(const FlatScene& flat, size_t rays, int maxLevel);
+
+private:
+    void ensureWork(int maxLevel);
+    uint32_t numPatches_ = 0;
+    int patchBits_ = 1;
+    DeviceBuffer<VdPatch> patches_;
+    DeviceBuffer<uint32_t> patchInstance_;
+    std::vector<DeviceBuffer<Vec3>> mapTexels_;
+    DeviceBuffer<TextureView> maps_;
+    DeviceBuffer<uint32_t> links_;
+    VdFrameData frame_;  // host side of this frame
+    DeviceBuffer<Affine> objectFromWorld_, worldFromObject_;
+    DeviceBuffer<Aabb> worldBoxes_;
+    LbvhBuilder boxes_;
+    DeviceBuffer<VdPair> pairs_, sorted_;
+    DeviceBuffer<uint32_t> counts_;  // [0] appended, [1] dropped
+    DeviceBuffer<uint32_t> range_;   // per patch: begin, end
+    DeviceBuffer<uint32_t> job_;
+    DeviceBuffer<int8_t> frozen_;
+    DeviceBuffer<VdNode> work_;  // per block: a tree
+    DeviceBuffer<Vec3> grid_;    // per block: its displaced grid
+    DeviceBuffer<unsigned char> sortTemp_;
+    uint32_t* hostCounts_ = nullptr;  // pinned
+    int workLevel_ = 0;
+    uint32_t blocks_ = 0, mostPairs_ = 0, launches_ = 0, sortLaunches_ = 0, sortLaunchesFor_ = ~0u;
+    uint64_t pairsResolved_ = 0, pairsDropped_ = 0;
+    bool frozenValid_ = false;
+
+public:
+    ~VdGpu();
+    VdGpu(const VdGpu&) = delete;
+    VdGpu& operator=(const VdGpu&) = delete;
+};
+
+}  // namespace strata
