@@ -21,68 +21,92 @@ __global__ void vdRangesKernel(const VdPair* sorted, uint32_t n, uint32_t* range
     if (i + 1 == n || uint32_t(sorted[i + 1] >> 32) != p) range[2 * p + 1] = i + 1;
 }
 
-// Algorithm 1 of the paper with persistent blocks: take a patch, choose its
-// level, build its tree in this block's work buffer, trace its rays.
+// The finest level any ray of a patch asks for. The pairs are sorted, so a
+// warp's lanes mostly share a patch: they reduce among themselves and one
+// lane per patch does the atomicMax (one atomic per pair on a few hot
+// addresses took milliseconds).
+__global__ void vdLevelsKernel(VdView v, const VdPair* sorted, uint32_t n, const Ray* rays, int* level) {
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;  // whole warps stay together below: the mask has only live lanes
+    const uint32_t patch = uint32_t(sorted[i] >> 32);
+    const VdPatch& p = v.patches[patch];
+    const int mine = vdRayLevel(v, p, v.worldFromObject[v.patchInstance[patch]], rays[uint32_t(sorted[i])]);
+    const unsigned live = __activemask();
+    const unsigned same = __match_any_sync(live, patch);
+    const int best = __reduce_max_sync(same, mine);
+    if ((threadIdx.x & 31) == unsigned(__ffs(same) - 1)) atomicMax(&level[patch], best);
+}
+
+// One job per kVdJobRays of a patch's rays, so a patch seen by many rays
+// (a trunk filling the view) is spread over many blocks instead of keeping
+// one block busy while the rest of the GPU waits. Each job rebuilds the
+// patch's tree: cheap next to hundreds of traversals.
+constexpr uint32_t kVdJobRays = 2048;
+struct VdJob {
+    uint32_t patch, begin, end, level;
+};
+__global__ void vdJobsKernel(uint32_t numPatches, const uint32_t* range, const int* level, bool freeze,
+                             int8_t* frozen, VdJob* jobs, uint32_t* numJobs) {
+    uint32_t p = blockIdx.x * blockDim.x + threadIdx.x;
+    if (p >= numPatches) return;
+    const uint32_t begin = range[2 * p], end = range[2 * p + 1];
+    if (end <= begin) return;
+    int l = max(level[p], 1);
+    if (freeze) {
+        if (frozen[p] > 0) l = frozen[p];
+        else frozen[p] = int8_t(l);
+    }
+    const uint32_t chunks = (end - begin + kVdJobRays - 1) / kVdJobRays;
+    uint32_t k = atomicAdd(numJobs, chunks);
+    for (uint32_t c = 0; c < chunks; ++c)
+        jobs[k + c] = VdJob{p, begin + c * kVdJobRays, min(end, begin + (c + 1) * kVdJobRays), uint32_t(l)};
+}
+
+// Algorithm 1 of the paper with persistent blocks: take a job, build its
+// patch's tree at the job's level in this block's work buffer, trace its rays.
 template <bool Shadow>
-__global__ void __launch_bounds__(kBottomBlock) vdBottomKernel(VdView v, const VdPair* sorted, const uint32_t* range,
-                                                               const Ray* rays, HitRecord* hits, uint32_t* blocked,
-                                                               VdNode* work, uint32_t nodesPerBlock, Vec3* grids,
-                                                               uint32_t gridPerBlock, bool freeze, int8_t* frozen,
-                                                               uint32_t* job) {
-    __shared__ uint32_t sPatch;
-    __shared__ int sLevel;
+__global__ void __launch_bounds__(kBottomBlock, 6) vdBottomKernel(VdView v, const VdPair* sorted, const VdJob* jobs,
+                                                               const uint32_t* numJobs, const Ray* rays,
+                                                               HitRecord* hits, uint32_t* blocked, VdNode* work,
+                                                               uint32_t nodesPerBlock, Vec3* grids,
+                                                               uint32_t gridPerBlock, uint32_t* next) {
+    __shared__ uint32_t sJob;
     VdNode* nodes = work + size_t(blockIdx.x) * nodesPerBlock;
     Vec3* grid = grids + size_t(blockIdx.x) * gridPerBlock;
+    const uint32_t total = *numJobs;
     for (;;) {
-        if (threadIdx.x == 0) {
-            sPatch = atomicAdd(job, 1u);
-            sLevel = freeze && sPatch < v.numPatches ? frozen[sPatch] : 0;
-        }
+        if (threadIdx.x == 0) sJob = atomicAdd(next, 1u);
         __syncthreads();
-        const uint32_t patch = sPatch;
-        if (patch >= v.numPatches) return;
-        const uint32_t begin = range[2 * patch], end = range[2 * patch + 1];
-        if (end > begin) {  // the same for the whole block
-            const VdPatch& p = v.patches[patch];
-            if (sLevel <= 0) {  // the level: the finest any of its rays asks for
-                const Affine& w = v.worldFromObject[v.patchInstance[patch]];
-                int mine = 1;
-                for (uint32_t i = begin + threadIdx.x; i < end; i += blockDim.x)
-                    mine = max(mine, vdRayLevel(v, p, w, rays[uint32_t(sorted[i])]));
-                __syncthreads();  // everyone has read sLevel as 0
-                atomicMax(&sLevel, mine);
-                __syncthreads();
-                if (freeze && threadIdx.x == 0) frozen[patch] = int8_t(sLevel);
-            }
-            const int level = sLevel;
-            const TextureView map = v.maps[p.map];
-            const VdFrame f = vdFrame(p.box);
-            // The displaced grid, the leaves from it, then each level from its
-            // children (global memory; each barrier orders this block's writes
-            // before its reads).
-            for (uint32_t i = threadIdx.x; i < vdGridCount(level); i += blockDim.x)
-                grid[i] = vdGridVertex(p, map, level, i);
+        const uint32_t j = sJob;
+        if (j >= total) return;
+        const VdJob job = jobs[j];
+        const VdPatch& p = v.patches[job.patch];
+        const int level = int(job.level);
+        const TextureView map = v.maps[p.map];
+        const VdFrame f = vdFrame(p.box);
+        // The displaced grid, the leaves from it, then each level from its
+        // children (global memory; each barrier orders this block's writes
+        // before its reads).
+        for (uint32_t i = threadIdx.x; i < vdGridCount(level); i += blockDim.x) grid[i] = vdGridVertex(p, map, level, i);
+        __syncthreads();
+        const uint32_t leaves = 1u << (2 * level), o = vdLevelOffset(level);
+        for (uint32_t k = threadIdx.x; k < leaves; k += blockDim.x) nodes[o + k] = vdMakeLeaf(p, map, level, k, f, grid);
+        __syncthreads();
+        for (int l = level - 1; l >= 0; --l) {
+            const uint32_t ol = vdLevelOffset(l), oc = vdLevelOffset(l + 1), count = 1u << (2 * l);
+            for (uint32_t k = threadIdx.x; k < count; k += blockDim.x) nodes[ol + k] = vdMergeNodes(&nodes[oc + 4 * k]);
             __syncthreads();
-            const uint32_t leaves = 1u << (2 * level), o = vdLevelOffset(level);
-            for (uint32_t k = threadIdx.x; k < leaves; k += blockDim.x)
-                nodes[o + k] = vdMakeLeaf(p, map, level, k, f, grid);
-            __syncthreads();
-            for (int l = level - 1; l >= 0; --l) {
-                const uint32_t ol = vdLevelOffset(l), oc = vdLevelOffset(l + 1), count = 1u << (2 * l);
-                for (uint32_t k = threadIdx.x; k < count; k += blockDim.x) nodes[ol + k] = vdMergeNodes(&nodes[oc + 4 * k]);
-                __syncthreads();
-            }
-            // One thread per ray.
-            for (uint32_t i = begin + threadIdx.x; i < end; i += blockDim.x) {
-                const uint32_t slot = uint32_t(sorted[i]);
-                if (Shadow) {
-                    if (vdTraceRay<true>(v, patch, nodes, grid, level, rays[slot], nullptr)) blocked[slot] = 1u;
-                } else {
-                    vdTraceRay<false>(v, patch, nodes, grid, level, rays[slot], &hits[slot]);
-                }
+        }
+        // One thread per ray.
+        for (uint32_t i = job.begin + threadIdx.x; i < job.end; i += blockDim.x) {
+            const uint32_t slot = uint32_t(sorted[i]);
+            if (Shadow) {
+                if (vdTraceRay<true>(v, job.patch, nodes, grid, level, rays[slot], nullptr)) blocked[slot] = 1u;
+            } else {
+                vdTraceRay<false>(v, job.patch, nodes, grid, level, rays[slot], &hits[slot]);
             }
         }
-        __syncthreads();  // before thread 0 takes the next patch
+        __syncthreads();  // before thread 0 takes the next job and the buffers are rebuilt
     }
 }
 
@@ -111,7 +135,8 @@ VdGpu::VdGpu(const Scene& scene, const FlatScene& flat) {
     counts_.resize(2);
     STRATA_CUDA_CHECK(cudaMemset(counts_.data(), 0, 2 * sizeof(uint32_t)));
     range_.resize(2 * size_t(numPatches_));
-    job_.resize(1);
+    job_.resize(2);  // [0] jobs made, [1] the next job to take
+    level_.resize(numPatches_);
     frozen_.resize(numPatches_);
     STRATA_CUDA_CHECK(cudaMemset(frozen_.data(), 0, numPatches_));
     STRATA_CUDA_CHECK(cudaMallocHost(&hostCounts_, 2 * sizeof(uint32_t)));
@@ -202,20 +227,28 @@ void VdGpu::resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t*
     }
     {
         StageScope s(timer, stages.bottom);
-        STRATA_CUDA_CHECK(cudaMemsetAsync(job_.data(), 0, sizeof(uint32_t), stream));
+        // Levels per patch, then the jobs (a patch's rays in chunks).
+        const size_t maxJobs = numPatches_ + n / kVdJobRays + 1;
+        if (jobs_.size() < maxJobs * sizeof(VdJob)) jobs_.resize(maxJobs * sizeof(VdJob));
+        STRATA_CUDA_CHECK(cudaMemsetAsync(level_.data(), 0, level_.size() * sizeof(int), stream));
+        STRATA_CUDA_CHECK(cudaMemsetAsync(job_.data(), 0, 2 * sizeof(uint32_t), stream));
+        vdLevelsKernel<<<(n + 255) / 256, 256, 0, stream>>>(v, sorted_.data(), n, rays, level_.data());
+        STRATA_LAUNCH_CHECK("vd/levels");
+        VdJob* jobs = reinterpret_cast<VdJob*>(jobs_.data());
+        vdJobsKernel<<<(numPatches_ + 255) / 256, 256, 0, stream>>>(numPatches_, range_.data(), level_.data(),
+                                                                    o.freezeLod, frozen_.data(), jobs, job_.data());
+        STRATA_LAUNCH_CHECK("vd/jobs");
         const uint32_t perBlock = vdNodeCount(workLevel_), gridPerBlock = vdGridCount(workLevel_);
-        VdNode* work = work_.data();
-        Vec3* grids = grid_.data();
         auto launch = [&](auto kernel) {
-            kernel<<<blocks_, kBottomBlock, 0, stream>>>(v, sorted_.data(), range_.data(), rays, hits, blocked, work,
-                                                         perBlock, grids, gridPerBlock, o.freezeLod, frozen_.data(),
-                                                         job_.data());
+            kernel<<<blocks_, kBottomBlock, 0, stream>>>(v, sorted_.data(), jobs, job_.data(), rays, hits, blocked,
+                                                         work_.data(), perBlock, grid_.data(), gridPerBlock,
+                                                         job_.data() + 1);
         };
         if (blocked) launch(vdBottomKernel<true>);
         else launch(vdBottomKernel<false>);
         STRATA_LAUNCH_CHECK("vd/bottom");
-        s.launched();
-        launches_ += 1;
+        s.launched(3);
+        launches_ += 3;
     }
     STRATA_CUDA_CHECK(cudaMemsetAsync(counts_.data(), 0, 2 * sizeof(uint32_t), stream));
 }
@@ -229,7 +262,7 @@ size_t VdGpu::geometryBytes() const {
 size_t VdGpu::memoryBytes() const {
     return geometryBytes() + objectFromWorld_.bytes() + worldFromObject_.bytes() + worldBoxes_.bytes() +
            boxes_.memoryBytes() + pairs_.bytes() + sorted_.bytes() + counts_.bytes() + range_.bytes() + job_.bytes() +
-           frozen_.bytes() + work_.bytes() + grid_.bytes() + sortTemp_.bytes();
+           frozen_.bytes() + work_.bytes() + grid_.bytes() + sortTemp_.bytes() + level_.bytes() + jobs_.bytes();
 }
 
 size_t VdGpu::estimateBytes(const FlatScene& flat, size_t rays, int maxLevel) {

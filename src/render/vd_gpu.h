@@ -60,6 +60,8 @@ private:
     DeviceBuffer<uint32_t> counts_;  // [0] appended, [1] dropped
     DeviceBuffer<uint32_t> range_;   // per patch: begin, end
     DeviceBuffer<uint32_t> job_;
+    DeviceBuffer<int> level_;              // per patch, this resolve
+    DeviceBuffer<unsigned char> jobs_;     // VdJob records
     DeviceBuffer<int8_t> frozen_;
     DeviceBuffer<VdNode> work_;  // per block: a tree
     DeviceBuffer<Vec3> grid_;    // per block: its displaced grid
