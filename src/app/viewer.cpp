@@ -371,6 +371,15 @@ void Viewer::panel() {
             hidden = {"accel.kd_a", "accel.kd_b", "accel.kd_c", "accel.kd_d", "accel.kd_e"};
         changed |= optionWidgets(next, "accel.", hidden, absent);
     }
+    if (sceneHasQuads_ && ImGui::CollapsingHeader("VD patches", ImGuiTreeNodeFlags_DefaultOpen)) {
+        // vd.mode / vd.max_level make a new renderer (the geometry changes);
+        // lod_bias and freeze_lod act on the next frame.
+        changed |= optionWidgets(next, "vd.", {});
+        ImGui::Text("geometry %.2f MiB + acceleration %.2f MiB", renderer_->geometryBytes() / 1048576.0,
+                    renderer_->accelBytes() / 1048576.0);
+        if (renderer_->vdPairBytes())
+            ImGui::Text("ray-pair buffers %.1f MiB (sized by the image)", renderer_->vdPairBytes() / 1048576.0);
+    }
     if (ImGui::CollapsingHeader("Rendering", ImGuiTreeNodeFlags_DefaultOpen)) {
         changed |= optionWidgets(next, "render.", {"render.width", "render.height"});
         ImGui::Text("%dx%d, %u samples per pixel", options_.render.width, options_.render.height,

@@ -83,6 +83,18 @@ std::function<int()> addBenchCommand(CLI::App& app) {
         if (bounceMs > 0)
             std::printf("  bounce:            %.1f Mrays/s\n", mrays(median(rays) - primaryRays, bounceMs));
         std::printf("shadow rays:         %.0f per frame, %.1f Mrays/s\n", median(shadows), mrays(median(shadows), shadowMs));
+        const double mib = 1024.0 * 1024.0;
+        std::printf("memory:              geometry %.2f MiB, acceleration %.2f MiB", r->geometryBytes() / mib,
+                    r->accelBytes() / mib);
+        if (r->vdPairBytes()) std::printf(", VD ray-pair buffers %.1f MiB", r->vdPairBytes() / mib);
+        std::printf("\n");
+        if (scene.patchCount()) {
+            const double pairs = double(r->vdPairsResolved()) / double(total);
+            std::printf("VD patches:          %zu (vd.mode %s, max level %d), %.0f patch-ray pairs per frame "
+                        "(%.0f per patch)\n",
+                        scene.patchCount(), o.vd.mode.c_str(), o.vd.maxLevel, pairs,
+                        pairs / double(scene.patchCount()));
+        }
         if (!csvPath->empty()) {
             std::string csv = csvHeader(names);
             for (const FrameRecord& x : recs) csv += csvRow(x, o);

@@ -105,6 +105,7 @@ public:
         return true;
     }
     void finish() override {}
+    uint64_t vdPairsResolved() const override { return vd_.pairsResolved(); }
 
     void readImage(std::vector<uint8_t>& rgb) override {
         const uint32_t n = uint32_t(paths_.film.size());

@@ -141,8 +141,10 @@ public:
 
     size_t geometryBytes() const override { return gpu_->geometryBytes() + (vd_ ? vd_->geometryBytes() : 0); }
     size_t accelBytes() const override {
-        return lbvh_.memoryBytes() + kd_.memoryBytes() + (vd_ ? vd_->memoryBytes() - vd_->geometryBytes() : 0);
+        return lbvh_.memoryBytes() + kd_.memoryBytes() + (vd_ ? vd_->memoryBytes() : 0);
     }
+    size_t vdPairBytes() const override { return vd_ ? vd_->pairBytes() : 0; }
+    uint64_t vdPairsResolved() const override { return vd_ ? vd_->pairsResolved() : 0; }
 
     bool deviceDisplay() const override { return true; }
     void* cudaStream() const override { return stream_; }

@@ -56,6 +56,10 @@ public:
     virtual uint32_t samplesPerPixel() const = 0;  // accumulated in the current image
     virtual size_t geometryBytes() const { return 0; }
     virtual size_t accelBytes() const { return 0; }
+    // vd.mode direct: the (patch, ray) pair buffers (transient, sized by the
+    // image, not the scene) and the pairs resolved so far.
+    virtual size_t vdPairBytes() const { return 0; }
+    virtual uint64_t vdPairsResolved() const { return 0; }
     // Display paths of the CUDA backend: the tone-mapped image as RGBA8 into
     // device memory (a mapped pixel buffer) or a CUDA surface object (a mapped
     // texture). Return false where unsupported (the CPU backend).

@@ -260,10 +260,12 @@ size_t VdGpu::geometryBytes() const {
 }
 
 size_t VdGpu::memoryBytes() const {
-    return geometryBytes() + objectFromWorld_.bytes() + worldFromObject_.bytes() + worldBoxes_.bytes() +
-           boxes_.memoryBytes() + pairs_.bytes() + sorted_.bytes() + counts_.bytes() + range_.bytes() + job_.bytes() +
-           frozen_.bytes() + work_.bytes() + grid_.bytes() + sortTemp_.bytes() + level_.bytes() + jobs_.bytes();
+    return objectFromWorld_.bytes() + worldFromObject_.bytes() + worldBoxes_.bytes() + boxes_.memoryBytes() +
+           range_.bytes() + job_.bytes() + frozen_.bytes() + work_.bytes() + grid_.bytes() + level_.bytes() +
+           jobs_.bytes();
 }
+
+size_t VdGpu::pairBytes() const { return pairs_.bytes() + sorted_.bytes() + counts_.bytes() + sortTemp_.bytes(); }
 
 size_t VdGpu::estimateBytes(const FlatScene& flat, size_t rays, int maxLevel) {
     size_t b = flat.patches.size() * (sizeof(VdPatch) + 4 + 2 * sizeof(Aabb) + 8 + 1) +

@@ -39,8 +39,9 @@ public:
     uint64_t pairsResolved() const { return pairsResolved_; }
     uint64_t pairsDropped() const { return pairsDropped_; }
     uint32_t lastLaunches() const { return launches_; }
-    size_t memoryBytes() const;       // everything direct mode keeps on the GPU
+    size_t memoryBytes() const;       // the structure: patch-box BVH, per-block trees, levels, jobs
     size_t geometryBytes() const;     // patches, maps, links
+    size_t pairBytes() const;         // pair buffers and the sort's scratch (sized by the image)
     static size_t estimateBytes(const FlatScene& flat, size_t rays, int maxLevel);
 
 private:

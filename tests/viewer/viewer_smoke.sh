@@ -51,6 +51,18 @@ else
   fail "no recording written"
 fi
 
+# A VD scene in each vd.mode (the panel's "VD patches" section rebuilds on a change).
+for mode in direct pretess off; do
+  if xvfb-run -a -s "-screen 0 1024x768x24" "$VIEWER" "$SRC/assets/scenes/vd-mushroom.json" --backend cpu \
+       --width 160 --height 120 --frames 2 --exit --fixed-step --set vd.mode=$mode --set vd.max_level=3 \
+       --screenshot "$TMP/vd-$mode.png" >"$TMP/vd.log" 2>&1 \
+     && python3 "$SRC/tests/viewer/check_png.py" "$TMP/vd-$mode.png" 160 120; then
+    pass "VD scene with vd.mode=$mode"
+  else
+    fail "VD scene with vd.mode=$mode: $(tail -3 "$TMP/vd.log")"
+  fi
+done
+
 # Key bindings come from the config: a rebound config runs; an unknown key
 # name is one message naming the config file and the action.
 sed 's/"forward": "W"/"forward": "I"/' "$SRC/config/default.json" >"$TMP/keys.json"
