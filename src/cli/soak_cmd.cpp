@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <malloc.h>
 #include <unistd.h>
 
 #include "cli/checks.h"
@@ -53,7 +54,10 @@ Options withCombo(Options o, const Combo& c) {
     return o;
 }
 
+// Resident bytes after handing freed heap memory back to the system, so the
+// number follows live allocations rather than the allocator's high-water mark.
 size_t residentBytes() {
+    malloc_trim(0);
     std::ifstream f("/proc/self/statm");
     size_t pages = 0, resident = 0;
     f >> pages >> resident;
@@ -168,15 +172,22 @@ std::function<int()> addSoakCommand(CLI::App& app) {
             }
             // Memory after the first full cycle (and its validation) is the
             // baseline: every buffer any setting needs has been allocated once.
-            const size_t host = residentBytes();
+            // GPU memory is sampled every frame; host memory at each validation
+            // (after the same work each time, and a trim of the heap).
             const size_t gpuFree = cuda ? queryGpu().freeBytes : 0;
+            const bool checked = last || f == firstCheck || (*every > 0 && f > 0 && f % *every == 0);
+            const size_t host = checked ? residentBytes() : 0;
             if (f == firstCheck) {
                 gpuBaseline = gpuMinFree = gpuFree;
                 hostBaseline = hostMax = host;
             } else if (f > firstCheck) {
                 gpuMinFree = std::min(gpuMinFree, gpuFree);
-                hostMax = std::max(hostMax, host);
+                if (checked) hostMax = std::max(hostMax, host);
             }
+            if (checked)
+                std::printf("frame %6d  %-22s host %.1f MiB resident%s\n", f, combo.label().c_str(),
+                            double(host) / (1024.0 * 1024.0),
+                            cuda ? (", GPU " + std::to_string(gpuFree >> 20) + " MiB free").c_str() : "");
             progress.update(uint64_t(f + 1), uint64_t(frames));
         }
         progress.finish();
@@ -190,7 +201,9 @@ std::function<int()> addSoakCommand(CLI::App& app) {
         if (cuda)
             std::printf("GPU memory growth:   %.2f MiB after the first cycle (baseline %.0f MiB free)\n", gpuGrowth,
                         double(gpuBaseline) / mib);
-        std::printf("host memory growth:  %.2f MiB resident after the first cycle\n", hostGrowth);
+        std::printf("host memory growth:  %.2f MiB resident after the first cycle (at validations, heap trimmed; "
+                    "baseline %.0f MiB)\n",
+                    hostGrowth, double(hostBaseline) / mib);
         std::printf("non-finite pixels:   %zu\n", nonFinite);
         std::printf("validations:         %d (%d fresh-renderer mismatches, %d failed checks in all)\n", validations,
                     mismatches, checker.failures);

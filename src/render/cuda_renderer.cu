@@ -70,14 +70,16 @@ __global__ void closestHitsKernel(SceneView s, const Ray* rays, uint32_t n, HitR
 
 enum Stage {
     kAnimate, kBuild, kBuildBounds, kBuildMorton, kBuildSort, kBuildHierarchy, kBuildAabb,
-    kBuildKdLarge, kBuildKdSmall, kBuildVd, kTrace, kTracePrimary, kTraceBounce, kVd, kVdSort, kVdBottom, kShade,
+    kBuildKdLarge, kBuildKdSmall, kBuildVd, kTrace, kTracePrimary, kTraceBounce, kVd, kVdSort, kVdBottom, kVdPrimary, kVdBounce,
+    kVdShadow, kShade,
     kShadow, kAccumulate, kNumStages
 };
 const std::vector<std::string>& stageList() {
     static const std::vector<std::string> s = {"animate", "build", "build/bounds", "build/morton", "build/sort",
                                                "build/hierarchy", "build/aabb", "build/kd_large",
                                                "build/kd_small", "build/vd_boxes", "trace", "trace/primary",
-                                               "trace/bounce", "vd", "vd/sort", "vd/bottom", "shade", "shadow",
+                                               "trace/bounce", "vd", "vd/sort", "vd/bottom", "vd/primary",
+                                               "vd/bounce", "vd/shadow", "shade", "shadow",
                                                "accumulate"};
     return s;
 }
@@ -230,9 +232,11 @@ public:
                 timer_.countLaunches();
                 timer_.end(bounce == 0 ? kTracePrimary : kTraceBounce);
                 timer_.end(kTrace);
-                if (vd_) {
+                if (vd_) {  // vd/sort and vd/bottom add over every resolve; vd/primary etc. split by ray kind
                     timer_.begin(kVd);
+                    timer_.begin(bounce == 0 ? kVdPrimary : kVdBounce);
                     vd_->resolve(sv.vd, b.rays[bounce & 1], b.hits, nullptr, opt_.vd, stream_, &timer_, vdStages);
+                    timer_.end(bounce == 0 ? kVdPrimary : kVdBounce);
                     timer_.end(kVd);
                 }
                 timer_.begin(kShade);
@@ -248,7 +252,9 @@ public:
                 timer_.end(kShadow);
                 if (vd_) {
                     timer_.begin(kVd);
+                    timer_.begin(kVdShadow);
                     vd_->resolve(sv.vd, b.shadowRays, nullptr, b.shadowBlocked, opt_.vd, stream_, &timer_, vdStages);
+                    timer_.end(kVdShadow);
                     timer_.end(kVd);
                     timer_.begin(kShadow);
                     shadowFinishKernel<<<blocks(n), kBlock, 0, stream_>>>(b, n);
