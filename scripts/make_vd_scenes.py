@@ -38,7 +38,7 @@ def party():
             "lights": {"environment": {"color": [0.35, 0.4, 0.5]},
                        "sun": {"direction": [0.4, 1.0, 0.3], "radiance": [3.5, 3.2, 2.8]}},
             "render": {"spp": 1, "bounces": 2},
-            "vd": {"mode": "pretess", "max_level": 5}}
+            "vd": {"mode": "direct", "max_level": 5}}
 
 
 def mushroom():
@@ -49,7 +49,7 @@ def mushroom():
             "lights": {"environment": {"color": [0.4, 0.45, 0.55]},
                        "sun": {"direction": [0.5, 1.0, 0.4], "radiance": [4, 3.8, 3.5]}},
             "render": {"spp": 1, "bounces": 2},
-            "vd": {"mode": "pretess", "max_level": 6}}
+            "vd": {"mode": "direct", "max_level": 6}}
 
 
 for name, scene in (("vd-party.json", party()), ("vd-mushroom.json", mushroom())):

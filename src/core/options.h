@@ -45,7 +45,7 @@ struct VdOptions {
     // per patch built on the fly per ray batch); pretess: each patch
     // tessellated to 2 * 4^level displaced triangles at load, built into the
     // middle level like any triangle; off: plain quads.
-    std::string mode = "pretess";
+    std::string mode = "direct";
     int maxLevel = 5;  // subdivision level (1-7), capped per mesh by its own max_level
     float lodBias = 0;       // direct: levels added to the pixel-footprint level
     bool freezeLod = false;  // direct: keep each patch's level from when this was turned on

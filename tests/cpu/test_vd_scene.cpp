@@ -286,7 +286,7 @@ TEST(VdScene, QuadsAsTrianglesPretessAndOff) {
     const std::string json = R"({"meshes": [{"name": "m", "generator": "vd-spike", "params": {"patches": 2,
                                   "resolution": 32}}, {"name": "f", "generator": "plane"}],
                                   "instances": [{"mesh": "m"}, {"mesh": "m", "translate": [3, 0, 0]}, {"mesh": "f"}],
-                                  "vd": {"max_level": 3}})";
+                                  "vd": {"mode": "pretess", "max_level": 3}})";
     Scene s = loadText(dir, json);
     auto t = trianglesFromQuads(s);
     ASSERT_TRUE(t);
@@ -317,7 +317,7 @@ TEST(VdScene, QuadsAsTrianglesPretessAndOff) {
 TEST(VdScene, PretessBeyondIndicesIsAClearErrorBeforeAllocating) {
     TempDir dir;
     Scene s = loadText(dir, R"({"meshes": [{"name": "m", "generator": "vd-mushroom", "params": {"patches": 8,
-                                  "resolution": 16}}], "vd": {"max_level": 7}})");
+                                  "resolution": 16}}], "vd": {"mode": "pretess", "max_level": 7}})");
     // 64 patches * 2 * 4^7 = 2.1M triangles per instance; 1100 instances pass 2^31.
     s.instances.resize(1100, s.instances[0]);
     std::string msg = errorOf([&] { trianglesFromQuads(s); });
