@@ -86,7 +86,9 @@ const std::vector<Field>& fields() {
          [](Options& o) -> void* { return &o.accel.traversal; }},
         {{"accel.morton_bits", OptionKind::Int, "LBVH Morton code bits (30 or 63)", {}},
          [](Options& o) -> void* { return &o.accel.mortonBits; }},
-        {{"accel.mode", OptionKind::String, "flat: all instances baked into one structure", {"flat"}},
+        {{"accel.mode", OptionKind::String,
+          "flat: all instances baked into one structure; instanced: a top level over instances, a middle level per mesh",
+          {"flat", "instanced"}},
          [](Options& o) -> void* { return &o.accel.mode; }},
         {{"accel.rebuild", OptionKind::String,
           "every-frame: animate and rebuild each frame; animated: only when scene time or a build option changed",
@@ -273,6 +275,9 @@ std::string Options::get(const std::string& key) const {
 }
 
 void Options::check() const {
+    if (accel.mode == "instanced" && accel.builder == "kdtree")
+        throw Error("option 'accel.mode' = 'instanced' builds the middle level with accel.builder lbvh-karras, "
+                    "lbvh-apetrei, lbvh-skip or cpu-sah; the kd-tree runs in flat mode");
     if (accel.traversal == "stackless" && accel.builder != "lbvh-skip")
         throw Error("option 'accel.traversal' = 'stackless' needs accel.builder = 'lbvh-skip' (the builder that "
                     "installs skip links), got accel.builder = '" + accel.builder + "'");

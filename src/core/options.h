@@ -30,7 +30,10 @@ struct AccelOptions {
     // a renderer given another builder traces with the stack traversal).
     std::string traversal = "stack";
     int mortonBits = 63;                  // 30 | 63
-    std::string mode = "flat";            // flat (instances baked into one structure)
+    // flat: instances baked into one structure (what the builder papers
+    // measure); instanced: a top level over instances (rebuilt every frame),
+    // a middle level per static mesh (built once) or per deforming instance.
+    std::string mode = "flat";
     // every-frame: animate and rebuild each frame (what the tool measures);
     // animated: only when scene time or a build option changed since the last
     // build (a paused scene keeps its structure).

@@ -12,6 +12,7 @@
 #include "render/path_storage.h"
 #include "render/renderer_base.h"
 #include "render/thread_pool.h"
+#include "render/instanced_host.h"
 #include "render/vd_host.h"
 
 namespace strata {
@@ -56,6 +57,7 @@ public:
                 // same host-device code as the GPU, the binned SAH reference, or
                 // the CPU reference kd-tree (which clips triangles: it takes them whole).
                 if (opt_.accel.builder == "kdtree") kd_ = buildKdTreeCpu(pos_, flat_.tris);
+                else if (opt_.accel.mode == "instanced") instanced_.build(scene_, flat_, pos_, bounds_, t, opt_.accel);
                 else buildHostAccel(bounds_, opt_.accel, accel_);
                 if (!flat_.patches.empty()) vd_.prepare(scene_, flat_, t);  // patch boxes + their BVH
             });
@@ -63,6 +65,7 @@ public:
         CameraView cam = cameraView(t, int(w), int(h));
         SceneView sv = hostSceneView(scene_, flat_, pos_, nrm_, accel_.view(opt_.accel), cam);
         if (opt_.accel.builder == "kdtree") sv.kd = kd_.view();
+        else if (opt_.accel.mode == "instanced") sv.tl = instanced_.view();
         if (!flat_.patches.empty()) sv.vd = vd_.view(flat_, opt_.vd, pixelAngle(cam, int(h)), n);
         const bool vd = sv.vd.numPatches > 0;
         PathBuffers b = paths_.view();
@@ -138,6 +141,7 @@ private:
     HostAccel accel_;
     HostKdTree kd_;
     VdHost vd_;
+    InstancedHost instanced_;
     PathStorage<HostArray> paths_;
     std::deque<FrameRecord> records_;
     RebuildPolicy rebuild_;

@@ -114,6 +114,9 @@ void checkFits(const Scene& scene, const FlatScene& flat) {
 class CudaRenderer final : public RendererBase {
 public:
     explicit CudaRenderer(const Scene& scene) : RendererBase(scene), timer_(stageList()) {
+        if (opt_.accel.mode == "instanced")
+            throw Error("accel.mode instanced runs on the cpu backend so far (--backend cpu); the cuda backend "
+                        "traces flat mode");
         flat_ = flattenScene(scene_);
         checkFits(scene_, flat_);
         gpuName_ = queryGpu().name;
@@ -165,6 +168,8 @@ public:
     }
 
     void renderFrame(float t, uint64_t frameIndex, bool accumulate) override {
+        if (opt_.accel.mode == "instanced")
+            throw Error("accel.mode instanced runs on the cpu backend so far; the cuda backend traces flat mode");
         if (resolutionChanged()) allocate();
         const uint32_t w = opt_.render.width, h = opt_.render.height, n = w * h;
         FrameRecord header;

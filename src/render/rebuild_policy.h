@@ -14,13 +14,15 @@ public:
     bool needed(const AccelOptions& a, float sceneTime) {
         unsigned kd = unsigned(a.kdA) | unsigned(a.kdB) << 1 | unsigned(a.kdC) << 2 | unsigned(a.kdD) << 3 |
                       unsigned(a.kdE) << 4;
-        bool same = built_ && sceneTime == time_ && a.builder == builder_ && a.mortonBits == bits_ && kd == kd_;
+        bool same = built_ && sceneTime == time_ && a.builder == builder_ && a.mortonBits == bits_ && kd == kd_ &&
+                    a.mode == mode_;
         if (a.rebuild == "animated" && same) return false;
         built_ = true;
         time_ = sceneTime;
         builder_ = a.builder;
         bits_ = a.mortonBits;
         kd_ = kd;
+        mode_ = a.mode;
         return true;
     }
 
@@ -30,6 +32,7 @@ private:
     std::string builder_;
     int bits_ = 0;
     unsigned kd_ = 0;
+    std::string mode_;
 };
 
 }  // namespace strata

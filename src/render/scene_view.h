@@ -6,6 +6,7 @@
 #include "accel/bvh_traverse.h"
 #include "accel/stackless_traverse.h"
 #include "accel/kdtree/kd_traverse.h"
+#include "accel/two_level.h"
 #include "accel/triangle.h"
 #include "core/texture.h"
 #include "render/lights.h"
@@ -37,6 +38,7 @@ struct SceneView {
     BvhView bvh;
     KdView kd;  // traced instead of bvh when it has nodes (accel.builder = kdtree)
     VdView vd;  // VD patches traced directly (numPatches 0: none)
+    TwoLevelView tl;  // instanced mode: traced instead of bvh when it has instances
     CameraView camera;
 };
 
@@ -53,9 +55,8 @@ STRATA_HD uint32_t traceTriangles(const SceneView& s, const Ray& ray, float& tma
     const GeometryView& g = s.geo;
     auto tri = [&](uint32_t p, const Ray& r, float tm) { return intersectTri(g, p, r, tm); };
     if (s.kd.numNodes) return traverseKd<AnyHit>(s.kd, ray, tmax, tri, stats);
-    if (s.bvh.traversal == BvhTraversal::Stackless && s.bvh.skipNodes)
-        return traverseStackless<AnyHit>(s.bvh.skipNodes, s.bvh.numSkipNodes, ray, tmax, tri, stats);
-    return traverseBvh<AnyHit>(s.bvh, ray, tmax, tri, stats);
+    if (s.tl.numInstances) return traverseTwoLevel<AnyHit>(s.tl, ray, tmax, stats);
+    return traverseView<AnyHit>(s.bvh, ray, tmax, tri, stats);
 }
 
 // Closest hit as a 64-bit record (distance bits high, triangle id low).

@@ -12,6 +12,7 @@
 #pragma once
 
 #include "accel/bvh_traverse.h"
+#include "accel/two_level.h"
 #include "accel/vd/vd_bvh.h"
 #include "core/transform.h"
 
@@ -47,13 +48,6 @@ struct VdView {
     float lodBias = 0;                       // levels added to the footprint's
     int32_t maxLevel = 5;                    // vd.max_level (each patch may cap it lower)
 };
-
-STRATA_HD Ray transformRay(const Affine& m, const Ray& r) {
-    Ray o = r;
-    o.org = m.point(r.org);
-    o.dir = m.vector(r.dir);  // not renormalized: the same t on both sides
-    return o;
-}
 
 // Step 1 for one ray: the patches whose world box the ray enters before
 // tmax. Collected in registers and appended a batch at a time, so a ray takes
@@ -104,7 +98,7 @@ template <bool AnyHit>
 STRATA_HD bool vdTraceRay(const VdView& v, uint32_t patch, const VdNode* nodes, const Vec3* grid, int level,
                           const Ray& worldRay, HitRecord* hit) {
     const VdPatch& p = v.patches[patch];
-    const Ray r = transformRay(v.objectFromWorld[v.patchInstance[patch]], worldRay);
+    const Ray r = objectRay(v.objectFromWorld[v.patchInstance[patch]], worldRay);
     float tmax = AnyHit || !hit ? worldRay.tmax : fminf(worldRay.tmax, hitDistance(atomicLoadU64(hit)));
     uint32_t node = vdTraverse<AnyHit>(nodes, v.links, level, p, v.maps[p.map], r, tmax, nullptr, grid);
     if (node == kVdNoNode) return false;
@@ -123,7 +117,7 @@ STRATA_HD VdSurface vdSurfaceAt(const VdView& v, uint32_t payload, const Ray& wo
     const VdPatch& p = v.patches[patch];
     const TextureView& map = v.maps[p.map];
     const uint32_t inst = v.patchInstance[patch];
-    const Ray r = transformRay(v.objectFromWorld[inst], worldRay);
+    const Ray r = objectRay(v.objectFromWorld[inst], worldRay);
     const int level = vdLevelOf(node);
     uint32_t x, y;
     vdUnmorton(node - vdLevelOffset(level), x, y);
