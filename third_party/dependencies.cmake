@@ -26,7 +26,7 @@ find_library(IMGUI_LIBRARY NAMES imgui)
 # Debian's libimgui.a leaves its stb_truetype / stb_rect_pack to libstb.
 find_library(STB_LIBRARY NAMES libstb.a stb)
 find_program(GLAD_EXECUTABLE glad)
-if(glfw3_FOUND AND IMGUI_INCLUDE_DIR AND IMGUI_LIBRARY AND STB_LIBRARY AND GLAD_EXECUTABLE)
+if(STRATA_VIEWER AND glfw3_FOUND AND IMGUI_INCLUDE_DIR AND IMGUI_LIBRARY AND STB_LIBRARY AND GLAD_EXECUTABLE)
   set(STRATA_HAVE_VIEWER ON)
   set(GLAD_OUT ${CMAKE_BINARY_DIR}/glad)
   add_custom_command(
@@ -42,5 +42,5 @@ if(glfw3_FOUND AND IMGUI_INCLUDE_DIR AND IMGUI_LIBRARY AND STB_LIBRARY AND GLAD_
   message(STATUS "strata: viewer enabled (GLFW, ImGui ${IMGUI_LIBRARY}, glad)")
 else()
   set(STRATA_HAVE_VIEWER OFF)
-  message(STATUS "strata: viewer disabled (needs libglfw3-dev, libimgui-dev, python3-glad)")
+  message(STATUS "strata: viewer disabled (STRATA_VIEWER=OFF, or missing libglfw3-dev, libimgui-dev, python3-glad)")
 endif()
