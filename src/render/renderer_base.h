@@ -10,9 +10,11 @@ namespace strata {
 
 class RendererBase : public Renderer {
 public:
-    explicit RendererBase(const Scene& scene) : scene_(scene), opt_(scene.options) {}
+    // Options out of range (a resolution of 0 or 100000, spp 0) are a
+    // strata::Error here, before the backend allocates anything for them.
+    explicit RendererBase(const Scene& scene) : scene_(scene), opt_(checked(scene.options)) {}
 
-    void setOptions(const Options& o) override { opt_ = o; }
+    void setOptions(const Options& o) override { opt_ = checked(o); }
     const Options& options() const override { return opt_; }
     void setCamera(const CameraPose* pose) override {
         hasCamera_ = pose != nullptr;
@@ -21,6 +23,10 @@ public:
     uint32_t samplesPerPixel() const override { return samples_; }
 
 protected:
+    static const Options& checked(const Options& o) {
+        o.checkValues();
+        return o;
+    }
     // The camera of this frame: the override, else the scene's at time t.
     CameraView cameraView(float t, int w, int h) const {
         return hasCamera_ ? makeCameraView(camera_, w, h) : makeCameraView(scene_, t, w, h);
