@@ -6,8 +6,9 @@ set -euo pipefail
 
 PACKAGES=(
   cmake ninja-build g++ pkg-config
-  nlohmann-json3-dev libcli11-dev libstb-dev libtinyobjloader-dev libgtest-dev
+  nlohmann-json3-dev libcli11-dev libstb-dev libtinyobjloader-dev libjpeg62-turbo-dev libgtest-dev
   libglfw3-dev libgl-dev libimgui-dev python3-glad xvfb xauth
+  clang libclang-rt-dev  # the sanitizer build and the libFuzzer targets (scripts/test.sh, scripts/fuzz.sh)
 )
 
 missing=()

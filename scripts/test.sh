@@ -1,9 +1,85 @@
 #!/usr/bin/env bash
-# Set-up if needed, build, run every test. GPU tests report "skipped" where
-# there is no CUDA device.
+# Set-up if needed, build, run every test (GPU tests report "skipped" where
+# there is no CUDA device); then the CPU tests again under AddressSanitizer +
+# UndefinedBehaviorSanitizer, and a short run of each fuzz target.
+#
+#   scripts/test.sh [--no-sanitize | --sanitize-only] [--no-fuzz] [--fuzz-seconds N] [CTEST ARGS...]
+#
+#   --no-sanitize     only the regular build and its tests
+#   --sanitize-only   only the sanitized build, its tests and the fuzz smoke run
+#   --no-fuzz         skip the fuzz smoke run
+#   --fuzz-seconds N  seconds per fuzz target (default 20)
+#
+# The sanitized tree is build-asan/ (STRATA_ASAN_BUILD_DIR): CUDA-free, no
+# viewer, built with clang (STRATA_SANITIZE + STRATA_FUZZ, so the fuzz targets
+# link the same instrumented library). Any sanitizer report from any process
+# of its tests (they are written to build-asan/sanitizer-logs/) fails the run.
+# CTEST ARGS go to both ctest runs. See docs/reliability.md.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="${STRATA_BUILD_DIR:-$ROOT/build}"
-"$ROOT/scripts/build.sh"
-cd "$BUILD"
-ctest --output-on-failure "$@"
+ASAN_BUILD="${STRATA_ASAN_BUILD_DIR:-$ROOT/build-asan}"
+regular=1 sanitize=1 fuzz=1 fuzz_seconds=20
+ctest_args=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --no-sanitize) sanitize=0; fuzz=0 ;;
+    --sanitize-only) regular=0 ;;
+    --no-fuzz) fuzz=0 ;;
+    --fuzz-seconds) fuzz_seconds="$2"; shift ;;
+    *) ctest_args+=("$1") ;;
+  esac
+  shift
+done
+JOBS="${STRATA_JOBS:-$(nproc)}"
+
+if [ "$regular" = 1 ]; then
+  "$ROOT/scripts/build.sh"
+  (cd "$BUILD" && ctest --output-on-failure "${ctest_args[@]}")
+fi
+
+if [ "$sanitize" = 1 ]; then
+  "$ROOT/scripts/setup.sh"
+  echo "== sanitized build ($ASAN_BUILD: ASan + UBSan, CPU only)"
+  targets=(strata_tests strata-cli)
+  if [ ! -f "$ASAN_BUILD/build.ninja" ]; then
+    cmake -S "$ROOT" -B "$ASAN_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTRATA_CUDA=OFF \
+      -DSTRATA_VIEWER=OFF -DSTRATA_SANITIZE=ON -DSTRATA_FUZZ=ON \
+      -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ >/dev/null
+  fi
+  [ "$fuzz" = 1 ] && targets+=(strata_fuzz)
+  cmake --build "$ASAN_BUILD" --target "${targets[@]}" -- -j"$JOBS"
+  # An uninstrumented binary would pass without checking anything.
+  if ! nm "$ASAN_BUILD/tests/strata_tests" | grep __asan_init >/dev/null; then
+    echo "test.sh: $ASAN_BUILD/tests/strata_tests is not built with AddressSanitizer" >&2
+    exit 1
+  fi
+  LOGS="$ASAN_BUILD/sanitizer-logs"
+  rm -rf "$LOGS"
+  mkdir -p "$LOGS"
+  status=0
+  (cd "$ASAN_BUILD" &&
+     ASAN_OPTIONS="log_path=$LOGS/asan:check_initialization_order=1:detect_leaks=1" \
+     UBSAN_OPTIONS="log_path=$LOGS/ubsan:print_stacktrace=1:halt_on_error=1" \
+     ctest --output-on-failure -j"$JOBS" "${ctest_args[@]}") || status=$?
+  if [ -n "$(ls -A "$LOGS")" ]; then
+    echo "test.sh: sanitizer reports in $LOGS:" >&2
+    cat "$LOGS"/* >&2
+    status=1
+  fi
+  [ "$status" = 0 ] || exit "$status"
+  echo "== sanitized tests: no sanitizer reports"
+
+  if [ "$fuzz" = 1 ]; then
+    for target in scene obj image; do
+      log="$ASAN_BUILD/fuzz-$target.log"
+      if ! STRATA_FUZZ_BUILD_DIR="$ASAN_BUILD" "$ROOT/scripts/fuzz.sh" "$target" "$fuzz_seconds" >"$log" 2>&1; then
+        grep -v -E '^#[0-9]+.*(NEW|REDUCE|pulse)|NEW_FUNC' "$log" | tail -60 >&2
+        echo "test.sh: fuzz_$target found a problem (the input is in $ASAN_BUILD/artifacts/$target/)" >&2
+        exit 1
+      fi
+      echo "fuzz_$target: $(grep -o 'number_of_executed_units: [0-9]*' "$log" | grep -o '[0-9]*') inputs in ${fuzz_seconds} s, no findings"
+    done
+    echo "== fuzz smoke run: no findings"
+  fi
+fi

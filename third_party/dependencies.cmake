@@ -1,7 +1,8 @@
 # Finds the Debian-packaged dependencies (installed by scripts/setup.sh).
 # No third-party source lives in this repository: header-only libraries are
 # used from /usr/include, and the one translation unit that instantiates each
-# implementation (stb_image, tinyobjloader) is in src/scene.
+# implementation (stb_image, tinyobjloader) is in src/scene. libjpeg-turbo is
+# the one compiled library, linked statically.
 
 find_package(Threads REQUIRED)
 find_package(nlohmann_json 3 REQUIRED)
@@ -11,10 +12,15 @@ find_path(STB_INCLUDE_DIR stb/stb_image.h REQUIRED)
 find_path(TINYOBJ_INCLUDE_DIR tiny_obj_loader.h REQUIRED)
 find_path(CLI11_INCLUDE_DIR CLI/CLI.hpp REQUIRED)
 
+# libjpeg-turbo (libjpeg62-turbo-dev) decodes JPEG textures (src/scene/jpeg_decode.cpp);
+# linked statically, so the binaries run on machines that lack it.
+find_path(JPEG_INCLUDE_DIR jpeglib.h REQUIRED)
+find_library(JPEG_STATIC_LIBRARY NAMES libjpeg.a REQUIRED)
+
 add_library(strata_deps_headers INTERFACE)
 target_include_directories(strata_deps_headers SYSTEM INTERFACE
-  ${STB_INCLUDE_DIR} ${TINYOBJ_INCLUDE_DIR} ${CLI11_INCLUDE_DIR})
-target_link_libraries(strata_deps_headers INTERFACE nlohmann_json::nlohmann_json)
+  ${STB_INCLUDE_DIR} ${TINYOBJ_INCLUDE_DIR} ${CLI11_INCLUDE_DIR} ${JPEG_INCLUDE_DIR})
+target_link_libraries(strata_deps_headers INTERFACE nlohmann_json::nlohmann_json ${JPEG_STATIC_LIBRARY})
 
 # --- Viewer dependencies (optional: without them only strata-cli is built) ---
 # GLFW and Dear ImGui (libimgui.a holds the GLFW and OpenGL3 backends) from
@@ -26,7 +32,7 @@ find_library(IMGUI_LIBRARY NAMES imgui)
 # Debian's libimgui.a leaves its stb_truetype / stb_rect_pack to libstb.
 find_library(STB_LIBRARY NAMES libstb.a stb)
 find_program(GLAD_EXECUTABLE glad)
-if(glfw3_FOUND AND IMGUI_INCLUDE_DIR AND IMGUI_LIBRARY AND STB_LIBRARY AND GLAD_EXECUTABLE)
+if(STRATA_VIEWER AND glfw3_FOUND AND IMGUI_INCLUDE_DIR AND IMGUI_LIBRARY AND STB_LIBRARY AND GLAD_EXECUTABLE)
   set(STRATA_HAVE_VIEWER ON)
   set(GLAD_OUT ${CMAKE_BINARY_DIR}/glad)
   add_custom_command(
@@ -42,5 +48,5 @@ if(glfw3_FOUND AND IMGUI_INCLUDE_DIR AND IMGUI_LIBRARY AND STB_LIBRARY AND GLAD_
   message(STATUS "strata: viewer enabled (GLFW, ImGui ${IMGUI_LIBRARY}, glad)")
 else()
   set(STRATA_HAVE_VIEWER OFF)
-  message(STATUS "strata: viewer disabled (needs libglfw3-dev, libimgui-dev, python3-glad)")
+  message(STATUS "strata: viewer disabled (STRATA_VIEWER=OFF, or missing libglfw3-dev, libimgui-dev, python3-glad)")
 endif()

@@ -7,6 +7,7 @@
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstdio>
@@ -247,8 +248,8 @@ bool Viewer::loadScene(const std::string& path, std::string& error) {
         bool resSet = false;
         for (const std::string& kv : args_.sets) resSet = resSet || kv.rfind("render.width", 0) == 0 || kv.rfind("render.height", 0) == 0;
         if (!resSet) {
-            o.render.width = std::max(1, int(fbw * scale_));
-            o.render.height = std::max(1, int(fbh * scale_));
+            o.render.width = std::clamp(int(fbw * scale_), 1, kMaxRenderResolution);
+            o.render.height = std::clamp(int(fbh * scale_), 1, kMaxRenderResolution);
         }
         std::string note;
         auto renderer = makeBackend(*scene, note);
@@ -527,10 +528,10 @@ int Viewer::run() {
         bool resFixed = false;
         for (const std::string& kv : args_.sets) resFixed = resFixed || kv.rfind("render.width", 0) == 0;
         if (!resFixed && fbw > 0 && fbh > 0 &&
-            (std::max(1, int(fbw * scale_)) != options_.render.width || std::max(1, int(fbh * scale_)) != options_.render.height)) {
+            (std::clamp(int(fbw * scale_), 1, kMaxRenderResolution) != options_.render.width || std::clamp(int(fbh * scale_), 1, kMaxRenderResolution) != options_.render.height)) {
             Options o = options_;
-            o.render.width = std::max(1, int(fbw * scale_));
-            o.render.height = std::max(1, int(fbh * scale_));
+            o.render.width = std::clamp(int(fbw * scale_), 1, kMaxRenderResolution);
+            o.render.height = std::clamp(int(fbh * scale_), 1, kMaxRenderResolution);
             applyOptions(o, true);
         }
         panel();

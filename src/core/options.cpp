@@ -203,7 +203,7 @@ void Options::set(const std::string& key, const std::string& value) {
                 *static_cast<uint32_t*>(p) = static_cast<uint32_t>(v);
                 return;
             }
-            if (key == "render.width" || key == "render.height") checkRange(key, double(v), 1, 16384);
+            if (key == "render.width" || key == "render.height") checkRange(key, double(v), 1, kMaxRenderResolution);
             else if (key == "render.spp") checkRange(key, double(v), 1, 65536);
             else if (key == "render.bounces") checkRange(key, double(v), 0, 64);
             else if (key == "render.threads") checkRange(key, double(v), 0, 1024);
@@ -274,7 +274,14 @@ std::string Options::get(const std::string& key) const {
     return {};
 }
 
+void Options::checkValues() const {
+    // The same checks as set(), on each field's text: one table of ranges.
+    Options scratch;
+    for (const Field& f : fields()) scratch.set(f.info.key, get(f.info.key));
+}
+
 void Options::check() const {
+    checkValues();
     if (accel.mode == "instanced" && accel.builder == "kdtree")
         throw Error("option 'accel.mode' = 'instanced' builds the middle level with accel.builder lbvh-karras, "
                     "lbvh-apetrei, lbvh-skip or cpu-sah; the kd-tree runs in flat mode");

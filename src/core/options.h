@@ -60,6 +60,10 @@ struct AnimationOptions {
     bool play = true;
 };
 
+// The largest render.width / render.height (and the ranges in options.cpp):
+// width * height pixels must index with 32 bits and fit in memory.
+constexpr int kMaxRenderResolution = 16384;
+
 enum class OptionKind { Int, Float, Bool, String };
 
 struct OptionInfo {
@@ -85,8 +89,12 @@ struct Options {
     // "key=value" form used by --set.
     void setAssignment(const std::string& assignment);
     std::string get(const std::string& key) const;
-    // Checks combinations of options that are each valid alone (stackless
-    // traversal needs the lbvh-skip builder). Throws strata::Error.
+    // Checks every field against the range and choices set() enforces, for
+    // options assigned field by field (renderers call it before allocating).
+    // Throws strata::Error naming the first bad option.
+    void checkValues() const;
+    // checkValues(), and combinations of options that are each valid alone
+    // (stackless traversal needs the lbvh-skip builder). Throws strata::Error.
     void check() const;
 
     static const std::vector<OptionInfo>& all();

@@ -11,14 +11,16 @@ namespace strata {
 
 class RendererBase : public Renderer {
 public:
-    // A scene with quads is rendered through its quads-as-triangles copy
-    // (vd.mode pretess / off), made here once.
+    // Options out of range (a resolution of 0 or 100000, spp 0) are a
+    // strata::Error here, before the backend allocates anything for them. A
+    // scene with quads is rendered through its quads-as-triangles copy
+    // (vd.mode pretess / off; direct keeps the VD patches), made here once.
     explicit RendererBase(const Scene& scene)
-        : quadsAsTriangles_(trianglesFromQuads(scene)),
+        : quadsAsTriangles_(trianglesFromQuads((checked(scene.options), scene))),
           scene_(quadsAsTriangles_ ? *quadsAsTriangles_ : scene),
-          opt_(scene.options) {}
+          opt_(checked(scene.options)) {}
 
-    void setOptions(const Options& o) override { opt_ = o; }
+    void setOptions(const Options& o) override { opt_ = checked(o); }
     const Options& options() const override { return opt_; }
     void setCamera(const CameraPose* pose) override {
         hasCamera_ = pose != nullptr;
@@ -27,6 +29,10 @@ public:
     uint32_t samplesPerPixel() const override { return samples_; }
 
 protected:
+    static const Options& checked(const Options& o) {
+        o.checkValues();
+        return o;
+    }
     // The camera of this frame: the override, else the scene's at time t.
     CameraView cameraView(float t, int w, int h) const {
         return hasCamera_ ? makeCameraView(camera_, w, h) : makeCameraView(scene_, t, w, h);

@@ -4,14 +4,22 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <string>
 
 #include "core/error.h"
+#include "scene/jpeg_decode.h"
 
+// The formats the scene format documents, and no others: stb's decoders for
+// the rest (GIF, PSD, PIC, PNM, BMP, TGA) are attack surface no scene needs.
+// JPEG goes to libjpeg-turbo (jpeg_decode.h).
+#define STBI_ONLY_PNG
+#define STBI_ONLY_HDR
 #define STB_IMAGE_IMPLEMENTATION
 #define STB_IMAGE_WRITE_IMPLEMENTATION
 #include <stb/stb_image.h>
@@ -19,8 +27,6 @@
 
 namespace strata {
 namespace {
-
-constexpr int kMaxImageSide = 32768;
 
 float srgbToLinear(float c) {
     return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f);
@@ -38,10 +44,90 @@ struct StbPixels {
     ~StbPixels() { stbi_image_free(data); }
 };
 
-void loadHdr(const std::string& path, Image& img) {
+// stb reads from memory with an int length.
+constexpr size_t kMaxImageFileBytes = size_t(INT_MAX);
+
+// The whole file in memory: stb then parses one buffer (one open; the size
+// checked is the size decoded).
+std::string readImageFile(const std::string& path) {
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) throw Error(path + ": cannot open image: " + std::strerror(errno));
+    std::string bytes;
+    char buf[1 << 16];
+    size_t n = 0;
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) {
+        bytes.append(buf, n);
+        if (bytes.size() > kMaxImageFileBytes) {
+            std::fclose(f);
+            throw Error(path + ": image file is larger than 2 GiB");
+        }
+    }
+    int err = std::ferror(f) ? errno : 0;
+    std::fclose(f);
+    if (err) throw Error(path + ": cannot read image: " + std::strerror(err));
+    return bytes;
+}
+
+const stbi_uc* bytesOf(const std::string& b) { return reinterpret_cast<const stbi_uc*>(b.data()); }
+
+// Debian's stb_image (2.27) never stops decoding a run-length encoded HDR
+// scanline whose data ends early: past the end of the file it reads zeros,
+// and a zero run length makes no progress, so a truncated .hdr file hangs it
+// (found by fuzz/image_fuzz.cpp). This walks the scanlines the way stb will
+// and names the first one that runs past the end; flat (uncompressed) data,
+// which stb would fill with stale bytes, must be complete as well. Other
+// damage (a wrong scanline length, a run too long) is left to stb's messages.
+void checkHdrData(const std::string& path, const std::string& b, int width, int height) {
+    // The header, as stb reads it: a first line, lines up to an empty one,
+    // then the resolution line; the pixels follow.
+    size_t pos = 0;
+    auto skipLine = [&]() {
+        size_t nl = b.find('\n', pos);
+        size_t start = pos;
+        pos = nl == std::string::npos ? b.size() : nl + 1;
+        return pos - start;
+    };
+    skipLine();
+    while (pos < b.size() && skipLine() > 1) {
+    }
+    skipLine();
+    const size_t end = b.size();
+    const size_t pixels = size_t(width) * size_t(height);
+    auto truncated = [&](size_t row) {
+        throw Error(path + ": truncated HDR image: the pixel data ends in scanline " + std::to_string(row) +
+                    " of " + std::to_string(height));
+    };
+    auto flatFrom = [&](size_t row) {  // stb decodes every pixel as 4 plain bytes from here
+        if (end - pos < 4 * pixels) truncated(row + (end - pos) / 4 / size_t(width));
+    };
+    if (width < 8 || width >= 32768) return flatFrom(0);
+    for (int j = 0; j < height; ++j) {
+        if (end - pos < 4) truncated(size_t(j));
+        const auto at = [&](size_t i) { return unsigned(static_cast<unsigned char>(b[i])); };
+        if (at(pos) != 2 || at(pos + 1) != 2 || (at(pos + 2) & 0x80)) return flatFrom(0);  // stb restarts flat
+        if (int((at(pos + 2) << 8) | at(pos + 3)) != width) return;  // stb: "invalid decoded scanline length"
+        pos += 4;
+        for (int channel = 0; channel < 4; ++channel) {
+            for (int i = 0; i < width;) {
+                if (pos >= end) truncated(size_t(j));
+                unsigned count = at(pos++);
+                bool run = count > 128;
+                if (run) count -= 128;
+                if (int(count) > width - i) return;  // stb: "bad RLE data"
+                size_t bytes = run ? 1 : count;
+                if (end - pos < bytes) truncated(size_t(j));
+                pos += bytes;
+                i += int(count);
+            }
+        }
+    }
+}
+
+void loadHdr(const std::string& path, const std::string& bytes, Image& img) {
+    checkHdrData(path, bytes, img.width, img.height);
     int n = 0;
     StbPixels<float> px;
-    px.data = stbi_loadf(path.c_str(), &img.width, &img.height, &n, 3);
+    px.data = stbi_loadf_from_memory(bytesOf(bytes), int(bytes.size()), &img.width, &img.height, &n, 3);
     if (!px.data) throw Error(path + ": cannot read HDR image: " + reason());
     size_t count = size_t(img.width) * size_t(img.height);
     img.pixels.resize(count);
@@ -55,12 +141,27 @@ void loadHdr(const std::string& path, Image& img) {
     }
 }
 
-void loadLdr(const std::string& path, Image& img) {
+void toLinear(const uint8_t* rgb, Image& img) {
+    float lut[256];
+    for (int v = 0; v < 256; ++v) lut[v] = srgbToLinear(v / 255.0f);
+    size_t count = size_t(img.width) * size_t(img.height);
+    img.pixels.resize(count);
+    for (size_t i = 0; i < count; ++i) img.pixels[i] = {lut[rgb[3 * i]], lut[rgb[3 * i + 1]], lut[rgb[3 * i + 2]]};
+}
+
+void loadLdr(const std::string& path, const std::string& bytes, Image& img) {
+    if (looksLikeJpeg(bytes)) {
+        JpegImage jpeg = decodeJpeg(path, bytes);
+        img.width = jpeg.width;
+        img.height = jpeg.height;
+        return toLinear(jpeg.rgb.data(), img);
+    }
     int n = 0;
     size_t count = 0;
-    if (stbi_is_16_bit(path.c_str())) {
+    const int size = int(bytes.size());
+    if (stbi_is_16_bit_from_memory(bytesOf(bytes), size)) {
         StbPixels<stbi_us> px;
-        px.data = stbi_load_16(path.c_str(), &img.width, &img.height, &n, 3);
+        px.data = stbi_load_16_from_memory(bytesOf(bytes), size, &img.width, &img.height, &n, 3);
         if (!px.data) throw Error(path + ": cannot read image: " + reason());
         count = size_t(img.width) * size_t(img.height);
         img.pixels.resize(count);
@@ -69,34 +170,71 @@ void loadLdr(const std::string& path, Image& img) {
         return;
     }
     StbPixels<stbi_uc> px;
-    px.data = stbi_load(path.c_str(), &img.width, &img.height, &n, 3);
+    px.data = stbi_load_from_memory(bytesOf(bytes), size, &img.width, &img.height, &n, 3);
     if (!px.data) throw Error(path + ": cannot read image: " + reason());
-    float lut[256];
-    for (int v = 0; v < 256; ++v) lut[v] = srgbToLinear(v / 255.0f);
-    count = size_t(img.width) * size_t(img.height);
-    img.pixels.resize(count);
-    for (size_t i = 0; i < count; ++i)
-        img.pixels[i] = {lut[px.data[3 * i]], lut[px.data[3 * i + 1]], lut[px.data[3 * i + 2]]};
+    toLinear(px.data, img);
 }
 
-}  // namespace
+// A PNG's size from its IHDR chunk (always first), read here rather than by
+// stb, which refuses large sizes as an "unknown image type" without saying so.
+bool pngSize(const std::string& b, int& width, int& height) {
+    static const char kSignature[] = "\x89PNG\r\n\x1a\n";
+    if (b.size() < 24 || b.compare(0, 8, kSignature, 8) != 0 || b.compare(12, 4, "IHDR") != 0) return false;
+    auto be32 = [&](size_t i) {
+        return uint32_t(uint8_t(b[i])) << 24 | uint32_t(uint8_t(b[i + 1])) << 16 | uint32_t(uint8_t(b[i + 2])) << 8 |
+               uint32_t(uint8_t(b[i + 3]));
+    };
+    uint32_t w = be32(16), h = be32(20);
+    width = int(std::min<uint32_t>(w, INT_MAX));
+    height = int(std::min<uint32_t>(h, INT_MAX));
+    return true;
+}
 
-Image loadImage(const std::string& path) {
-    std::FILE* f = std::fopen(path.c_str(), "rb");
-    if (!f) throw Error(path + ": cannot open image: " + std::strerror(errno));
-    int w = 0, h = 0, n = 0;
-    bool known = stbi_info_from_file(f, &w, &h, &n) != 0;
-    bool hdr = known && stbi_is_hdr_from_file(f) != 0;
-    std::fclose(f);
-    if (!known) throw Error(path + ": cannot read image: " + reason());
+void checkLimits(const std::string& path, int w, int h) {
     if (w <= 0 || h <= 0 || w > kMaxImageSide || h > kMaxImageSide) {
         throw Error(path + ": image is " + std::to_string(w) + "x" + std::to_string(h) +
                     ", larger than the supported " + std::to_string(kMaxImageSide) + " pixels a side");
     }
+    if (int64_t(w) * h > kMaxImagePixels) {
+        throw Error(path + ": image is " + std::to_string(w) + "x" + std::to_string(h) + " = " +
+                    std::to_string(int64_t(w) * h) + " pixels, more than the supported " +
+                    std::to_string(kMaxImagePixels) + " (e.g. 16384x8192)");
+    }
+}
+
+// The size and kind from the header, within the limits; every check that
+// must come before stb parses more than the header.
+ImageInfo checkedInfo(const std::string& path, const std::string& bytes) {
+    ImageInfo info;
+    int n = 0;
+    if (pngSize(bytes, info.width, info.height) && info.width > 0 && info.height > 0)
+        checkLimits(path, info.width, info.height);
+    if (looksLikeJpeg(bytes)) {
+        JpegImage header = jpegHeader(path, bytes);
+        info.width = header.width;
+        info.height = header.height;
+    } else if (!stbi_info_from_memory(bytesOf(bytes), int(bytes.size()), &info.width, &info.height, &n)) {
+        throw Error(path + ": cannot read image: " + reason() + " (PNG, JPEG and Radiance HDR are supported)");
+    } else {
+        info.hdr = stbi_is_hdr_from_memory(bytesOf(bytes), int(bytes.size())) != 0;
+    }
+    checkLimits(path, info.width, info.height);
+    return info;
+}
+
+}  // namespace
+
+ImageInfo readImageInfo(const std::string& path) { return checkedInfo(path, readImageFile(path)); }
+
+Image loadImage(const std::string& path) {
+    const std::string bytes = readImageFile(path);
+    ImageInfo info = checkedInfo(path, bytes);
     Image img;
     img.path = path;
-    if (hdr) loadHdr(path, img);
-    else loadLdr(path, img);
+    img.width = info.width;
+    img.height = info.height;
+    if (info.hdr) loadHdr(path, bytes, img);
+    else loadLdr(path, bytes, img);
     return img;
 }
 

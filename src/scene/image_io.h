@@ -9,8 +9,25 @@
 
 namespace strata {
 
+// The largest image loadImage accepts, checked against the file's header
+// before any pixel is decoded or allocated: 32768 pixels a side and 2^27
+// pixels in all (16384 x 8192, the largest common environment map: 1.5 GiB as
+// float RGB). Texture lookups index pixels with 32-bit ints, far below this.
+constexpr int kMaxImageSide = 32768;
+constexpr int64_t kMaxImagePixels = int64_t(1) << 27;
+
+struct ImageInfo {
+    int width = 0, height = 0;
+    bool hdr = false;  // Radiance HDR (linear); otherwise 8 or 16 bits, sRGB
+};
+
+// The size and kind of an image file without decoding its pixels, after the
+// same checks as loadImage makes before decoding (format, limits).
+ImageInfo readImageInfo(const std::string& path);
+
 // Loads PNG, JPG (sRGB, converted to linear) or Radiance HDR (linear) into
-// linear RGB floats. Throws strata::Error naming the file and the reason.
+// linear RGB floats; other formats are refused. Throws strata::Error naming
+// the file and the reason (unreadable, corrupt, truncated, beyond the limits).
 Image loadImage(const std::string& path);
 
 // Writes 8-bit RGB (row-major, top row first) as PNG. Writes to a temporary

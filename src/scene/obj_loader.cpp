@@ -270,7 +270,8 @@ LoadedMesh loadObj(const std::string& path, std::vector<std::string>* texturePat
     std::string dir = fs::path(path).parent_path().string();
     for (const auto& [line, lib] : scan.materialLibraries) {
         fs::path p = fs::path(lib).is_absolute() ? fs::path(lib) : fs::path(dir) / lib;
-        if (!fs::is_regular_file(p))
+        std::error_code ec;  // e.g. a name too long: a warning like any missing file, not a filesystem_error
+        if (!fs::is_regular_file(p, ec))
             warn(path + ":" + std::to_string(line) + ": material library '" + lib +
                  "' not found; its faces get the default material");
     }

@@ -17,8 +17,11 @@
 namespace strata {
 namespace {
 
+constexpr float kMaxObjCoordinate = 1e18f;  // kMaxSceneCoordinate (scene_build.h)
+
 std::string readWholeFile(const std::string& path) {
-    if (std::filesystem::is_directory(path)) throw Error(path + ": cannot open OBJ file: it is a directory");
+    std::error_code ec;  // the overloads that throw would escape as std::filesystem_error
+    if (std::filesystem::is_directory(path, ec)) throw Error(path + ": cannot open OBJ file: it is a directory");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw Error(path + ": cannot open OBJ file: " + std::strerror(errno));
     std::ostringstream s;
@@ -57,7 +60,8 @@ class Scanner {
 public:
     explicit Scanner(const std::string& path) : path_(path) {}
 
-    void numbers(int line, const std::vector<std::string>& t, size_t minCount) {
+    // maxAbs bounds the first minCount numbers (positions: squares must fit a float).
+    void numbers(int line, const std::vector<std::string>& t, size_t minCount, float maxAbs = INFINITY) {
         if (t.size() - 1 < minCount) {
             fail(line, t[0] + ": expected " + std::to_string(minCount) + " numbers, got " +
                            std::to_string(t.size() - 1));
@@ -68,6 +72,8 @@ public:
             if (end == t[i].c_str() || *end != '\0') fail(line, t[0] + ": '" + t[i] + "' is not a number");
             if (!std::isfinite(v))
                 fail(line, t[0] + ": '" + t[i] + "' is not a finite number");
+            if (i <= minCount && !(std::fabs(v) <= maxAbs))
+                fail(line, t[0] + ": '" + t[i] + "' is beyond +-1e18 (intersection tests square coordinates)");
         }
     }
 
@@ -120,7 +126,7 @@ ObjPrescan prescanObj(const std::string& path) {
     Scanner scan(path);
     ObjPrescan out;
     forEachLine(text, [&](int line, const std::vector<std::string>& t) {
-        if (t[0] == "v") scan.numbers(line, t, 3), ++out.positions;
+        if (t[0] == "v") scan.numbers(line, t, 3, kMaxObjCoordinate), ++out.positions;
         else if (t[0] == "vn") scan.numbers(line, t, 3), ++out.normals;
         else if (t[0] == "vt") scan.numbers(line, t, 1), ++out.texcoords;
         else if (t[0] == "mtllib")

@@ -28,6 +28,13 @@ struct SceneBuild {
     int32_t image(const std::string& path, const std::string& context);
 };
 
+// Scene coordinates the renderer supports: intersection tests square them, and
+// a float holds squares up to 3.4e38. Vertices (as placed by instances) and the
+// camera must stay within +-kMaxSceneCoordinate.
+constexpr double kMaxSceneCoordinate = 1e18;
+// Fails on `f` when a component of v is beyond kMaxSceneCoordinate.
+void checkCoordinates(const JsonField& f, Vec3 v);
+
 // "materials": {"name": {...}, ...}                       (scene_meshes.cpp)
 void loadMaterials(SceneBuild& b, const JsonField& block);
 // "meshes": [...]: OBJ files, OBJ sequences, generators   (scene_meshes.cpp)

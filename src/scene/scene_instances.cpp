@@ -2,6 +2,8 @@
 // mesh, a static translate/rotate/scale, and optional keyframed animation.
 // worldFromObject(t) = animation(t) * T * R * S; evaluating animation(t) is
 // the animation layer's job, not the loader's.
+#include <cmath>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -65,7 +67,53 @@ TrsKeyframes parseAnimation(const JsonField& a) {
     return out;
 }
 
+// Every vertex the instance can place stays within kMaxSceneCoordinate: the
+// corners of the mesh's bounds (rest pose and every frame) under the static
+// transform and under each key (in between, translation and scale are
+// interpolated linearly and rotation keeps lengths). Computed in double, so
+// the check itself cannot overflow.
+void checkPlacement(const JsonField& f, const Mesh& m, const Instance& inst) {
+    const double inf = std::numeric_limits<double>::infinity();
+    double lo[3] = {inf, inf, inf}, hi[3] = {-inf, -inf, -inf};
+    auto grow = [&](const std::vector<Vec3>& ps) {
+        for (const Vec3& p : ps)
+            for (int c = 0; c < 3; ++c) {
+                lo[c] = std::fmin(lo[c], p[c]);
+                hi[c] = std::fmax(hi[c], p[c]);
+            }
+    };
+    grow(m.positions);
+    for (const std::vector<Vec3>& frame : m.frames.positions) grow(frame);
+    if (!(lo[0] <= hi[0])) return;  // no vertices: the mesh checks say so
+    auto check = [&](const JsonField& where, const Affine& xf) {
+        double worst = 0;
+        for (int corner = 0; corner < 8; ++corner) {
+            double p[3] = {corner & 1 ? hi[0] : lo[0], corner & 2 ? hi[1] : lo[1], corner & 4 ? hi[2] : lo[2]};
+            for (int i = 0; i < 3; ++i) {
+                double v = double(xf.m[i][0]) * p[0] + double(xf.m[i][1]) * p[1] + double(xf.m[i][2]) * p[2] +
+                           double(xf.m[i][3]);
+                worst = std::isnan(v) ? inf : std::fmax(worst, std::fabs(v));
+            }
+        }
+        if (!(worst <= kMaxSceneCoordinate)) {
+            where.fail("places mesh '" + m.name + "' at coordinates up to " + numberText(worst) + "; at most " +
+                       numberText(kMaxSceneCoordinate) + " are supported (intersection tests square them)");
+        }
+    };
+    check(f, inst.transform);
+    const TrsKeyframes& a = inst.animation;
+    for (size_t k = 0; k < a.times.size(); ++k)
+        check(f["animation"]["keys"][k], compose(trs(a.translation[k], a.rotation[k], a.scale[k]), inst.transform));
+}
+
 }  // namespace
+
+void checkCoordinates(const JsonField& f, Vec3 v) {
+    for (int c = 0; c < 3; ++c)
+        if (!(std::fabs(double(v[c])) <= kMaxSceneCoordinate))
+            f.fail("coordinate " + numberText(v[c]) + " is beyond +-" + numberText(kMaxSceneCoordinate) +
+                   " (intersection tests square coordinates)");
+}
 
 void checkIncreasingTimes(const JsonField& keys, const std::vector<float>& times) {
     for (size_t i = 1; i < times.size(); ++i) {
@@ -84,6 +132,7 @@ void loadInstances(SceneBuild& b, const JsonField& root) {
             Instance inst;
             inst.name = b.scene.meshes[i].name;
             inst.mesh = int32_t(i);
+            checkPlacement(root["meshes"][i], b.scene.meshes[i], inst);
             out.push_back(inst);
         }
         return;
@@ -108,6 +157,7 @@ void loadInstances(SceneBuild& b, const JsonField& root) {
         Trs t = parseTrs(f);
         inst.transform = trs(t.translate, t.rotate, t.scale);
         if (f.has("animation")) inst.animation = parseAnimation(f["animation"]);
+        checkPlacement(f, b.scene.meshes[size_t(inst.mesh)], inst);
         out.push_back(inst);
     }
 }

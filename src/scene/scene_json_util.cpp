@@ -42,7 +42,8 @@ std::string lineColumn(const std::string& text, size_t pos) {
 }  // namespace
 
 Json parseJsonFile(const std::string& path) {
-    if (std::filesystem::is_directory(path)) throw Error(path + ": cannot open scene file: it is a directory");
+    std::error_code ec;  // the overloads that throw would escape as std::filesystem_error
+    if (std::filesystem::is_directory(path, ec)) throw Error(path + ": cannot open scene file: it is a directory");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw Error(path + ": cannot open scene file: " + std::strerror(errno));
     std::ostringstream s;

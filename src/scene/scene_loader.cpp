@@ -48,6 +48,8 @@ void loadOptions(SceneBuild& b, const JsonField& root, const std::string& block)
 }
 
 void checkView(const JsonField& f, Vec3 position, Vec3 target) {
+    if (f.has("position")) checkCoordinates(f["position"], position);
+    if (f.has("target")) checkCoordinates(f["target"], target);
     Vec3 view = target - position;
     if (dot(view, view) == 0) f.fail("position and target are the same point");
 }

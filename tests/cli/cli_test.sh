@@ -82,6 +82,12 @@ expect_error "unknown --set key" "render.nope" render "$SRC/tests/data/cube_scen
 expect_error "bad --set value" "render.spp" render "$SRC/tests/data/cube_scene.json" --backend cpu --set render.spp=zero
 expect_error "bad --res" "--res" render "$SRC/tests/data/cube_scene.json" --backend cpu --res 640
 expect_error "resolution 0" "render.width" render "$SRC/tests/data/cube_scene.json" --backend cpu --res 0x10
+expect_error "resolution huge" "render.height' = 100000 is out of range" render "$SRC/tests/data/cube_scene.json" --backend cpu --res 64x100000
+expect_error "spp 0" "render.spp" render "$SRC/tests/data/cube_scene.json" --backend cpu --set render.spp=0
+expect_error "bounces out of range" "render.bounces" render "$SRC/tests/data/cube_scene.json" --backend cpu --bounces 65
+printf '#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 4 +X 16\n\002\002\000\020\001' >"$TMP/cut.hdr"
+printf '{"meshes": [{"name": "c", "obj": "%s/tests/data/cube.obj"}], "lights": {"environment": {"hdr": "cut.hdr"}}}\n' "$SRC" >"$TMP/cut_env.json"
+expect_error "truncated HDR environment" "cut.hdr: truncated HDR image" render "$TMP/cut_env.json" --backend cpu
 expect_error "stackless needs lbvh-skip" "lbvh-skip" render "$SRC/tests/data/cube_scene.json" --backend cpu --traversal stackless
 expect_error "bad --kd-opts" "accel.kd_opts" render "$SRC/tests/data/cube_scene.json" --backend cpu --builder kdtree --kd-opts ABX
 expect_error "unknown builder" "accel.builder" render "$SRC/tests/data/cube_scene.json" --backend cpu --builder octree

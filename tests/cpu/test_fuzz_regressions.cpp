@@ -1,0 +1,92 @@
+// Every input the fuzz targets (fuzz/) found a crash, hang or contract breach
+// with, kept in tests/data/fuzz/TARGET/ (and in fuzz/corpus/TARGET/): each
+// must now load cleanly or give a strata::Error with the expected message.
+// Every file there needs an entry below, so a new finding cannot go untested.
+#include <chrono>
+#include <map>
+
+#include "loader_test_util.h"
+#include "scene/image_io.h"
+#include "scene/obj_loader.h"
+#include "scene/scene_loader.h"
+
+using namespace strata;
+using namespace strata::test;
+
+namespace {
+
+const std::string kDir = std::string(STRATA_SOURCE_DIR) + "/tests/data/fuzz/";
+
+// File (under tests/data/fuzz/) -> a part of the expected error message, or
+// "" where the input must load.
+const std::map<std::string, std::string> kExpected = {
+    // stb_image 2.27 wrote past a Huffman table (UBSan: index 257 out of
+    // bounds), then shifted by 32 bits; JPEG now goes through libjpeg-turbo.
+    {"image/jpeg_dht_553_codes.jpg", "cannot read JPEG: Bogus Huffman table"},
+    {"image/jpeg_huffman_shift_ub.jpg", "cannot read JPEG: Corrupt JPEG data"},
+    // stb_image 2.27 looped forever on run-length data that ends early.
+    {"image/hdr_truncated_rle.hdr", "truncated HDR image: the pixel data ends in scanline 1 of 3"},
+    {"image/hdr_zero_runs.hdr", "truncated HDR image: the pixel data ends in scanline 0 of 2"},
+    // std::filesystem threw filesystem_error (name too long) out of the loader.
+    {"obj/mtllib_name_too_long.obj", ""},
+    {"scene/obj_name_too_long.json", "File name too long"},
+    // Coordinates whose squares overflow a float (NaN/inf vertices, found by
+    // the scene target's posing check).
+    {"obj/vertex_beyond_1e18.obj", ":2: v: '3e20' is beyond +-1e18"},
+    {"scene/instance_translate_overflow.json", "instances[0]: places mesh 'c' at coordinates up to"},
+    {"scene/animation_key_overflow.json", "instances[0].animation.keys[0]: places mesh 'c'"},
+    {"scene/camera_far.json", "camera.position: coordinate 1e+30 is beyond"},
+};
+
+// Loads `file` with its target's loader; "" on success, else the Error's text.
+// Anything but strata::Error escapes and fails the test.
+std::string load(const std::string& file) {
+    const std::string target = file.substr(0, file.find('/'));
+    try {
+        if (target == "image") {
+            loadImage(kDir + file);
+        } else if (target == "obj") {
+            std::vector<std::string> textures;
+            loadObj(kDir + file, &textures);
+        } else {
+            // Beside the files the fuzz target's scenes refer to.
+            TempDir dir;
+            fs::copy_file(std::string(STRATA_SOURCE_DIR) + "/tests/data/cube.obj", dir.file("cube.obj"));
+            fs::copy_file(std::string(STRATA_SOURCE_DIR) + "/tests/data/cube.mtl", dir.file("cube.mtl"));
+            fs::copy_file(kDir + file, dir.file("scene.json"));
+            loadScene(dir.file("scene.json"));
+        }
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+}  // namespace
+
+TEST(FuzzRegressions, EveryKeptInputLoadsOrGivesItsError) {
+    for (const auto& [file, expected] : kExpected) {
+        SCOPED_TRACE(file);
+        auto start = std::chrono::steady_clock::now();
+        std::string msg = load(file);
+        double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        EXPECT_LT(seconds, 5.0) << "a hang, fixed or not";
+        if (expected.empty()) {
+            EXPECT_EQ(msg, "");
+        } else {
+            EXPECT_CONTAINS(msg, expected);
+            EXPECT_CONTAINS(msg, file.substr(0, 5) == "scene" ? "scene.json" : kDir + file);  // names the file
+        }
+    }
+}
+
+TEST(FuzzRegressions, EveryFileInTheFolderHasAnExpectation) {
+    size_t files = 0;
+    for (const auto& e : fs::recursive_directory_iterator(kDir)) {
+        if (!e.is_regular_file()) continue;
+        ++files;
+        std::string rel = fs::relative(e.path(), kDir).string();
+        EXPECT_TRUE(kExpected.count(rel)) << rel << " has no entry in kExpected";
+    }
+    EXPECT_EQ(files, kExpected.size());
+}
