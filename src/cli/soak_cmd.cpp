@@ -64,6 +64,14 @@ size_t residentBytes() {
     return resident * size_t(sysconf(_SC_PAGESIZE));
 }
 
+size_t gpuFreeBytes() {
+#if defined(STRATA_HAVE_CUDA)
+    return queryGpu().freeBytes;
+#else
+    return 0;  // built without CUDA: the cpu backend only
+#endif
+}
+
 size_t countNonFinite(const std::vector<float>& v) {
     size_t n = 0;
     for (float x : v) n += !std::isfinite(x);
@@ -174,7 +182,7 @@ std::function<int()> addSoakCommand(CLI::App& app) {
             // baseline: every buffer any setting needs has been allocated once.
             // GPU memory is sampled every frame; host memory at each validation
             // (after the same work each time, and a trim of the heap).
-            const size_t gpuFree = cuda ? queryGpu().freeBytes : 0;
+            const size_t gpuFree = cuda ? gpuFreeBytes() : 0;
             const bool checked = last || f == firstCheck || (*every > 0 && f > 0 && f % *every == 0);
             const size_t host = checked ? residentBytes() : 0;
             if (f == firstCheck) {
