@@ -149,7 +149,13 @@ void toLinear(const uint8_t* rgb, Image& img) {
     for (size_t i = 0; i < count; ++i) img.pixels[i] = {lut[rgb[3 * i]], lut[rgb[3 * i + 1]], lut[rgb[3 * i + 2]]};
 }
 
-void loadLdr(const std::string& path, const std::string& bytes, Image& img) {
+// raw: 16-bit channels as stored (v / 65535, no sRGB curve); 8-bit and JPEG
+// images are refused (data maps need the precision).
+void loadLdr(const std::string& path, const std::string& bytes, Image& img, bool raw) {
+    const int size = int(bytes.size());
+    if (raw && (looksLikeJpeg(bytes) || !stbi_is_16_bit_from_memory(bytesOf(bytes), size)))
+        throw Error(path + ": an 8-bit image has too little precision for displacement; use a 16-bit PNG, .pfm or "
+                           ".hdr");
     if (looksLikeJpeg(bytes)) {
         JpegImage jpeg = decodeJpeg(path, bytes);
         img.width = jpeg.width;
@@ -158,7 +164,6 @@ void loadLdr(const std::string& path, const std::string& bytes, Image& img) {
     }
     int n = 0;
     size_t count = 0;
-    const int size = int(bytes.size());
     if (stbi_is_16_bit_from_memory(bytesOf(bytes), size)) {
         StbPixels<stbi_us> px;
         px.data = stbi_load_16_from_memory(bytesOf(bytes), size, &img.width, &img.height, &n, 3);
@@ -166,7 +171,10 @@ void loadLdr(const std::string& path, const std::string& bytes, Image& img) {
         count = size_t(img.width) * size_t(img.height);
         img.pixels.resize(count);
         for (size_t i = 0; i < count; ++i)
-            for (int c = 0; c < 3; ++c) img.pixels[i][c] = srgbToLinear(px.data[3 * i + c] / 65535.0f);
+            for (int c = 0; c < 3; ++c) {
+                const float v = px.data[3 * i + c] / 65535.0f;
+                img.pixels[i][c] = raw ? v : srgbToLinear(v);
+            }
         return;
     }
     StbPixels<stbi_uc> px;
@@ -226,7 +234,9 @@ ImageInfo checkedInfo(const std::string& path, const std::string& bytes) {
 
 ImageInfo readImageInfo(const std::string& path) { return checkedInfo(path, readImageFile(path)); }
 
-Image loadImage(const std::string& path) {
+namespace {
+
+Image loadChecked(const std::string& path, bool raw) {
     const std::string bytes = readImageFile(path);
     ImageInfo info = checkedInfo(path, bytes);
     Image img;
@@ -234,9 +244,15 @@ Image loadImage(const std::string& path) {
     img.width = info.width;
     img.height = info.height;
     if (info.hdr) loadHdr(path, bytes, img);
-    else loadLdr(path, bytes, img);
+    else loadLdr(path, bytes, img, raw);
     return img;
 }
+
+}  // namespace
+
+Image loadImage(const std::string& path) { return loadChecked(path, false); }
+
+Image loadImageRaw(const std::string& path) { return loadChecked(path, true); }
 
 void writePngAtomic(const std::string& path, int width, int height, const std::vector<uint8_t>& rgb) {
     if (width <= 0 || height <= 0 || width > kMaxImageSide || height > kMaxImageSide)

@@ -30,6 +30,11 @@ ImageInfo readImageInfo(const std::string& path);
 // the file and the reason (unreadable, corrupt, truncated, beyond the limits).
 Image loadImage(const std::string& path);
 
+// As loadImage, for data rather than colour (displacement maps): Radiance HDR
+// as stored, 16-bit PNG channels as v / 65535 without the sRGB curve; 8-bit
+// PNG and JPEG are refused (too little precision).
+Image loadImageRaw(const std::string& path);
+
 // Writes 8-bit RGB (row-major, top row first) as PNG. Writes to a temporary
 // name in the same folder and renames it, so a failure never leaves a
 // half-written file. Throws strata::Error on failure.

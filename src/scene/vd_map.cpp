@@ -8,9 +8,9 @@
 #include <fstream>
 #include <sstream>
 
-#include <stb/stb_image.h>  // the implementation lives in image_io.cpp
 
 #include "core/error.h"
+#include "scene/image_io.h"
 
 namespace strata {
 namespace {
@@ -73,39 +73,19 @@ VdMap readPfm(const std::string& path) {
     return m;
 }
 
-template <typename T>
-struct StbData {
-    T* p = nullptr;
-    ~StbData() { stbi_image_free(p); }
-};
-
-VdMap readStb(const std::string& path, bool png) {
-    int w = 0, h = 0, n = 0;
-    if (!stbi_info(path.c_str(), &w, &h, &n)) {
-        std::ifstream probe(path);
-        if (!probe) throw Error(path + ": cannot open displacement map (" + std::strerror(errno) + ")");
-        const char* r = stbi_failure_reason();
-        throw Error(path + ": cannot read displacement map: " + (r ? r : "unknown format"));
-    }
-    checkSize(path, w, h);
+// HDR and 16-bit PNG through the project's image loader (its header checks,
+// limits and the truncated-HDR guard), without the colour conversions.
+VdMap readImageMap(const std::string& path) {
+    const ImageInfo info = readImageInfo(path);
+    checkSize(path, info.width, info.height);  // before any pixel is decoded
+    Image img = loadImageRaw(path);
     VdMap m;
     m.path = path;
-    m.texels.resize(size_t(w) * size_t(h));
-    if (png) {
-        if (!stbi_is_16_bit(path.c_str()))
-            throw Error(path + ": an 8-bit PNG has too little precision for displacement; use a 16-bit PNG, "
-                               ".pfm or .hdr");
-        StbData<stbi_us> px;
-        px.p = stbi_load_16(path.c_str(), &m.width, &m.height, &n, 3);
-        if (!px.p) throw Error(path + ": cannot read displacement map: " + stbi_failure_reason());
-        for (size_t i = 0; i < m.texels.size(); ++i)
-            for (int c = 0; c < 3; ++c) m.texels[i][c] = 2.0f * float(px.p[3 * i + c]) / 65535.0f - 1.0f;
-    } else {
-        StbData<float> px;
-        px.p = stbi_loadf(path.c_str(), &m.width, &m.height, &n, 3);
-        if (!px.p) throw Error(path + ": cannot read displacement map: " + stbi_failure_reason());
-        for (size_t i = 0; i < m.texels.size(); ++i) m.texels[i] = {px.p[3 * i], px.p[3 * i + 1], px.p[3 * i + 2]};
-    }
+    m.width = img.width;
+    m.height = img.height;
+    m.texels = std::move(img.pixels);
+    if (!info.hdr)  // 16-bit PNG: [0, 1] -> [-1, 1]
+        for (Vec3& t : m.texels) t = t * 2.0f - make3(1.0f);
     return m;
 }
 
@@ -128,8 +108,7 @@ VdMap loadVdMap(const std::string& path) {
     const std::string ext = lowerExtension(path);
     VdMap m;
     if (ext == "pfm") m = readPfm(path);
-    else if (ext == "hdr") m = readStb(path, false);
-    else if (ext == "png") m = readStb(path, true);
+    else if (ext == "hdr" || ext == "png") m = readImageMap(path);
     else
         throw Error(path + ": unsupported displacement map format '." + ext +
                     "' (expected .pfm, .hdr or a 16-bit .png)");

@@ -9,6 +9,7 @@
 #include "scene/image_io.h"
 #include "scene/obj_loader.h"
 #include "scene/scene_loader.h"
+#include "scene/vd_map.h"
 
 using namespace strata;
 using namespace strata::test;
@@ -36,6 +37,10 @@ const std::map<std::string, std::string> kExpected = {
     {"scene/instance_translate_overflow.json", "instances[0]: places mesh 'c' at coordinates up to"},
     {"scene/animation_key_overflow.json", "instances[0].animation.keys[0]: places mesh 'c'"},
     {"scene/camera_far.json", "camera.position: coordinate 1e+30 is beyond"},
+    // The VD map loader called stb directly and hung on this HDR (the
+    // testdata map cut at 64 KiB) like the image loader once did; it now goes
+    // through the image loader's checks.
+    {"vdmap/truncated_hdr.hdr", "truncated HDR image: the pixel data ends in scanline"},
 };
 
 // Loads `file` with its target's loader; "" on success, else the Error's text.
@@ -45,6 +50,8 @@ std::string load(const std::string& file) {
     try {
         if (target == "image") {
             loadImage(kDir + file);
+        } else if (target == "vdmap") {
+            loadVdMap(kDir + file);
         } else if (target == "obj") {
             std::vector<std::string> textures;
             loadObj(kDir + file, &textures);
