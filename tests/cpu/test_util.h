@@ -1,6 +1,7 @@
 // Small scenes and random geometry made in code for the tests.
 #pragma once
 
+#include <cmath>
 #include <random>
 #include <vector>
 
@@ -9,6 +10,27 @@
 namespace strata::test {
 
 // UV sphere, outward winding, per-vertex normals.
+// Two radiance images against each other: the mean absolute difference,
+// the mean of the reference, and the fraction of values within 1e-3 relative.
+struct ImageDiff {
+    double meanAbsDiff = 0, mean = 0, fractionClose = 0;
+};
+inline ImageDiff compareImages(const std::vector<float>& got, const std::vector<float>& ref) {
+    ImageDiff d;
+    size_t close = 0;
+    for (size_t i = 0; i < ref.size(); ++i) {
+        d.meanAbsDiff += std::fabs(got[i] - ref[i]);
+        d.mean += ref[i];
+        close += std::fabs(got[i] - ref[i]) <= 1e-3f * (1.0f + ref[i]);
+    }
+    if (!ref.empty()) {
+        d.meanAbsDiff /= double(ref.size());
+        d.mean /= double(ref.size());
+        d.fractionClose = double(close) / double(ref.size());
+    }
+    return d;
+}
+
 inline Mesh makeSphere(Vec3 c, float r, int seg, int material = 0) {
     Mesh m;
     m.name = "sphere";

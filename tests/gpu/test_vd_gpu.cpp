@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "../cpu/test_util.h"
 #include "render/cuda_renderer.h"
 #include "render/renderer.h"
 #include "require_gpu.h"
@@ -73,17 +74,9 @@ TEST(GpuVd, DirectImageEqualsTheCpuReferenceWithinNoise) {
     FrameRecord rec;
     std::vector<float> g = render(s, "cuda", "direct", 2, 8, &rec), c = render(s, "cpu", "direct", 2, 8);
     ASSERT_EQ(g.size(), c.size());
-    double diff = 0, mean = 0;
-    size_t same = 0;
-    for (size_t i = 0; i < g.size(); ++i) {
-        diff += std::fabs(g[i] - c[i]);
-        mean += c[i];
-        same += std::fabs(g[i] - c[i]) <= 1e-3f * (1.0f + c[i]);
-    }
-    diff /= g.size();
-    mean /= g.size();
-    EXPECT_LT(diff, 0.01 * mean);
-    EXPECT_GT(double(same) / g.size(), 0.95);
+    test::ImageDiff d = test::compareImages(g, c);
+    EXPECT_LT(d.meanAbsDiff, 0.01 * d.mean);
+    EXPECT_GT(d.fractionClose, 0.95);
     // The VD stages ran and were timed.
     EXPECT_GT(rec.stageMs("vd/bottom"), 0.0);
     EXPECT_GT(rec.stageMs("build/vd_boxes"), 0.0);
