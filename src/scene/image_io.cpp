@@ -95,8 +95,8 @@ void checkHdrData(const std::string& path, const std::string& b, int width, int 
     const size_t end = b.size();
     const size_t pixels = size_t(width) * size_t(height);
     auto truncated = [&](size_t row) {
-        throw Error(path + ": truncated HDR image: the pixel data ends in scanline " + std::to_string(row) +
-                    " of " + std::to_string(height));
+        throw Error(path + ": cannot read HDR image: truncated: the pixel data ends in scanline " +
+                    std::to_string(row) + " of " + std::to_string(height));
     };
     auto flatFrom = [&](size_t row) {  // stb decodes every pixel as 4 plain bytes from here
         if (end - pos < 4 * pixels) truncated(row + (end - pos) / 4 / size_t(width));
@@ -208,8 +208,8 @@ std::string tidyPngChunks(const std::string& path, const std::string& b) {
         for (char& c : type)
             if (!std::isalnum(static_cast<unsigned char>(c))) c = '?';
         if (length > left) {
-            throw Error(path + ": corrupt PNG: chunk '" + type + "' at byte " + std::to_string(pos) + " claims " +
-                        std::to_string(length) + " bytes, " + std::to_string(left) + " follow");
+            throw Error(path + ": cannot read image: corrupt PNG: chunk '" + type + "' at byte " + std::to_string(pos) +
+                        " claims " + std::to_string(length) + " bytes, " + std::to_string(left) + " follow");
         }
         size_t end = std::min(b.size(), pos + 12 + length);  // with its CRC, where present
         if (!(type == "IDAT" && length == 0)) out.append(b, pos, end - pos);
