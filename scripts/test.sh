@@ -36,10 +36,12 @@ JOBS="${STRATA_JOBS:-$(nproc)}"
 if [ "$regular" = 1 ]; then
   "$ROOT/scripts/build.sh"
   (cd "$BUILD" && ctest --output-on-failure "${ctest_args[@]}")
+  echo "== regular build and tests: ${SECONDS} s"
 fi
 
 if [ "$sanitize" = 1 ]; then
   "$ROOT/scripts/setup.sh"
+  start=$SECONDS
   echo "== sanitized build ($ASAN_BUILD: ASan + UBSan, CPU only)"
   targets=(strata_tests strata-cli)
   if [ ! -f "$ASAN_BUILD/build.ninja" ]; then
@@ -68,7 +70,7 @@ if [ "$sanitize" = 1 ]; then
     status=1
   fi
   [ "$status" = 0 ] || exit "$status"
-  echo "== sanitized tests: no sanitizer reports"
+  echo "== sanitized build and tests: no sanitizer reports ($((SECONDS - start)) s)"
 
   if [ "$fuzz" = 1 ]; then
     for target in scene obj image vdmap; do
@@ -80,6 +82,6 @@ if [ "$sanitize" = 1 ]; then
       fi
       echo "fuzz_$target: $(grep -o 'number_of_executed_units: [0-9]*' "$log" | grep -o '[0-9]*') inputs in ${fuzz_seconds} s, no findings"
     done
-    echo "== fuzz smoke run: no findings"
+    echo "== fuzz smoke run: no findings; sanitizer and fuzz stages took $((SECONDS - start)) s"
   fi
 fi

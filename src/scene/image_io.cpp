@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <climits>
 #include <cmath>
@@ -94,8 +95,8 @@ void checkHdrData(const std::string& path, const std::string& b, int width, int 
     const size_t end = b.size();
     const size_t pixels = size_t(width) * size_t(height);
     auto truncated = [&](size_t row) {
-        throw Error(path + ": truncated HDR image: the pixel data ends in scanline " + std::to_string(row) +
-                    " of " + std::to_string(height));
+        throw Error(path + ": cannot read HDR image: truncated: the pixel data ends in scanline " +
+                    std::to_string(row) + " of " + std::to_string(height));
     };
     auto flatFrom = [&](size_t row) {  // stb decodes every pixel as 4 plain bytes from here
         if (end - pos < 4 * pixels) truncated(row + (end - pos) / 4 / size_t(width));
@@ -183,19 +184,48 @@ void loadLdr(const std::string& path, const std::string& bytes, Image& img, bool
     toLinear(px.data, img);
 }
 
+bool isPng(const std::string& b) { return b.size() >= 8 && b.compare(0, 8, "\x89PNG\r\n\x1a\n", 8) == 0; }
+
+uint32_t be32(const std::string& b, size_t i) {
+    return uint32_t(uint8_t(b[i])) << 24 | uint32_t(uint8_t(b[i + 1])) << 16 | uint32_t(uint8_t(b[i + 2])) << 8 |
+           uint32_t(uint8_t(b[i + 3]));
+}
+
 // A PNG's size from its IHDR chunk (always first), read here rather than by
 // stb, which refuses large sizes as an "unknown image type" without saying so.
 bool pngSize(const std::string& b, int& width, int& height) {
-    static const char kSignature[] = "\x89PNG\r\n\x1a\n";
-    if (b.size() < 24 || b.compare(0, 8, kSignature, 8) != 0 || b.compare(12, 4, "IHDR") != 0) return false;
-    auto be32 = [&](size_t i) {
-        return uint32_t(uint8_t(b[i])) << 24 | uint32_t(uint8_t(b[i + 1])) << 16 | uint32_t(uint8_t(b[i + 2])) << 8 |
-               uint32_t(uint8_t(b[i + 3]));
-    };
-    uint32_t w = be32(16), h = be32(20);
-    width = int(std::min<uint32_t>(w, INT_MAX));
-    height = int(std::min<uint32_t>(h, INT_MAX));
+    if (!isPng(b) || b.size() < 24 || b.compare(12, 4, "IHDR") != 0) return false;
+    width = int(std::min<uint32_t>(be32(b, 16), INT_MAX));
+    height = int(std::min<uint32_t>(be32(b, 20), INT_MAX));
     return true;
+}
+
+// The PNG's chunks, checked and tidied before Debian's stb_image (2.27) reads
+// them (both found by fuzz/image_fuzz.cpp): an IDAT chunk claiming more bytes
+// than the file holds made stb allocate up to 2 GiB before finding the data
+// missing, and an empty IDAT chunk before any data made it memcpy to a null
+// pointer. So every chunk's data must lie within the file, and empty IDAT
+// chunks (which hold nothing) are dropped. stb reads chunks in order, each as
+// length, type, data and CRC, up to IEND, as this walk does.
+std::string tidyPngChunks(const std::string& path, const std::string& b) {
+    std::string out = b.substr(0, 8);
+    size_t pos = 8;
+    while (b.size() - pos >= 8) {
+        const size_t length = be32(b, pos), left = b.size() - pos - 8;
+        std::string type = b.substr(pos + 4, 4);
+        for (char& c : type)
+            if (!std::isalnum(static_cast<unsigned char>(c))) c = '?';
+        if (length > left) {
+            throw Error(path + ": cannot read image: corrupt PNG: chunk '" + type + "' at byte " + std::to_string(pos) +
+                        " claims " + std::to_string(length) + " bytes, " + std::to_string(left) + " follow");
+        }
+        size_t end = std::min(b.size(), pos + 12 + length);  // with its CRC, where present
+        if (!(type == "IDAT" && length == 0)) out.append(b, pos, end - pos);
+        pos = end;
+        if (type == "IEND") return out;
+    }
+    out.append(b, pos, std::string::npos);
+    return out;
 }
 
 void checkLimits(const std::string& path, int w, int h) {
@@ -230,14 +260,20 @@ ImageInfo checkedInfo(const std::string& path, const std::string& bytes) {
     return info;
 }
 
+// The file's bytes as stb may read them.
+std::string readChecked(const std::string& path) {
+    std::string bytes = readImageFile(path);
+    return isPng(bytes) ? tidyPngChunks(path, bytes) : bytes;
+}
+
 }  // namespace
 
-ImageInfo readImageInfo(const std::string& path) { return checkedInfo(path, readImageFile(path)); }
+ImageInfo readImageInfo(const std::string& path) { return checkedInfo(path, readChecked(path)); }
 
 namespace {
 
 Image loadChecked(const std::string& path, bool raw) {
-    const std::string bytes = readImageFile(path);
+    const std::string bytes = readChecked(path);
     ImageInfo info = checkedInfo(path, bytes);
     Image img;
     img.path = path;

@@ -90,7 +90,8 @@ bool run(Job* job) {
 }
 
 JpegImage decode(const std::string& path, const std::string& bytes, bool pixels) {
-    Job job{reinterpret_cast<const unsigned char*>(bytes.data()), (unsigned long)bytes.size(), pixels, 0, 0, nullptr, {}};
+    Job job{reinterpret_cast<const unsigned char*>(bytes.data()), (unsigned long)bytes.size(), pixels, 0, 0,
+            nullptr, {}};
     if (!run(&job)) throw Error(path + ": cannot read JPEG: " + job.message);
     JpegImage out;
     out.width = job.width;

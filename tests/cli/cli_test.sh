@@ -87,7 +87,7 @@ expect_error "spp 0" "render.spp" render "$SRC/tests/data/cube_scene.json" --bac
 expect_error "bounces out of range" "render.bounces" render "$SRC/tests/data/cube_scene.json" --backend cpu --bounces 65
 printf '#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 4 +X 16\n\002\002\000\020\001' >"$TMP/cut.hdr"
 printf '{"meshes": [{"name": "c", "obj": "%s/tests/data/cube.obj"}], "lights": {"environment": {"hdr": "cut.hdr"}}}\n' "$SRC" >"$TMP/cut_env.json"
-expect_error "truncated HDR environment" "cut.hdr: truncated HDR image" render "$TMP/cut_env.json" --backend cpu
+expect_error "truncated HDR environment" "cut.hdr: cannot read HDR image: truncated" render "$TMP/cut_env.json" --backend cpu
 expect_error "stackless needs lbvh-skip" "lbvh-skip" render "$SRC/tests/data/cube_scene.json" --backend cpu --traversal stackless
 expect_error "bad --kd-opts" "accel.kd_opts" render "$SRC/tests/data/cube_scene.json" --backend cpu --builder kdtree --kd-opts ABX
 expect_error "unknown builder" "accel.builder" render "$SRC/tests/data/cube_scene.json" --backend cpu --builder octree

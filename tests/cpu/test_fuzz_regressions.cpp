@@ -26,8 +26,13 @@ const std::map<std::string, std::string> kExpected = {
     {"image/jpeg_dht_553_codes.jpg", "cannot read JPEG: Bogus Huffman table"},
     {"image/jpeg_huffman_shift_ub.jpg", "cannot read JPEG: Corrupt JPEG data"},
     // stb_image 2.27 looped forever on run-length data that ends early.
-    {"image/hdr_truncated_rle.hdr", "truncated HDR image: the pixel data ends in scanline 1 of 3"},
-    {"image/hdr_zero_runs.hdr", "truncated HDR image: the pixel data ends in scanline 0 of 2"},
+    {"image/hdr_truncated_rle.hdr", "cannot read HDR image: truncated: the pixel data ends in scanline 1 of 3"},
+    {"image/hdr_zero_runs.hdr", "cannot read HDR image: truncated: the pixel data ends in scanline 0 of 2"},
+    // stb_image 2.27 allocated 2 GiB for an IDAT chunk longer than the file,
+    // and memcpy'd to a null pointer (UBSan) for an empty IDAT before any data.
+    {"image/png_idat_claims_2gib.png",
+     "cannot read image: corrupt PNG: chunk 'IDAT' at byte 33 claims 2147483647 bytes, 75 follow"},
+    {"image/png_empty_idat_first.png", ""},
     // std::filesystem threw filesystem_error (name too long) out of the loader.
     {"obj/mtllib_name_too_long.obj", ""},
     {"scene/obj_name_too_long.json", "File name too long"},

@@ -113,8 +113,8 @@ TEST(Limits, SceneFileResolutionOutOfRangeNamesFileAndField) {
     dir.write("tri.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n");
     for (const char* render : {R"({"width": 0})", R"({"width": 100000})", R"({"height": 0})", R"({"spp": 0})",
                                R"({"spp": 100000000})", R"({"bounces": 65})", R"({"bounces": -1})"}) {
-        std::string scene = dir.write("scene.json", std::string(R"({"meshes": [{"name": "t", "obj": "tri.obj"}], "render": )") +
-                                                        render + "}");
+        const std::string head = R"({"meshes": [{"name": "t", "obj": "tri.obj"}], "render": )";
+        std::string scene = dir.write("scene.json", head + render + "}");
         std::string msg = errorOf([&] { loadScene(scene); });
         EXPECT_CONTAINS(msg, scene + ": render.");
         EXPECT_CONTAINS(msg, "is out of range");
@@ -206,7 +206,8 @@ TEST(Limits, ImagesBeyondTheLimitsAreRefusedFromTheHeader) {
         {"many.hdr", hdrHeader(32768, 16384), "32768x16384 = 536870912 pixels, more than the supported"},
         // At the limit, within it: accepted as far as the size goes, then the
         // (missing) pixel data is the error, found before decoding.
-        {"limit.hdr", hdrHeader(16384, 8192), "truncated HDR image: the pixel data ends in scanline 0 of 8192"},
+        {"limit.hdr", hdrHeader(16384, 8192),
+         "cannot read HDR image: truncated: the pixel data ends in scanline 0 of 8192"},
     };
     for (const Case& c : cases) {
         std::string path = dir.write(c.name, c.bytes);
@@ -266,12 +267,14 @@ TEST(Limits, CoordinatesWhoseSquaresOverflowAreErrors) {
                                    {"time": 1, "scale": [1, 1e19, 1]}]}}])"),
                     "instances[0].animation.keys[1]: places mesh 't'");
     EXPECT_CONTAINS(sceneError(R"(, "camera": {"target": [0, 0, 3e20]})"), "camera.target: coordinate 3e+20");
-    EXPECT_CONTAINS(sceneError(R"(, "camera": {"path": [{"time": 0, "position": [0, 0, 5], "target": [0, 0, -1e19]}]})"),
+    EXPECT_CONTAINS(sceneError(R"(, "camera": {"path": [{"time": 0, "position": [0, 0, 5],
+                                                          "target": [0, 0, -1e19]}]})"),
                     "camera.path[0].target");
     // Large but supported.
     EXPECT_NO_THROW(loadScene(dir.write("ok.json", R"({"meshes": [{"name": "t", "obj": "tri.obj"}],
         "instances": [{"mesh": "t", "translate": [1e17, 0, 0], "scale": 1e17}]})")));
     std::string obj = dir.write("far.obj", "v 0 0 0\nv 1 0 0\nv 0 -1.5e18 0\nf 1 2 3\n");
-    std::string msg = errorOf([&] { loadScene(dir.write("far.json", R"({"meshes": [{"name": "t", "obj": "far.obj"}]})")); });
+    std::string far = dir.write("far.json", R"({"meshes": [{"name": "t", "obj": "far.obj"}]})");
+    std::string msg = errorOf([&] { loadScene(far); });
     EXPECT_CONTAINS(msg, obj + ":3: v: '-1.5e18' is beyond +-1e18");
 }
