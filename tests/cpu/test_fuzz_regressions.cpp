@@ -45,7 +45,7 @@ const std::map<std::string, std::string> kExpected = {
     // The VD map loader called stb directly and hung on this HDR (the
     // testdata map cut at 64 KiB) like the image loader once did; it now goes
     // through the image loader's checks.
-    {"vdmap/truncated_hdr.hdr", "truncated HDR image: the pixel data ends in scanline"},
+    {"vdmap/truncated_hdr.hdr", "cannot read HDR image: truncated: the pixel data ends in scanline 21 of 512"},
 };
 
 // Loads `file` with its target's loader; "" on success, else the Error's text.
