@@ -82,12 +82,12 @@ public:
                 uint32_t count = paths_.counters[bounce & 1];
                 if (count == 0) break;
                 timed(2, [&] { pool_.parallelFor(count, [&](uint32_t i) { stageTraceClosest(sv, b, bounce, i); }); });
-                if (vd) timed(6, [&] { vd_.resolve(sv.vd, b.rays[bounce & 1], b.hits, nullptr, opt_.vd, pool_); });
+                if (vd) timed(6, [&] { vd_.resolve(sv.vd, b.rays[bounce & 1], b.hits, nullptr, pool_); });
                 timed(3, [&] { pool_.parallelFor(count, [&](uint32_t i) { stageShade(sv, b, p, bounce, i); }); });
                 uint32_t shadows = paths_.counters[kShadowQueue];
                 timed(4, [&] { pool_.parallelFor(std::max(shadows, 1u), [&](uint32_t i) { stageTraceShadow(sv, b, i); }); });
                 if (vd) {
-                    timed(6, [&] { vd_.resolve(sv.vd, b.shadowRays, nullptr, b.shadowBlocked, opt_.vd, pool_); });
+                    timed(6, [&] { vd_.resolve(sv.vd, b.shadowRays, nullptr, b.shadowBlocked, pool_); });
                     timed(4, [&] { pool_.parallelFor(shadows, [&](uint32_t i) { stageShadowFinish(b, i); }); });
                 }
             }

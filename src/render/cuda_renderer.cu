@@ -240,7 +240,7 @@ public:
                 if (vd_) {  // vd/sort and vd/bottom add over every resolve; vd/primary etc. split by ray kind
                     timer_.begin(kVd);
                     timer_.begin(bounce == 0 ? kVdPrimary : kVdBounce);
-                    vd_->resolve(sv.vd, b.rays[bounce & 1], b.hits, nullptr, opt_.vd, stream_, &timer_, vdStages);
+                    vd_->resolve(sv.vd, b.rays[bounce & 1], b.hits, nullptr, stream_, &timer_, vdStages);
                     timer_.end(bounce == 0 ? kVdPrimary : kVdBounce);
                     timer_.end(kVd);
                 }
@@ -258,7 +258,7 @@ public:
                 if (vd_) {
                     timer_.begin(kVd);
                     timer_.begin(kVdShadow);
-                    vd_->resolve(sv.vd, b.shadowRays, nullptr, b.shadowBlocked, opt_.vd, stream_, &timer_, vdStages);
+                    vd_->resolve(sv.vd, b.shadowRays, nullptr, b.shadowBlocked, stream_, &timer_, vdStages);
                     timer_.end(kVdShadow);
                     timer_.end(kVd);
                     timer_.begin(kShadow);

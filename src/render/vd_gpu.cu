@@ -45,17 +45,19 @@ constexpr uint32_t kVdJobRays = 2048;
 struct VdJob {
     uint32_t patch, begin, end, level;
 };
-__global__ void vdJobsKernel(uint32_t numPatches, const uint32_t* range, const int* level, bool freeze,
-                             int8_t* frozen, VdJob* jobs, uint32_t* numJobs) {
+__global__ void vdJobsKernel(uint32_t numPatches, const uint32_t* range, const int* level, int8_t* frozen,
+                             VdJob* jobs, uint32_t* numJobs) {
     uint32_t p = blockIdx.x * blockDim.x + threadIdx.x;
     if (p >= numPatches) return;
     const uint32_t begin = range[2 * p], end = range[2 * p + 1];
     if (end <= begin) return;
+    // The first resolve of a frame (the camera rays) fixes each patch's level
+    // for the frame's later resolves: a shadow or bounce ray leaving a patch
+    // must meet the surface its origin lies on, not a finer one (that would
+    // shadow the patch with itself). vd.freeze_lod keeps it across frames.
     int l = max(level[p], 1);
-    if (freeze) {
-        if (frozen[p] > 0) l = frozen[p];
-        else frozen[p] = int8_t(l);
-    }
+    if (frozen[p] > 0) l = frozen[p];
+    else frozen[p] = int8_t(l);
     const uint32_t chunks = (end - begin + kVdJobRays - 1) / kVdJobRays;
     uint32_t k = atomicAdd(numJobs, chunks);
     for (uint32_t c = 0; c < chunks; ++c)
@@ -173,8 +175,8 @@ VdView VdGpu::view(const VdOptions& o, float angle, uint32_t rays, cudaStream_t 
         pairs_.resize(want);
         sorted_.resize(want);
     }
-    if (!o.freezeLod && frozenValid_) STRATA_CUDA_CHECK(cudaMemsetAsync(frozen_.data(), 0, numPatches_, stream));
-    frozenValid_ = o.freezeLod;
+    // A new frame: new levels, unless vd.freeze_lod keeps the last ones.
+    if (!o.freezeLod) STRATA_CUDA_CHECK(cudaMemsetAsync(frozen_.data(), 0, numPatches_, stream));
     ensureWork(o.maxLevel);
     VdView v;
     v.numPatches = numPatches_;
@@ -194,7 +196,7 @@ VdView VdGpu::view(const VdOptions& o, float angle, uint32_t rays, cudaStream_t 
     return v;
 }
 
-void VdGpu::resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t* blocked, const VdOptions& o,
+void VdGpu::resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t* blocked,
                     cudaStream_t stream, StageTimer* timer, const VdGpuStages& stages) {
     STRATA_CUDA_CHECK(cudaMemcpyAsync(hostCounts_, counts_.data(), 2 * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream));
     STRATA_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -236,7 +238,7 @@ void VdGpu::resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t*
         STRATA_LAUNCH_CHECK("vd/levels");
         VdJob* jobs = reinterpret_cast<VdJob*>(jobs_.data());
         vdJobsKernel<<<(numPatches_ + 255) / 256, 256, 0, stream>>>(numPatches_, range_.data(), level_.data(),
-                                                                    o.freezeLod, frozen_.data(), jobs, job_.data());
+                                                                    frozen_.data(), jobs, job_.data());
         STRATA_LAUNCH_CHECK("vd/jobs");
         const uint32_t perBlock = vdNodeCount(workLevel_), gridPerBlock = vdGridCount(workLevel_);
         auto launch = [&](auto kernel) {

@@ -34,7 +34,7 @@ public:
     VdView view(const VdOptions& o, float pixelAngle, uint32_t rays, cudaStream_t stream);
     // Steps 2-3 over the pairs appended since the last call (reads their
     // count back: one synchronisation). Closest: hits; shadow: blocked.
-    void resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t* blocked, const VdOptions& o,
+    void resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t* blocked,
                  cudaStream_t stream, StageTimer* timer, const VdGpuStages& stages);
     uint64_t pairsResolved() const { return pairsResolved_; }
     uint64_t pairsDropped() const { return pairsDropped_; }
@@ -63,7 +63,7 @@ private:
     DeviceBuffer<uint32_t> job_;
     DeviceBuffer<int> level_;              // per patch, this resolve
     DeviceBuffer<unsigned char> jobs_;     // VdJob records
-    DeviceBuffer<int8_t> frozen_;
+    DeviceBuffer<int8_t> frozen_;  // per patch: this frame's level (kept across frames with vd.freeze_lod)
     DeviceBuffer<VdNode> work_;  // per block: a tree
     DeviceBuffer<Vec3> grid_;    // per block: its displaced grid
     DeviceBuffer<unsigned char> sortTemp_;
@@ -71,7 +71,6 @@ private:
     int workLevel_ = 0;
     uint32_t blocks_ = 0, mostPairs_ = 0, launches_ = 0, sortLaunches_ = 0, sortLaunchesFor_ = ~0u;
     uint64_t pairsResolved_ = 0, pairsDropped_ = 0;
-    bool frozenValid_ = false;
 
 public:
     ~VdGpu();

@@ -40,8 +40,7 @@ VdView VdHost::view(const FlatScene& flat, const VdOptions& o, float angle, uint
     return v;
 }
 
-void VdHost::resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t* blocked, const VdOptions& o,
-                     ThreadPool& pool) {
+void VdHost::resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t* blocked, ThreadPool& pool) {
     const uint32_t n = std::min(counts_[0], v.pairCapacity);
     pairsResolved_ += n;
     pairsDropped_ += counts_[1];
@@ -56,13 +55,15 @@ void VdHost::resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t
         const uint32_t patch = uint32_t(pairs_[begin] >> 32);
         const VdPatch& p = v.patches[patch];
         int level = 1;
-        if (o.freezeLod && frozen_[patch] > 0) {
+        // The frame's first resolve fixes the level for its later ones (and
+        // vd.freeze_lod across frames): see vdJobsKernel in vd_gpu.cu.
+        if (frozen_[patch] > 0) {
             level = frozen_[patch];
         } else {
             const Affine& w = v.worldFromObject[v.patchInstance[patch]];
             for (uint32_t i = begin; i < end; ++i)
                 level = std::max(level, vdRayLevel(v, p, w, rays[uint32_t(pairs_[i])]));
-            if (o.freezeLod) frozen_[patch] = int8_t(level);
+            frozen_[patch] = int8_t(level);
         }
         thread_local std::vector<VdNode> nodes;
         thread_local std::vector<Vec3> grid;

@@ -23,8 +23,7 @@ public:
     VdView view(const FlatScene& flat, const VdOptions& o, float pixelAngle, uint32_t rays);
     // Steps 2-3 for the pairs appended since the last call; rays are the
     // traced queue. Closest: hits get atomicMin'd; shadow: blocked[slot] = 1.
-    void resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t* blocked, const VdOptions& o,
-                 ThreadPool& pool);
+    void resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t* blocked, ThreadPool& pool);
     const VdFrameData& frame() const { return frame_; }
     uint64_t pairsResolved() const { return pairsResolved_; }
     uint64_t pairsDropped() const { return pairsDropped_; }
@@ -36,7 +35,7 @@ private:
     std::vector<VdPair> pairs_;
     uint32_t counts_[2] = {0, 0};
     uint32_t mostPairs_ = 0;  // the most pairs one resolve had
-    std::vector<int8_t> frozen_;  // per patch: the level kept while vd.freeze_lod is on (0: none yet)
+    std::vector<int8_t> frozen_;  // per patch: this frame's level (kept across frames with vd.freeze_lod; 0: none)
     uint64_t pairsResolved_ = 0, pairsDropped_ = 0;
 };
 

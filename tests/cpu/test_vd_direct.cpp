@@ -88,14 +88,14 @@ TEST(VdDirect, ClosestHitsAndShadowVerdictsEqualPretessellation) {
         hits[i] = traceClosest(direct.view, rays[i]);
         vdAppendPairs(direct.view.vd, rays[i], isHit(hits[i]) ? hitDistance(hits[i]) : rays[i].tmax, i);
     }
-    vd.resolve(direct.view.vd, rays.data(), hits.data(), nullptr, o, pool);
+    vd.resolve(direct.view.vd, rays.data(), hits.data(), nullptr, pool);
     // Any hit: the same, with a blocked flag.
     std::vector<uint32_t> blocked(n, 0);
     for (uint32_t i = 0; i < n; ++i) {
         blocked[i] = traceAny(direct.view, rays[i]) ? 1u : 0u;
         if (!blocked[i]) vdAppendPairs(direct.view.vd, rays[i], rays[i].tmax, i);
     }
-    vd.resolve(direct.view.vd, rays.data(), nullptr, blocked.data(), o, pool);
+    vd.resolve(direct.view.vd, rays.data(), nullptr, blocked.data(), pool);
     EXPECT_EQ(vd.pairsDropped(), 0u);
     EXPECT_GT(vd.pairsResolved(), uint64_t(n));
 
@@ -126,7 +126,7 @@ TEST(VdDirect, VdSurfaceMatchesTheHitCell) {
     std::vector<Ray> rays = randomRays(1000);
     std::vector<HitRecord> hits(rays.size(), kNoHit);
     for (uint32_t i = 0; i < rays.size(); ++i) vdAppendPairs(direct.view.vd, rays[i], rays[i].tmax, i);
-    vd.resolve(direct.view.vd, rays.data(), hits.data(), nullptr, o, pool);
+    vd.resolve(direct.view.vd, rays.data(), hits.data(), nullptr, pool);
     int checked = 0, farOff = 0;
     for (uint32_t i = 0; i < rays.size(); ++i) {
         if (!isHit(hits[i])) continue;

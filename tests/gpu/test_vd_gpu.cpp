@@ -106,8 +106,10 @@ TEST(GpuVd, LevelOptionsChangeTheWorkAndFrozenLodHolds) {
     o.vd.maxLevel = 6;
     double fine = bottomMs(o);
     EXPECT_GT(fine, coarse) << "level 6 trees (4,096 leaves) must cost more than level 2 (16 leaves)";
-    // Frozen at level 2, a finer vd.max_level no longer changes the trees.
+    // Frozen while at level 2 (the levels of the frame it was turned on in), a
+    // finer vd.max_level no longer changes the trees.
     o.vd.maxLevel = 2;
+    bottomMs(o);
     o.vd.freezeLod = true;
     bottomMs(o);
     std::vector<float> frozenImg, coarseImg;
