@@ -25,10 +25,14 @@ __global__ void vdRangesKernel(const VdPair* sorted, uint32_t n, uint32_t* range
 // warp's lanes mostly share a patch: they reduce among themselves and one
 // lane per patch does the atomicMax (one atomic per pair on a few hot
 // addresses took milliseconds).
-__global__ void vdLevelsKernel(VdView v, const VdPair* sorted, uint32_t n, const Ray* rays, int* level) {
+// Patches whose level this frame already fixed (frozen > 0) are skipped: after
+// the camera rays' resolve that is most of them.
+__global__ void vdLevelsKernel(VdView v, const VdPair* sorted, uint32_t n, const Ray* rays, const int8_t* frozen,
+                               int* level) {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;  // whole warps stay together below: the mask has only live lanes
+    if (i >= n) return;  // the lanes below take their mask from __activemask()
     const uint32_t patch = uint32_t(sorted[i] >> 32);
+    if (frozen[patch] > 0) return;
     const VdPatch& p = v.patches[patch];
     const int mine = vdRayLevel(v, p, v.worldFromObject[v.patchInstance[patch]], rays[uint32_t(sorted[i])]);
     const unsigned live = __activemask();
@@ -234,7 +238,8 @@ void VdGpu::resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t*
         if (jobs_.size() < maxJobs * sizeof(VdJob)) jobs_.resize(maxJobs * sizeof(VdJob));
         STRATA_CUDA_CHECK(cudaMemsetAsync(level_.data(), 0, level_.size() * sizeof(int), stream));
         STRATA_CUDA_CHECK(cudaMemsetAsync(job_.data(), 0, 2 * sizeof(uint32_t), stream));
-        vdLevelsKernel<<<(n + 255) / 256, 256, 0, stream>>>(v, sorted_.data(), n, rays, level_.data());
+        vdLevelsKernel<<<(n + 255) / 256, 256, 0, stream>>>(v, sorted_.data(), n, rays, frozen_.data(),
+                                                             level_.data());
         STRATA_LAUNCH_CHECK("vd/levels");
         VdJob* jobs = reinterpret_cast<VdJob*>(jobs_.data());
         vdJobsKernel<<<(numPatches_ + 255) / 256, 256, 0, stream>>>(numPatches_, range_.data(), level_.data(),

@@ -2,6 +2,12 @@
 // test_determinism.cpp, CUDA in tests/gpu/test_determinism_gpu.cpp).
 #pragma once
 
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "render/renderer.h"
 #include "test_util.h"
 
 namespace strata::test {
@@ -47,6 +53,38 @@ inline Scene animatedScene() {
     s.options.render.seed = 7;
     s.options.render.threads = 2;
     return s;
+}
+
+// What the determinism tests compare: the radiance after each of three
+// animation frames (scene time advancing, the last two accumulating) and the
+// tone-mapped image after the last, rendered by `make(scene)`'s renderer.
+struct Frames {
+    std::vector<std::vector<float>> radiance;
+    std::vector<uint8_t> image;
+};
+template <class MakeRenderer>
+Frames renderFrames(const Scene& s, MakeRenderer make) {
+    Frames out;
+    std::unique_ptr<Renderer> r = make(s);
+    for (uint64_t f = 0; f < 3; ++f) {
+        r->renderFrame(float(f) / s.options.animation.fps, f, /*accumulate=*/f > 0);
+        r->finish();
+        out.radiance.emplace_back();
+        r->readRadiance(out.radiance.back());
+    }
+    r->readImage(out.image);
+    return out;
+}
+
+inline bool bitIdentical(const std::vector<float>& a, const std::vector<float>& b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+// How many floats differ, for messages.
+inline size_t differing(const std::vector<float>& a, const std::vector<float>& b) {
+    size_t n = 0;
+    for (size_t i = 0; i < std::min(a.size(), b.size()); ++i) n += std::memcmp(&a[i], &b[i], sizeof(float)) != 0;
+    return n + (a.size() > b.size() ? a.size() - b.size() : b.size() - a.size());
 }
 
 }  // namespace strata::test

@@ -12,27 +12,10 @@ using namespace strata;
 
 namespace {
 
-struct Frames {
-    std::vector<std::vector<float>> radiance;  // after each frame
-    std::vector<uint8_t> image;                // tone mapped, after the last
-};
+using test::bitIdentical;
+using test::Frames;
 
-// Three animation frames (scene time advancing), the last two accumulating.
-Frames render(const Scene& s) {
-    Frames out;
-    auto r = makeCpuRenderer(s);
-    for (uint64_t f = 0; f < 3; ++f) {
-        r->renderFrame(float(f) / s.options.animation.fps, f, /*accumulate=*/f > 0);
-        out.radiance.emplace_back();
-        r->readRadiance(out.radiance.back());
-    }
-    r->readImage(out.image);
-    return out;
-}
-
-bool bitIdentical(const std::vector<float>& a, const std::vector<float>& b) {
-    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
-}
+Frames render(const Scene& s) { return test::renderFrames(s, makeCpuRenderer); }
 
 void expectIdentical(const Frames& a, const Frames& b, const std::string& what) {
     ASSERT_EQ(a.radiance.size(), b.radiance.size());

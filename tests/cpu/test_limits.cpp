@@ -11,6 +11,7 @@
 #include <jpeglib.h>
 
 #include "loader_test_util.h"
+#include "png_bytes.h"
 #include "render/flat_scene.h"
 #include "render/renderer.h"
 #include "scene/image_io.h"
@@ -22,24 +23,8 @@ using namespace strata::test;
 
 namespace {
 
-std::string bigEndian(uint32_t v) {
-    return {char(v >> 24), char((v >> 16) & 255), char((v >> 8) & 255), char(v & 255)};
-}
 
-uint32_t crc32(const std::string& bytes) {
-    uint32_t c = 0xFFFFFFFFu;
-    for (unsigned char b : bytes) {
-        c ^= b;
-        for (int k = 0; k < 8; ++k) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
-    }
-    return ~c;
-}
 
-// A PNG signature and a valid IHDR chunk claiming w x h RGB pixels, no data.
-std::string pngHeader(uint32_t w, uint32_t h) {
-    std::string ihdr = "IHDR" + bigEndian(w) + bigEndian(h) + std::string("\x08\x02\x00\x00\x00", 5);
-    return std::string("\x89PNG\r\n\x1a\n", 8) + bigEndian(13) + ihdr + bigEndian(crc32(ihdr));
-}
 
 std::string hdrHeader(int w, int h) {
     return "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y " + std::to_string(h) + " +X " + std::to_string(w) + "\n";

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "loader_test_util.h"
+#include "png_bytes.h"
 #include "scene/image_io.h"
 
 using namespace strata;
@@ -26,18 +27,7 @@ bool hasTempFiles(const fs::path& dir) {
     return false;
 }
 
-uint32_t crc32(const std::string& bytes) {
-    uint32_t c = 0xFFFFFFFFu;
-    for (unsigned char b : bytes) {
-        c ^= b;
-        for (int k = 0; k < 8; ++k) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
-    }
-    return ~c;
-}
 
-std::string bigEndian(uint32_t v) {
-    return {char(v >> 24), char((v >> 16) & 255), char((v >> 8) & 255), char(v & 255)};
-}
 
 }  // namespace
 
@@ -135,8 +125,7 @@ TEST(ImageIo, MissingTruncatedAndGarbageFilesNameTheFile) {
 TEST(ImageIo, RejectsImagesWiderThan32768) {
     // A PNG signature and a well-formed IHDR chunk claiming 40000 x 1 pixels:
     // enough for the size check, which must come before any decoding.
-    std::string ihdr = "IHDR" + bigEndian(40000) + bigEndian(1) + std::string("\x08\x02\x00\x00\x00", 5);
-    std::string png = std::string("\x89PNG\r\n\x1a\n", 8) + bigEndian(13) + ihdr + bigEndian(crc32(ihdr));
+    std::string png = pngHeader(40000, 1);
     TempDir dir;
     std::string path = dir.write("wide.png", png);
     std::string msg = errorOf([&] { loadImage(path); });

@@ -8,6 +8,7 @@
 
 #include "accel/vd/vd_surface.h"
 #include "loader_test_util.h"
+#include "png_bytes.h"
 #include "scene/generators/generators.h"
 #include "scene/image_io.h"
 #include "scene/scene_loader.h"
@@ -27,18 +28,7 @@ std::string pfm(int w, int h, const std::vector<float>& rgb, bool grey = false) 
     return s;
 }
 
-uint32_t crc32(const std::string& d) {
-    uint32_t c = 0xffffffffu;
-    for (unsigned char b : d) {
-        c ^= b;
-        for (int k = 0; k < 8; ++k) c = (c >> 1) ^ (0xedb88320u & (0u - (c & 1u)));
-    }
-    return ~c;
-}
 
-std::string be32(uint32_t v) {
-    return {char(v >> 24), char(v >> 16), char(v >> 8), char(v)};
-}
 
 // A 16-bit RGB PNG written by hand: zlib with stored (uncompressed) blocks.
 std::string png16(int w, int h, const std::vector<uint16_t>& rgb) {
@@ -67,12 +57,8 @@ std::string png16(int w, int h, const std::vector<uint16_t>& rgb) {
         a = (a + c) % 65521;
         b = (b + a) % 65521;
     }
-    z += be32(b << 16 | a);
-    auto chunk = [](const std::string& type, const std::string& data) {
-        return be32(uint32_t(data.size())) + type + data + be32(crc32(type + data));
-    };
-    std::string ihdr = be32(uint32_t(w)) + be32(uint32_t(h)) + std::string("\x10\x02\x00\x00\x00", 5);
-    return std::string("\x89PNG\r\n\x1a\n", 8) + chunk("IHDR", ihdr) + chunk("IDAT", z) + chunk("IEND", "");
+    z += test::bigEndian(b << 16 | a);
+    return test::pngHeader(uint32_t(w), uint32_t(h), 16) + test::pngChunk("IDAT", z) + test::pngChunk("IEND", "");
 }
 
 TEST(VdMap, PfmRgbAndGreyRowsBottomToTop) {

@@ -16,35 +16,11 @@ using namespace strata;
 
 namespace {
 
-struct Frames {
-    std::vector<std::vector<float>> radiance;  // after each frame
-    std::vector<uint8_t> image;                // tone mapped, after the last
-};
+using test::bitIdentical;
+using test::differing;
+using test::Frames;
 
-// Three animation frames (scene time advancing), the last two accumulating.
-Frames render(const Scene& s) {
-    Frames out;
-    auto r = makeCudaRenderer(s);
-    for (uint64_t f = 0; f < 3; ++f) {
-        r->renderFrame(float(f) / s.options.animation.fps, f, /*accumulate=*/f > 0);
-        r->finish();
-        out.radiance.emplace_back();
-        r->readRadiance(out.radiance.back());
-    }
-    r->readImage(out.image);
-    return out;
-}
-
-bool bitIdentical(const std::vector<float>& a, const std::vector<float>& b) {
-    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
-}
-
-// How many floats differ, for the message.
-size_t differing(const std::vector<float>& a, const std::vector<float>& b) {
-    size_t n = 0;
-    for (size_t i = 0; i < std::min(a.size(), b.size()); ++i) n += std::memcmp(&a[i], &b[i], sizeof(float)) != 0;
-    return n + (a.size() > b.size() ? a.size() - b.size() : b.size() - a.size());
-}
+Frames render(const Scene& s) { return test::renderFrames(s, makeCudaRenderer); }
 
 struct Variant {
     const char* builder;
