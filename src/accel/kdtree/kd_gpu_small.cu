@@ -159,31 +159,32 @@ __global__ void snsSplitToLeaves(SmallStageArgs a) {
             }
         }
         __syncthreads();
-        if (decision == 2 && t < 64) {
+        if (decision == 2) {  // block-uniform: every thread meets the scan's barriers
             // Leaf entries: position of each set bit among the set bits below it.
-            const bool in = t < int(root.count) && ((w.mask >> t) & 1ull);
-            uint32_t pos;
+            const bool in = t < int(root.count) && ((w.mask >> t) & 1ull);  // root.count <= 64
+            uint32_t pos = 0;
             if (a.popc) {  // [E]: popc of the mask below the lane
-                pos = uint32_t(__popcll(w.mask & ((1ull << t) - 1ull)));
+                if (t < 64) pos = uint32_t(__popcll(w.mask & ((1ull << t) - 1ull)));
             } else {       // Original: shared-memory scan of the flags (Hillis-Steele over 64)
-                scan[t] = in;
-                __syncwarp(0xffffffffu);
+                if (t < 64) scan[t] = in;
                 for (int d = 1; d < 64; d <<= 1) {
-                    asm volatile("bar.sync 1, 64;");
-                    uint32_t v = t >= d ? scan[t - d] : 0u;
-                    asm volatile("bar.sync 1, 64;");
-                    scan[t] += v;
+                    __syncthreads();
+                    const uint32_t v = t < 64 && t >= d ? scan[t - d] : 0u;
+                    __syncthreads();
+                    if (t < 64) scan[t] += v;
                 }
-                asm volatile("bar.sync 1, 64;");
-                pos = scan[t] - in;
+                __syncthreads();
+                if (t < 64) pos = scan[t] - in;
             }
             if (in) a.primIndex[base + pos] = a.tri[root.offset + t];
         }
         __syncthreads();
         // Every thread reads sp before thread 0 pops the next node: without
-        // this barrier a fast warp could pop, a slow one then see sp == 0 and
-        // leave the loop, and the named barrier of the Original leaf scan
-        // (bar.sync 1, 64) would wait for it forever.
+        // this barrier a fast warp could pop and a slow one then see sp == 0
+        // and leave the loop early. (The Original leaf scan once used a named
+        // barrier over 64 threads; compute-sanitizer's racecheck could not
+        // follow it and reported a race on `cur`: every thread now meets the
+        // same __syncthreads.)
         const bool done = sp == 0;
         __syncthreads();
         if (done) break;
