@@ -364,10 +364,7 @@ void Viewer::panel() {
     }
     if (ImGui::CollapsingHeader("Acceleration", ImGuiTreeNodeFlags_DefaultOpen)) {
         std::vector<std::string> absent;
-        if (options_.render.backend == "cuda") {
-            absent.push_back("accel.builder=cpu-sah");  // no GPU version
-            absent.push_back("accel.mode=instanced");   // CPU backend only so far
-        }
+        if (options_.render.backend == "cuda") absent.push_back("accel.builder=cpu-sah");  // no GPU version
         if (options_.accel.mode == "instanced") absent.push_back("accel.builder=kdtree");  // flat mode only
         if (options_.accel.builder == "kdtree") absent.push_back("accel.mode=instanced");
         if (options_.accel.builder != "lbvh-skip") absent.push_back("accel.traversal=stackless");  // needs skip links

@@ -14,6 +14,7 @@
 #include "gpu/device.h"
 #include "gpu/stage_timer.h"
 #include "render/gpu_scene.h"
+#include "render/instanced_gpu.h"
 #include "render/integrator.h"
 #include "render/path_storage.h"
 #include "render/renderer_base.h"
@@ -69,14 +70,15 @@ __global__ void closestHitsKernel(SceneView s, const Ray* rays, uint32_t n, HitR
 }
 
 enum Stage {
-    kAnimate, kBuild, kBuildBounds, kBuildMorton, kBuildSort, kBuildHierarchy, kBuildAabb,
+    kAnimate, kBuild, kBuildBounds, kBuildMorton, kBuildSort, kBuildHierarchy, kBuildAabb, kBuildBlas, kBuildTop,
     kBuildKdLarge, kBuildKdSmall, kBuildVd, kTrace, kTracePrimary, kTraceBounce, kVd, kVdSort, kVdBottom, kVdPrimary, kVdBounce,
     kVdShadow, kShade,
     kShadow, kAccumulate, kNumStages
 };
 const std::vector<std::string>& stageList() {
     static const std::vector<std::string> s = {"animate", "build", "build/bounds", "build/morton", "build/sort",
-                                               "build/hierarchy", "build/aabb", "build/kd_large",
+                                               "build/hierarchy", "build/aabb", "build/blas", "build/top",
+                                               "build/kd_large",
                                                "build/kd_small", "build/vd_boxes", "trace", "trace/primary",
                                                "trace/bounce", "vd", "vd/sort", "vd/bottom", "vd/primary",
                                                "vd/bounce", "vd/shadow", "shade", "shadow",
@@ -95,6 +97,7 @@ void checkFits(const Scene& scene, const FlatScene& flat) {
     size_t pixels = size_t(scene.options.render.width) * scene.options.render.height;
     size_t t = flat.tris.size();
     size_t accel = LbvhBuilder::estimateBytes(t);
+    if (scene.options.accel.mode == "instanced") accel += InstancedGpu::estimateBytes(scene, flat);
     size_t vd = flat.patches.empty() ? 0 : VdGpu::estimateBytes(flat, pixels, scene.options.vd.maxLevel);
     size_t need = GpuScene::estimateBytes(scene, flat) + accel + vd + pixels * pathBytesPerPixel() + (64u << 20);
     size_t freeBytes = gpu.freeBytes;
@@ -114,9 +117,6 @@ void checkFits(const Scene& scene, const FlatScene& flat) {
 class CudaRenderer final : public RendererBase {
 public:
     explicit CudaRenderer(const Scene& scene) : RendererBase(scene), timer_(stageList()) {
-        if (opt_.accel.mode == "instanced")
-            throw Error("accel.mode instanced runs on the cpu backend so far (--backend cpu); the cuda backend "
-                        "traces flat mode");
         flat_ = flattenScene(scene_);
         checkFits(scene_, flat_);
         gpuName_ = queryGpu().name;
@@ -146,7 +146,8 @@ public:
 
     size_t geometryBytes() const override { return gpu_->geometryBytes() + (vd_ ? vd_->geometryBytes() : 0); }
     size_t accelBytes() const override {
-        return lbvh_.memoryBytes() + kd_.memoryBytes() + (vd_ ? vd_->memoryBytes() : 0);
+        return lbvh_.memoryBytes() + kd_.memoryBytes() + (vd_ ? vd_->memoryBytes() : 0) +
+               (instanced_ ? instanced_->memoryBytes() : 0);
     }
     size_t vdPairBytes() const override { return vd_ ? vd_->pairBytes() : 0; }
     uint64_t vdPairsResolved() const override { return vd_ ? vd_->pairsResolved() : 0; }
@@ -168,8 +169,6 @@ public:
     }
 
     void renderFrame(float t, uint64_t frameIndex, bool accumulate) override {
-        if (opt_.accel.mode == "instanced")
-            throw Error("accel.mode instanced runs on the cpu backend so far; the cuda backend traces flat mode");
         if (resolutionChanged()) allocate();
         const uint32_t w = opt_.render.width, h = opt_.render.height, n = w * h;
         FrameRecord header;
@@ -198,8 +197,13 @@ public:
                 timer_.countLaunches();
                 timer_.end(kBuildBounds);
                 LbvhStages ls{kBuildBounds, kBuildMorton, kBuildSort, kBuildHierarchy, kBuildAabb};
-                lbvh_.build(gpu_->bounds(), gpu_->numTris(), opt_.accel.mortonBits, stream_, &timer_, ls,
-                            lbvhVariantOf(opt_.accel));
+                if (opt_.accel.mode == "instanced") {
+                    if (!instanced_) instanced_ = std::make_unique<InstancedGpu>(scene_, flat_, *gpu_);
+                    instanced_->build(t, opt_.accel, stream_, &timer_, InstancedStages{kBuildBlas, kBuildTop, ls});
+                } else {
+                    lbvh_.build(gpu_->bounds(), gpu_->numTris(), opt_.accel.mortonBits, stream_, &timer_, ls,
+                                lbvhVariantOf(opt_.accel));
+                }
             }
             if (vd_) {  // this frame's patch boxes and the BVH over them
                 timer_.begin(kBuildVd);
@@ -210,9 +214,7 @@ public:
         }
 
         CameraView cam = cameraView(t, int(w), int(h));
-        const bool kd = opt_.accel.builder == "kdtree";
-        SceneView sv = gpu_->view(kd ? BvhView{} : lbvh_.view(traversalOf(opt_.accel)), cam);
-        if (kd) sv.kd = kd_.view();
+        SceneView sv = sceneView(cam);
         if (vd_) sv.vd = vd_->view(opt_.vd, pixelAngle(cam, int(h)), n, stream_);
         const VdGpuStages vdStages{kVdSort, kVdBottom};
         PathBuffers b = paths_.view();
@@ -345,7 +347,7 @@ public:
         DeviceBuffer<Ray> d;
         d.upload(rays, stream_);
         DeviceBuffer<HitRecord> out(rays.size());
-        SceneView sv = gpu_->view(lbvh_.view(traversalOf(opt_.accel)), makeCameraView(scene_, t, 1, 1));
+        SceneView sv = sceneView(makeCameraView(scene_, t, 1, 1));
         closestHitsKernel<<<blocks(uint32_t(rays.size())), kBlock, 0, stream_>>>(sv, d.data(), uint32_t(rays.size()), out.data());
         STRATA_LAUNCH_CHECK("validate/closest_hits");
         STRATA_CUDA_CHECK(cudaStreamSynchronize(stream_));
@@ -356,6 +358,17 @@ public:
 
 private:
     static constexpr int kRing = 8;
+
+    // The structure the last build made for the current options: the
+    // kd-tree, the two levels of instanced mode, or the flat LBVH.
+    SceneView sceneView(const CameraView& cam) const {
+        const bool kd = opt_.accel.builder == "kdtree";
+        const bool instanced = opt_.accel.mode == "instanced" && instanced_;
+        SceneView sv = gpu_->view(kd || instanced ? BvhView{} : lbvh_.view(traversalOf(opt_.accel)), cam);
+        if (kd) sv.kd = kd_.view();
+        else if (instanced) sv.tl = instanced_->view();
+        return sv;
+    }
 
     bool take(FrameRecord& out, bool wait) {
         if (!timer_.pop(out, wait)) return false;
@@ -373,6 +386,7 @@ private:
     LbvhBuilder lbvh_;
     KdGpuBuilder kd_;
     std::unique_ptr<VdGpu> vd_;  // vd.mode direct with patches
+    std::unique_ptr<InstancedGpu> instanced_;  // made when accel.mode is first instanced
     RebuildPolicy rebuild_;
     PathStorage<DeviceBuffer> paths_;
     DeviceBuffer<uint32_t> image_;

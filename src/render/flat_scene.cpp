@@ -174,14 +174,8 @@ void poseVdPatches(const Scene& scene, const FlatScene& flat, float t, VdFrameDa
         out.objectFromWorld[i] = inverse(out.worldFromObject[i]);
     }
     out.worldBoxes.resize(flat.patches.size());
-    for (size_t k = 0; k < flat.patches.size(); ++k) {
-        const Aabb& b = flat.patches[k].box;
-        const Affine& w = out.worldFromObject[flat.patchInstance[k]];
-        Aabb wb;
-        for (int c = 0; c < 8; ++c)
-            wb.grow(w.point(Vec3{c & 1 ? b.hi.x : b.lo.x, c & 2 ? b.hi.y : b.lo.y, c & 4 ? b.hi.z : b.lo.z}));
-        out.worldBoxes[k] = wb;
-    }
+    for (size_t k = 0; k < flat.patches.size(); ++k)
+        out.worldBoxes[k] = transformBox(out.worldFromObject[flat.patchInstance[k]], flat.patches[k].box);
 }
 
 void triangleBounds(const std::vector<Vec3>& pos, const std::vector<Tri>& tris, std::vector<Aabb>& out) {

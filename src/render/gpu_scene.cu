@@ -193,11 +193,14 @@ void GpuScene::animate(cudaStream_t stream) {
     STRATA_LAUNCH_CHECK("animate");
 }
 
-void GpuScene::triangleBounds(cudaStream_t stream) {
-    uint32_t n = numTris();
+void launchTriangleBounds(const Vec3* pos, const Tri* tris, uint32_t n, Aabb* out, cudaStream_t stream) {
     if (n == 0) return;
-    triangleBoundsKernel<<<blocks(n), kBlock, 0, stream>>>(pos_.data(), tris_.data(), n, bounds_.data());
+    triangleBoundsKernel<<<blocks(n), kBlock, 0, stream>>>(pos, tris, n, out);
     STRATA_LAUNCH_CHECK("build/triangle_bounds");
+}
+
+void GpuScene::triangleBounds(cudaStream_t stream) {
+    launchTriangleBounds(pos_.data(), tris_.data(), numTris(), bounds_.data(), stream);
 }
 
 SceneView GpuScene::view(const BvhView& bvh, const CameraView& cam) const {

@@ -30,6 +30,9 @@ struct InstanceAnim {
     float time = 0;
 };
 
+// One box per triangle (pos indexed by tris): the builders' input.
+void launchTriangleBounds(const Vec3* pos, const Tri* tris, uint32_t n, Aabb* out, cudaStream_t stream);
+
 class GpuScene {
 public:
     GpuScene(const Scene& scene, const FlatScene& flat);
@@ -45,6 +48,8 @@ public:
     const Aabb* bounds() const { return bounds_.data(); }
     const Vec3* positions() const { return pos_.data(); }  // posed, world space
     const Tri* triangles() const { return tris_.data(); }
+    // A mesh's rest (object-space) positions: what a static mesh's instances share.
+    const Vec3* restPositions(size_t mesh) const { return restPos_.data() + meshBase_.at(mesh); }
     uint32_t numTris() const { return uint32_t(tris_.size()); }
     uint32_t numVertices() const { return numVerts_; }
     size_t geometryBytes() const;

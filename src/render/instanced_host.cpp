@@ -44,10 +44,7 @@ void InstancedHost::build(const Scene& scene, const FlatScene& flat, const std::
             const Affine w = instanceTransformAt(inst, t);
             iv.objectFromWorld = inverse(w);
             iv.blas = uint32_t(meshBlas_[size_t(inst.mesh)]);
-            const Aabb& ob = meshBox_[size_t(inst.mesh)];
-            for (int c = 0; c < 8; ++c)
-                boxes[i].grow(w.point(Vec3{c & 1 ? ob.hi.x : ob.lo.x, c & 2 ? ob.hi.y : ob.lo.y,
-                                           c & 4 ? ob.hi.z : ob.lo.z}));
+            boxes[i] = transformBox(w, meshBox_[size_t(inst.mesh)]);
         } else {
             std::vector<Aabb> b(worldBounds.begin() + base, worldBounds.begin() + base + n);
             for (const Aabb& a : b) boxes[i].grow(a);

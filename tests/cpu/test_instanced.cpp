@@ -8,6 +8,7 @@
 #include <cmath>
 #include <random>
 
+#include "instanced_scene.h"
 #include "loader_test_util.h"
 #include "render/flat_scene.h"
 #include "render/instanced_host.h"
@@ -17,32 +18,9 @@
 namespace strata {
 namespace {
 
-const char* kScene = R"({"meshes": [{"name": "floor", "generator": "plane", "params": {"size": 8, "subdivisions": 4}},
-    {"name": "ball", "generator": "sphere", "params": {"radius": 0.5, "segments": 24}},
-    {"name": "box", "generator": "box", "params": {"size": [0.6, 1.2, 0.4]}},
-    {"name": "plant", "generator": "sphere", "params": {"radius": 0.4, "segments": 16}}],
-  "instances": [{"mesh": "floor"},
-    {"mesh": "ball", "translate": [-1, 0.5, 0]}, {"mesh": "ball", "translate": [1, 0.7, -0.5], "scale": [1.5, 0.8, 1]},
-    {"mesh": "box", "translate": [0, 0.6, -1], "rotate": {"axis": [0.3, 1, 0.2], "degrees": 35},
-     "animation": {"keys": [{"time": 0}, {"time": 2, "translate": [0.5, 0.2, 0]}]}},
-    {"mesh": "plant", "translate": [0.3, 0.4, 0.8]}, {"mesh": "plant", "translate": [-0.8, 0.4, 1.0]}],
-  "camera": {"position": [0, 1.5, 4], "target": [0, 0.4, 0]},
-  "lights": {"environment": {"color": [0.4, 0.45, 0.5]}, "sun": {"direction": [0.3, 1, 0.4]}}})";
-
-Scene loadTestScene(test::TempDir& dir) {
-    Scene s = loadScene(dir.write("s.json", kScene));
-    // The "plant" sways: a deforming mesh (a BLAS per instance, world space).
-    Mesh& plant = s.meshes[3];
-    plant.animation = MeshAnimationKind::Sway;
-    plant.sway.amplitude = 0.3f;
-    plant.sway.height = 0.8f;
-    plant.sway.base = -0.4f;
-    return s;
-}
-
 TEST(Instanced, HitsEqualFlatModeAndBruteForceForEveryBuilder) {
     test::TempDir dir;
-    Scene s = loadTestScene(dir);
+    Scene s = test::loadInstancedScene(dir);
     FlatScene flat = flattenScene(s);
     const float t = 0.7f;
     std::vector<Vec3> pos, nrm;
@@ -51,15 +29,7 @@ TEST(Instanced, HitsEqualFlatModeAndBruteForceForEveryBuilder) {
     triangleBounds(pos, flat.tris, bounds);
     SceneView base = hostSceneView(s, flat, pos, nrm, BvhView{}, CameraView{});
 
-    std::mt19937 rng(9);
-    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-    std::vector<Ray> rays(3000);
-    for (Ray& r : rays) {
-        r.org = Vec3{u(rng) * 3, 0.6f + u(rng) * 1.2f, u(rng) * 3};
-        r.dir = normalize(Vec3{u(rng), u(rng), u(rng)});
-        r.tmin = 1e-4f;
-        r.tmax = u(rng) > 0.5f ? 2.0f : 1e30f;
-    }
+    std::vector<Ray> rays = test::instancedSceneRays(3000);
     struct Case {
         const char* builder;
         const char* traversal;
@@ -93,7 +63,7 @@ TEST(Instanced, HitsEqualFlatModeAndBruteForceForEveryBuilder) {
 
 TEST(Instanced, StaticMeshesShareOneBlasAndOptionsRefuseTheKdTree) {
     test::TempDir dir;
-    Scene s = loadTestScene(dir);
+    Scene s = test::loadInstancedScene(dir);
     FlatScene flat = flattenScene(s);
     std::vector<Vec3> pos, nrm;
     poseFlatScene(s, flat, 0.0f, pos, nrm);
@@ -117,7 +87,7 @@ TEST(Instanced, CpuBackendRendersTheSameImageAsFlatMode) {
     std::vector<float> img[2];
     const char* modes[2] = {"flat", "instanced"};
     for (int k = 0; k < 2; ++k) {
-        Scene s = loadTestScene(dir);
+        Scene s = test::loadInstancedScene(dir);
         s.options.accel.mode = modes[k];
         s.options.render.backend = "cpu";
         s.options.render.width = 40;
