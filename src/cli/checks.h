@@ -29,7 +29,10 @@ struct Checker {
 
     void report(const std::string& what, bool ok, const std::string& detail);
     void structure(const std::string& name, const BvhView& bvh, const std::vector<Aabb>& bounds);
-    void hits(const std::string& name, const std::vector<HitRecord>& got, const std::vector<HitRecord>& ref);
+    // Passes when at most maxDisagree of the hits differ from the reference
+    // (0 unless the two trace in different spaces, as instanced mode does).
+    void hits(const std::string& name, const std::vector<HitRecord>& got, const std::vector<HitRecord>& ref,
+              size_t maxDisagree = 0);
     // The skip links of an lbvh-skip build against Algorithm 2 and a walk of
     // the Karras tree of the same input.
     void skipLinks(const std::string& name, const std::vector<StacklessNode>& skip, const LbvhHostResult& karras);

@@ -14,6 +14,7 @@
 #include "accel/cpu/sah_builder.h"
 #include "accel/lbvh/lbvh_compare.h"
 #include "accel/kdtree/kd_cpu_builder.h"
+#include "render/instanced_host.h"
 #include "accel/kdtree/kd_validate.h"
 #include "accel/lbvh/lbvh_host.h"
 #include "accel/lbvh/skip_reference.h"
@@ -116,6 +117,19 @@ std::function<int()> addValidateCommand(CLI::App& app) {
         s.kd = kd.view();
         c.hits("kdtree (cpu)", c.traceAll(s, rs, false), ref);
 
+        // Instanced mode: static instances are traced in object space, so a
+        // ray grazing an edge may take the neighbouring triangle (0.5% allowed).
+        const size_t instancedSlack = rs.size() / 200;
+        InstancedHost instanced;
+        AccelOptions io = scene.options.accel;
+        io.mode = "instanced";
+        io.builder = "lbvh-karras";
+        io.traversal = "stack";
+        instanced.build(scene, flat, pos, bounds, t, io);
+        s = base;
+        s.tl = instanced.view();
+        c.hits("instanced lbvh-karras (cpu)", c.traceAll(s, rs, false), ref, instancedSlack);
+
 #if defined(STRATA_HAVE_CUDA)
         GpuInfo gpu = queryGpu();
         if (!gpu.available) {
@@ -155,6 +169,11 @@ std::function<int()> addValidateCommand(CLI::App& app) {
                 for (const std::string& tr : traversalsOf(v)) {
                     sv.options.accel.traversal = tr;
                     c.hits(name + " " + tr, traceOnGpuForValidation(sv, t, rs), gref);
+                }
+                sv.options.accel.mode = "instanced";
+                for (const std::string& tr : traversalsOf(v)) {
+                    sv.options.accel.traversal = tr;
+                    c.hits(name + " " + tr + " instanced", traceOnGpuForValidation(sv, t, rs), ref, instancedSlack);
                 }
             }
         }
