@@ -22,6 +22,9 @@ int main(int argc, char** argv) {
     app.add_option("--config", a.config, "defaults: window, display path, options")->capture_default_str();
     app.add_option("--backend", a.backend, "cuda | cpu (default: cuda, falling back to cpu without a GPU)");
     app.add_option("--set", a.sets, "key=value: set any option, named as in the scene file (repeatable)");
+    app.add_option("--at", a.at,
+                   "FRAME:key=value: change an option live before frame FRAME, as the panel does (repeatable; "
+                   "with --record, scripted toggles)");
     app.add_option("--display", a.display, "display path: auto | texture | pbo | copy")->capture_default_str();
     app.add_flag_callback("--no-interop", [&] { a.display = "copy"; }, "display through host memory (no CUDA-GL interop)");
     app.add_option("--record", a.record, "record one CSV row per frame from the start");

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstdio>
+#include <deque>
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -217,6 +218,15 @@ private:
     bool sceneHasQuads_ = false;
     bool resetAccum_ = true;
     uint64_t frame_ = 0;
+    std::vector<ScheduledChange> scheduled_;  // --at, in frame order
+    size_t nextScheduled_ = 0;
+    // The options each frame in flight was rendered with: its record arrives
+    // a frame or more later, when the options may have changed.
+    std::deque<std::pair<uint64_t, Options>> frameOptions_;
+    const Options& optionsOfFrame(uint64_t frame) {
+        while (frameOptions_.size() > 1 && frameOptions_.front().first < frame) frameOptions_.pop_front();
+        return !frameOptions_.empty() && frameOptions_.front().first == frame ? frameOptions_.front().second : options_;
+    }
     double lastX_ = 0, lastY_ = 0, displayMs_ = 0, presentMs_ = 0, drawMs_ = 0, wallFps_ = 0;
     void addDisplayStages(FrameRecord& rec) const {
         rec.stages.push_back({"display", displayMs_, 0});
@@ -451,6 +461,7 @@ void Viewer::panel() {
 }
 
 int Viewer::run() {
+    scheduled_ = parseScheduledChanges(args_.at);  // before any window: bad input needs no display
     config_ = loadConfig(args_.config);
     scale_ = args_.scale > 0 ? args_.scale : config_.scale;
     vsync_ = args_.vsync || config_.vsync;
@@ -539,8 +550,14 @@ int Viewer::run() {
             if (!loop_ && time_ > 60.0f) time_ = 60.0f;
             resetAccum_ = true;
         }
+        while (nextScheduled_ < scheduled_.size() && scheduled_[nextScheduled_].frame <= frame_) {
+            Options o = options_;
+            o.setAssignment(scheduled_[nextScheduled_++].assignment);  // checked at start-up
+            applyOptions(o, true);
+        }
         bool accumulate = !resetAccum_;
         resetAccum_ = false;
+        frameOptions_.emplace_back(frame_, options_);
         try {
             renderer_->renderFrame(time_, frame_, accumulate);
         } catch (const Error& e) {
@@ -551,7 +568,7 @@ int Viewer::run() {
         while (renderer_->popRecord(rec)) {
             addDisplayStages(rec);
             overlay_.add(rec, displayMs_, wallFps_);
-            recorder_.add(rec, options_);
+            recorder_.add(rec, optionsOfFrame(rec.frame));
         }
         overlay_.draw(renderer_->stageNames(), fbw, fbh);
 
@@ -600,7 +617,7 @@ int Viewer::run() {
     FrameRecord rec;
     while (renderer_->popRecord(rec)) {
         addDisplayStages(rec);
-        recorder_.add(rec, options_);
+        recorder_.add(rec, optionsOfFrame(rec.frame));
     }
     shutdown();
     return 0;
@@ -626,6 +643,31 @@ void Viewer::shutdown() {
 }
 
 }  // namespace
+
+std::vector<ScheduledChange> parseScheduledChanges(const std::vector<std::string>& at) {
+    std::vector<ScheduledChange> out;
+    for (const std::string& entry : at) {
+        const size_t colon = entry.find(':');
+        ScheduledChange c;
+        char* end = nullptr;
+        const std::string frame = entry.substr(0, colon);
+        const unsigned long long f = std::strtoull(frame.c_str(), &end, 10);
+        if (colon == std::string::npos || frame.empty() || *end != '\0' || frame[0] == '-')
+            throw Error("--at expects FRAME:key=value, got '" + entry + "'");
+        c.frame = f;
+        c.assignment = entry.substr(colon + 1);
+        Options probe;
+        try {
+            probe.setAssignment(c.assignment);
+        } catch (const Error& e) {
+            throw Error("--at '" + entry + "': " + e.what());
+        }
+        out.push_back(c);
+    }
+    std::stable_sort(out.begin(), out.end(),
+                     [](const ScheduledChange& a, const ScheduledChange& b) { return a.frame < b.frame; });
+    return out;
+}
 
 int runViewer(const ViewerArgs& args) {
     Viewer v(args);

@@ -25,7 +25,19 @@ struct ViewerArgs {
     float scale = 0;               // render resolution / window size (0: from config)
     bool vsync = false;
     bool hideUi = false;           // start with the panel and overlay hidden (Tab toggles)
+    // FRAME:key=value: change an option live before rendering frame FRAME,
+    // as the panel does (scripted toggles for reproducible recordings).
+    std::vector<std::string> at;
 };
+
+// One --at entry, parsed and checked against the option registry.
+struct ScheduledChange {
+    uint64_t frame = 0;
+    std::string assignment;  // key=value
+};
+// Throws strata::Error naming the entry when it is malformed or names an
+// unknown option or a value the option refuses.
+std::vector<ScheduledChange> parseScheduledChanges(const std::vector<std::string>& at);
 
 // Runs until the window closes (or --frames N --exit). Returns the exit code.
 int runViewer(const ViewerArgs& args);

@@ -85,5 +85,28 @@ fi
 if run badscene --set render.nope=1; then fail "unknown option accepted"; else
   grep -q "render.nope" "$TMP/badscene.log" && pass "unknown --set key named" || fail "bad --set: $(tail -2 "$TMP/badscene.log")"
 fi
+# Scripted live toggles (--at FRAME:key=value): each recorded row carries the
+# options its frame was rendered with (records arrive a frame late).
+FRAMES=6
+if run at --record "$TMP/at.csv" --set accel.builder=lbvh-karras --at 2:accel.builder=lbvh-skip \
+     --at 4:render.bounces=1 --at 4:accel.traversal=stackless; then
+  python3 - "$TMP/at.csv" <<'PY' && pass "--at changes options live at their frames, rows carry them" || fail "--at rows"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+want = [("lbvh-karras", None)] * 2 + [("lbvh-skip", None)] * 2 + [("lbvh-skip", "1")] * 2
+assert len(rows) == 6, len(rows)
+for r, (b, bounces) in zip(rows, want):
+    assert r["accel.builder"] == b, (r["frame"], r["accel.builder"])
+    assert bounces is None or r["render.bounces"] == bounces, (r["frame"], r["render.bounces"])
+    assert bounces is None or r["accel.traversal"] == "stackless"
+assert rows[0]["render.bounces"] != "1"
+PY
+else
+  fail "--at run: $(tail -3 "$TMP/at.log")"
+fi
+if run badat --at 3:accel.builder=octree; then fail "--at with a bad value accepted"; else
+  grep -q -- "--at '3:accel.builder=octree'" "$TMP/badat.log" && pass "--at with a bad value: message names the entry" \
+    || fail "bad --at message: $(tail -2 "$TMP/badat.log")"
+fi
 echo "$fails failure(s)"
 [ "$fails" -eq 0 ]
