@@ -77,6 +77,49 @@ __device__ void blockArgmin(ArgminSmem& s, float& cost, int& idx, bool shfl) {
     __syncthreads();
 }
 
+// A small root's subtree is built in shared memory (nodes and leaf entries
+// at block-local indices) and written out at the end with one allocation of
+// each kind: a node or leaf allocation per split is then a shared-memory
+// bump, not a global atomic that the whole block waits on at the next
+// barrier. A subtree larger than the local store falls back: a leaf whose
+// entries do not fit takes them from primIndex directly (marked absolute);
+// a split that does not fit makes a leaf (kFlagNodes, reported).
+constexpr uint32_t kLocalNodes = 512;
+constexpr uint32_t kLocalRefs = 1024;
+constexpr uint32_t kRootSlot = kLocalNodes;  // the small root itself (a node the large stage allocated)
+
+struct LocalTree {
+    uint2 node[kLocalNodes + 1];  // KdNode bits (a, b); [kRootSlot]: the root
+    uint32_t ref[kLocalRefs];
+    uint32_t absolute[(kLocalNodes + 1 + 31) / 32];  // leaves whose entries are global already
+    uint32_t nodeCount, refCount;
+};
+
+__device__ void setLocal(LocalTree& l, uint32_t slot, const KdNode& n) { l.node[slot] = make_uint2(n.a, n.b); }
+
+// The local node at `slot` with its indices made global.
+__device__ KdNode globalNode(const LocalTree& l, uint32_t slot, uint32_t nodeBase, uint32_t refBase) {
+    KdNode n;
+    n.a = l.node[slot].x;
+    n.b = l.node[slot].y;
+    if (!n.isLeaf()) n.b += nodeBase << 2;  // child index field
+    else if (!((l.absolute[slot >> 5] >> (slot & 31)) & 1u)) n.a += refBase;
+    return n;
+}
+
+// The small root as one leaf with all its references (more than 64 of them,
+// or no room for its subtree). ok and base are the block's shared variables.
+__device__ void writeRootLeaf(const SmallStageArgs& a, const SmallRoot& root, int& ok, uint32_t& base) {
+    if (threadIdx.x == 0) {
+        ok = allocate(&a.counters[kPrimRefs], root.count, a.primCapacity, base);
+        if (ok) a.nodes[root.node] = KdNode::leaf(base, root.count);
+        else atomicOr(&a.counters[kFlags], kFlagPrim);
+    }
+    __syncthreads();
+    if (ok)
+        for (uint32_t i = threadIdx.x; i < root.count; i += blockDim.x) a.primIndex[base + i] = a.tri[root.offset + i];
+}
+
 // Zhou08 small-node stage, split small nodes by SAH until leaves (bit counting: Table 13.1 [E])
 __global__ void snsSplitToLeaves(SmallStageArgs a) {
     const SmallRoot root = a.roots[blockIdx.x];
@@ -84,28 +127,31 @@ __global__ void snsSplitToLeaves(SmallStageArgs a) {
     __shared__ __align__(16) unsigned char stackRaw[kStack * sizeof(Work)], curRaw[sizeof(Work)];
     Work* stack = reinterpret_cast<Work*>(stackRaw);
     Work& cur = *reinterpret_cast<Work*>(curRaw);
-    __shared__ int sp, decision;
-    __shared__ uint32_t base;
+    __shared__ int sp, decision, refsGlobal;
+    __shared__ uint32_t base, nodeBase, refBase;
     __shared__ ArgminSmem am;
     __shared__ uint32_t scan[64];
-    const float* plane = a.candPlane + size_t(blockIdx.x) * kCand;
-    const ulonglong2* masks = a.candMask + size_t(blockIdx.x) * kCand;
+    __shared__ LocalTree local;
+    // The root's candidates, read at every node of its subtree: in shared
+    // memory (from global memory each read missed L1 and waited on L2).
+    __shared__ float plane[kCand];
+    __shared__ ulonglong2 masks[kCand];
 
     if (root.forceLeaf || root.count > 64) {  // one leaf with every reference
-        if (t == 0) {
-            decision = allocate(&a.counters[kPrimRefs], root.count, a.primCapacity, base);
-            if (decision) a.nodes[root.node] = KdNode::leaf(base, root.count);
-            else atomicOr(&a.counters[kFlags], kFlagPrim);
-        }
-        __syncthreads();
-        if (decision)
-            for (uint32_t i = t; i < root.count; i += blockDim.x) a.primIndex[base + i] = a.tri[root.offset + i];
+        writeRootLeaf(a, root, decision, base);
         return;
     }
     if (t == 0) {
         sp = 1;
-        stack[0] = {root.node, root.depth, root.count == 64 ? ~0ull : ((1ull << root.count) - 1), root.cell};
+        stack[0] = {kRootSlot, root.depth, root.count == 64 ? ~0ull : ((1ull << root.count) - 1), root.cell};
+        local.nodeCount = local.refCount = 0;
+        setLocal(local, kRootSlot, KdNode::leaf(0, 0));  // until the root is decided
     }
+    for (uint32_t c = t; c < 6 * root.count; c += blockDim.x) {
+        plane[c] = a.candPlane[size_t(blockIdx.x) * kCand + c];
+        masks[c] = a.candMask[size_t(blockIdx.x) * kCand + c];
+    }
+    for (uint32_t i = t; i < sizeof(local.absolute) / 4; i += blockDim.x) local.absolute[i] = 0;
     __syncthreads();
     for (;;) {
         if (t == 0) cur = stack[--sp];
@@ -133,28 +179,38 @@ __global__ void snsSplitToLeaves(SmallStageArgs a) {
         blockArgmin(am, best, bestC, a.popc);
         if (t == 0) {
             decision = 0;  // 0: leaf, 1: split
-            uint32_t first;
             if (bestC >= 0) {
                 if (int(w.depth) >= a.cfg.maxDepth) atomicOr(&a.counters[kFlags], kFlagDepth);
                 else if (sp + 2 > kStack) atomicOr(&a.counters[kFlags], kFlagStack);
-                else if (!allocate(&a.counters[kNodes], 2, a.nodeBudget, first)) atomicOr(&a.counters[kFlags], kFlagNodes);
+                else if (local.nodeCount + 2 > kLocalNodes) atomicOr(&a.counters[kFlags], kFlagNodes);
                 else {
+                    const uint32_t first = local.nodeCount;
+                    local.nodeCount += 2;
                     const int ax = (bestC % 6) / 2;
                     const float p = plane[bestC];
                     const ulonglong2 m = masks[bestC];
-                    a.nodes[w.node] = KdNode::inner(ax, p, first);
+                    setLocal(local, w.node, KdNode::inner(ax, p, first));
                     stack[sp++] = {first + 1, w.depth + 1, w.mask & m.y, kdChildCell(w.cell, ax, p, true)};
                     stack[sp++] = {first, w.depth + 1, w.mask & m.x, kdChildCell(w.cell, ax, p, false)};
                     decision = 1;
                 }
             }
             if (!decision) {
-                if (allocate(&a.counters[kPrimRefs], n, a.primCapacity, first)) {
-                    a.nodes[w.node] = KdNode::leaf(first, n);
-                    base = first;
+                uint32_t first;
+                refsGlobal = local.refCount + n > kLocalRefs;
+                if (!refsGlobal) {
+                    first = local.refCount;
+                    local.refCount += n;
+                    decision = 2;
+                } else if (allocate(&a.counters[kPrimRefs], n, a.primCapacity, first)) {
+                    local.absolute[w.node >> 5] |= 1u << (w.node & 31);
                     decision = 2;
                 } else {
                     atomicOr(&a.counters[kFlags], kFlagPrim);
+                }
+                if (decision == 2) {
+                    setLocal(local, w.node, KdNode::leaf(first, n));
+                    base = first;
                 }
             }
         }
@@ -176,7 +232,11 @@ __global__ void snsSplitToLeaves(SmallStageArgs a) {
                 __syncthreads();
                 if (t < 64) pos = scan[t] - in;
             }
-            if (in) a.primIndex[base + pos] = a.tri[root.offset + t];
+            if (in) {
+                const uint32_t tri = a.tri[root.offset + t];
+                if (refsGlobal) a.primIndex[base + pos] = tri;
+                else local.ref[base + pos] = tri;
+            }
         }
         __syncthreads();
         // Every thread reads sp before thread 0 pops the next node: without
@@ -189,6 +249,26 @@ __global__ void snsSplitToLeaves(SmallStageArgs a) {
         __syncthreads();
         if (done) break;
     }
+    // Write the subtree out: one allocation of nodes and one of entries.
+    if (t == 0) {
+        decision = 1;
+        nodeBase = refBase = 0;
+        if (local.nodeCount && !allocate(&a.counters[kNodes], local.nodeCount, a.nodeBudget, nodeBase)) {
+            atomicOr(&a.counters[kFlags], kFlagNodes);
+            decision = 0;
+        } else if (local.refCount && !allocate(&a.counters[kPrimRefs], local.refCount, a.primCapacity, refBase)) {
+            atomicOr(&a.counters[kFlags], kFlagPrim);  // the host reports the tree incomplete
+            decision = 0;
+        }
+    }
+    __syncthreads();
+    if (!decision) {  // no room for the subtree: the root becomes one leaf with every reference
+        writeRootLeaf(a, root, decision, base);
+        return;
+    }
+    for (uint32_t i = t; i < local.nodeCount; i += blockDim.x) a.nodes[nodeBase + i] = globalNode(local, i, nodeBase, refBase);
+    for (uint32_t i = t; i < local.refCount; i += blockDim.x) a.primIndex[refBase + i] = local.ref[i];
+    if (t == 0) a.nodes[root.node] = globalNode(local, kRootSlot, nodeBase, refBase);
 }
 
 }  // namespace
