@@ -71,14 +71,14 @@ __global__ void closestHitsKernel(SceneView s, const Ray* rays, uint32_t n, HitR
 
 enum Stage {
     kAnimate, kBuild, kBuildBounds, kBuildMorton, kBuildSort, kBuildHierarchy, kBuildAabb, kBuildBlas, kBuildTop,
-    kBuildKdLarge, kBuildKdLargeBoxes, kBuildKdLargeSort, kBuildKdSmall, kBuildVd, kTrace, kTracePrimary, kTraceBounce, kVd, kVdSort, kVdBottom, kVdPrimary, kVdBounce,
+    kBuildKdLarge, kBuildKdSmall, kBuildVd, kTrace, kTracePrimary, kTraceBounce, kVd, kVdSort, kVdBottom, kVdPrimary, kVdBounce,
     kVdShadow, kShade,
     kShadow, kAccumulate, kNumStages
 };
 const std::vector<std::string>& stageList() {
     static const std::vector<std::string> s = {"animate", "build", "build/bounds", "build/morton", "build/sort",
                                                "build/hierarchy", "build/aabb", "build/blas", "build/top",
-                                               "build/kd_large", "build/kd_large/boxes", "build/kd_large/sort",
+                                               "build/kd_large",
                                                "build/kd_small", "build/vd_boxes", "trace", "trace/primary",
                                                "trace/bounce", "vd", "vd/sort", "vd/bottom", "vd/primary",
                                                "vd/bounce", "vd/shadow", "shade", "shadow",
@@ -188,7 +188,7 @@ public:
             if (opt_.accel.builder == "kdtree") {
                 // Zhou08 with Table 13.1's [A]-[E] as chosen this frame.
                 const AccelOptions& a = opt_.accel;
-                KdStages ks{kBuildKdLarge, kBuildKdSmall, kBuildKdLargeBoxes, kBuildKdLargeSort};
+                KdStages ks{kBuildKdLarge, kBuildKdSmall};
                 kd_.build(gpu_->positions(), gpu_->triangles(), gpu_->numTris(), KdVariant{a.kdA, a.kdB, a.kdC, a.kdD, a.kdE},
                           stream_, &timer_, ks);
             } else {

@@ -541,42 +541,35 @@ void KdGpuBuilder::build(const Vec3* pos, const Tri* tris, uint32_t numTris, con
             const uint32_t nodeBlocks = blocksFor(numActive, kBlock);
             lnsGroupChunks<<<1, 1024, 0, stream>>>(a);
             STRATA_LAUNCH_CHECK("kd/large/group_chunks");
-            count(1);
-            {
-                StageScope boxes(timer, stages.largeBoxes);
-                lnsChunkBounds<<<chunks, kBlock, 0, stream>>>(a);
-                STRATA_LAUNCH_CHECK("kd/large/chunk_bounds");
-                count(1);
-                if (!v.c) {  // Original: six segmented reductions
-                    for (int k = 0; k < 6; ++k) {
-                        lnsSegmentedReduce<<<numActive, kBlock, 0, stream>>>(a, k);
-                        STRATA_LAUNCH_CHECK("kd/large/segmented_reduce");
-                    }
-                    count(6);
+            lnsChunkBounds<<<chunks, kBlock, 0, stream>>>(a);
+            STRATA_LAUNCH_CHECK("kd/large/chunk_bounds");
+            count(2);
+            if (!v.c) {  // Original: six segmented reductions
+                for (int k = 0; k < 6; ++k) {
+                    lnsSegmentedReduce<<<numActive, kBlock, 0, stream>>>(a, k);
+                    STRATA_LAUNCH_CHECK("kd/large/segmented_reduce");
                 }
+                count(6);
             }
             lnsSplitNodes<<<nodeBlocks, kBlock, 0, stream>>>(a);
             STRATA_LAUNCH_CHECK("kd/large/split_nodes");
             count(1);
-            {
-                StageScope sort(timer, stages.largeSort);
-                if (v.a) {  // [A]: one sorting kernel with two atomics per block
-                    lnsSortTriangles<<<chunks, kBlock, 0, stream>>>(a, 2);
-                    STRATA_LAUNCH_CHECK("kd/large/sort_atomic");
-                    count(1);
-                } else {  // Original: count, two segmented scans, node offsets, scatter
-                    lnsSortTriangles<<<chunks, kBlock, 0, stream>>>(a, 0);
-                    STRATA_LAUNCH_CHECK("kd/large/sort_count");
-                    lnsSegmentedScan<<<numActive, kBlock, 0, stream>>>(a, 0);
-                    STRATA_LAUNCH_CHECK("kd/large/segmented_scan_left");
-                    lnsSegmentedScan<<<numActive, kBlock, 0, stream>>>(a, 1);
-                    STRATA_LAUNCH_CHECK("kd/large/segmented_scan_right");
-                    lnsNodeOffsets<<<1, 1024, 0, stream>>>(a);
-                    STRATA_LAUNCH_CHECK("kd/large/node_offsets");
-                    lnsSortTriangles<<<chunks, kBlock, 0, stream>>>(a, 1);
-                    STRATA_LAUNCH_CHECK("kd/large/sort_scatter");
-                    count(5);
-                }
+            if (v.a) {  // [A]: one sorting kernel with two atomics per block
+                lnsSortTriangles<<<chunks, kBlock, 0, stream>>>(a, 2);
+                STRATA_LAUNCH_CHECK("kd/large/sort_atomic");
+                count(1);
+            } else {  // Original: count, two segmented scans, node offsets, scatter
+                lnsSortTriangles<<<chunks, kBlock, 0, stream>>>(a, 0);
+                STRATA_LAUNCH_CHECK("kd/large/sort_count");
+                lnsSegmentedScan<<<numActive, kBlock, 0, stream>>>(a, 0);
+                STRATA_LAUNCH_CHECK("kd/large/segmented_scan_left");
+                lnsSegmentedScan<<<numActive, kBlock, 0, stream>>>(a, 1);
+                STRATA_LAUNCH_CHECK("kd/large/segmented_scan_right");
+                lnsNodeOffsets<<<1, 1024, 0, stream>>>(a);
+                STRATA_LAUNCH_CHECK("kd/large/node_offsets");
+                lnsSortTriangles<<<chunks, kBlock, 0, stream>>>(a, 1);
+                STRATA_LAUNCH_CHECK("kd/large/sort_scatter");
+                count(5);
             }
             lnsNextLevel<<<nodeBlocks, kBlock, 0, stream>>>(a);
             STRATA_LAUNCH_CHECK("kd/large/next_level");

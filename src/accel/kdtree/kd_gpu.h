@@ -33,10 +33,6 @@ struct KdVariant {  // Table 13.1; all false: "Original"
 
 struct KdStages {  // stage indices in the caller's StageTimer, -1: untimed
     int large = -1, small = -1;
-    // Inside the large-node stage, over all its levels (Table 13.1's two
-    // steps): node AABBs (LNS2: chunk boxes and their reduction, [C] [D])
-    // and triangle sorting (LNS1: counts, scans, scatter, [A] [B]).
-    int largeBoxes = -1, largeSort = -1;
 };
 
 struct KdGpuStats {
