@@ -27,8 +27,11 @@ TOGGLES = [
     ("builder kdtree, Original", ["accel.kd_opts=none", "accel.builder=kdtree"]),
     ("[A] on", ["accel.kd_a=true"]),
     ("[B] on", ["accel.kd_b=true"]),
-    ("[C] on", ["accel.kd_c=true"]),
+    # [D] before [C]: [D]'s shuffle reductions replace the shared-memory ones
+    # in the chunk boxes and in Original's six segmented reductions, which
+    # [C]'s atomics remove.
     ("[D] on", ["accel.kd_d=true"]),
+    ("[C] on", ["accel.kd_c=true"]),
     ("[E] on", ["accel.kd_e=true"]),
     ("builder lbvh-karras", ["accel.builder=lbvh-karras"]),
     ("morton bits 30", ["accel.morton_bits=30"]),
