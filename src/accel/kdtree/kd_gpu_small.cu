@@ -131,6 +131,7 @@ __global__ void snsSplitToLeaves(SmallStageArgs a) {
     __shared__ uint32_t base, nodeBase, refBase;
     __shared__ ArgminSmem am;
     __shared__ uint32_t scan[64];
+    __shared__ uint8_t nodeTri[64];
     __shared__ LocalTree local;
     // The root's candidates, read at every node of its subtree: in shared
     // memory (from global memory each read missed L1 and waited on L2).
@@ -161,11 +162,22 @@ __global__ void snsSplitToLeaves(SmallStageArgs a) {
         const float maxExt = maxComponent(w.cell.extent());
         const float inv = maxExt > 0.0f ? 1.0f / maxExt : 0.0f;
         const float area = kdScaledArea(w.cell, inv);
+        // [E]: the node's triangles as a compact list (the popc of the mask
+        // below each bit), so the loop visits their 6n candidates only, not
+        // all 6 * root.count of the root; Original tests each one's mask bit.
+        if (a.popc) {
+            if (t < 64 && t < int(root.count) && ((w.mask >> t) & 1ull))
+                nodeTri[__popcll(w.mask & ((1ull << t) - 1ull))] = uint8_t(t);
+            __syncthreads();
+        }
         float best = a.cfg.intersectionCost * float(n);
         int bestC = -1;
         if (n > 0 && area > 0.0f) {
-            for (int c = t; c < int(6 * root.count); c += kSmallBlock) {
-                if (!((w.mask >> (c / 6)) & 1ull)) continue;
+            const int end = int(6 * (a.popc ? n : root.count));
+            for (int k = t; k < end; k += kSmallBlock) {
+                int c = k;  // the candidate: 6 * triangle + kind, as the root numbers them
+                if (a.popc) c = 6 * nodeTri[k / 6] + k % 6;
+                else if (!((w.mask >> (c / 6)) & 1ull)) continue;
                 const int ax = (c % 6) / 2;
                 const float p = plane[c];
                 if (!(p > w.cell.lo[ax] && p < w.cell.hi[ax])) continue;
