@@ -8,7 +8,7 @@
 namespace strata::kdgpu {
 namespace {
 
-constexpr int kSmallBlock = 128;
+constexpr int kSmallBlock = 64;
 constexpr int kCand = 384;  // 64 triangles x 3 axes x {min, max}
 constexpr int kStack = kKdMaxDepth + 8;
 
