@@ -43,19 +43,27 @@ if [ "$sanitize" = 1 ]; then
   "$ROOT/scripts/setup.sh"
   start=$SECONDS
   echo "== sanitized build ($ASAN_BUILD: ASan + UBSan, CPU only)"
-  targets=(strata_tests strata-cli)
-  if [ ! -f "$ASAN_BUILD/build.ninja" ]; then
+  targets=(strata_tests strata-cli strata)
+  # Configured once, and again where the tree has no viewer target (a tree
+  # configured before the viewer joined it has STRATA_VIEWER=OFF in its cache).
+  if ! ninja -C "$ASAN_BUILD" -t query strata >/dev/null 2>&1; then
     cmake -S "$ROOT" -B "$ASAN_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTRATA_CUDA=OFF \
-      -DSTRATA_VIEWER=OFF -DSTRATA_SANITIZE=ON -DSTRATA_FUZZ=ON \
+      -DSTRATA_VIEWER=ON -DSTRATA_SANITIZE=ON -DSTRATA_FUZZ=ON \
       -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ >/dev/null
+    if ! ninja -C "$ASAN_BUILD" -t query strata >/dev/null 2>&1; then
+      echo "test.sh: $ASAN_BUILD has no viewer target after configuring (cmake -S $ROOT -B $ASAN_BUILD says why)" >&2
+      exit 1
+    fi
   fi
   [ "$fuzz" = 1 ] && targets+=(strata_fuzz)
   cmake --build "$ASAN_BUILD" --target "${targets[@]}" -- -j"$JOBS"
   # An uninstrumented binary would pass without checking anything.
-  if ! nm "$ASAN_BUILD/tests/strata_tests" | grep __asan_init >/dev/null; then
-    echo "test.sh: $ASAN_BUILD/tests/strata_tests is not built with AddressSanitizer" >&2
-    exit 1
-  fi
+  for bin in tests/strata_tests src/strata-cli src/strata; do
+    if ! nm "$ASAN_BUILD/$bin" | grep __asan_init >/dev/null; then
+      echo "test.sh: $ASAN_BUILD/$bin is not built with AddressSanitizer" >&2
+      exit 1
+    fi
+  done
   LOGS="$ASAN_BUILD/sanitizer-logs"
   rm -rf "$LOGS"
   mkdir -p "$LOGS"
