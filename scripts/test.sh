@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Set-up if needed, build, run every test (GPU tests report "skipped" where
-# there is no CUDA device); then the CPU tests again under AddressSanitizer +
-# UndefinedBehaviorSanitizer, and a short run of each fuzz target.
+# there is no CUDA device); then the CPU tests and the viewer smoke test again
+# under AddressSanitizer + UndefinedBehaviorSanitizer, and a short run of each
+# fuzz target.
 #
 #   scripts/test.sh [--no-sanitize | --sanitize-only] [--no-fuzz] [--fuzz-seconds N] [CTEST ARGS...]
 #
@@ -10,10 +11,13 @@
 #   --no-fuzz         skip the fuzz smoke run
 #   --fuzz-seconds N  seconds per fuzz target (default 20)
 #
-# The sanitized tree is build-asan/ (STRATA_ASAN_BUILD_DIR): CUDA-free, no
-# viewer, built with clang (STRATA_SANITIZE + STRATA_FUZZ, so the fuzz targets
-# link the same instrumented library). Any sanitizer report from any process
-# of its tests (they are written to build-asan/sanitizer-logs/) fails the run.
+# The sanitized tree is build-asan/ (STRATA_ASAN_BUILD_DIR): CUDA-free, built
+# with clang (STRATA_SANITIZE + STRATA_FUZZ, so the fuzz targets link the same
+# instrumented library), with the viewer (its Xvfb test adds about a minute:
+# 30 s of build, 25 s of tests). Any sanitizer report from any process of its
+# tests, leaks included (they are written to build-asan/sanitizer-logs/), fails
+# the run; the viewer runs with Mesa's driver preloaded so that LeakSanitizer
+# can still see the driver's memory at exit (tests/viewer/viewer_smoke.sh).
 # CTEST ARGS go to both ctest runs. See docs/reliability.md.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
