@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Set-up if needed, build, run every test (GPU tests report "skipped" where
-# there is no CUDA device); then the CPU tests again under AddressSanitizer +
-# UndefinedBehaviorSanitizer, and a short run of each fuzz target.
+# there is no CUDA device); then the CPU tests and the viewer smoke test again
+# under AddressSanitizer + UndefinedBehaviorSanitizer, and a short run of each
+# fuzz target.
 #
 #   scripts/test.sh [--no-sanitize | --sanitize-only] [--no-fuzz] [--fuzz-seconds N] [CTEST ARGS...]
 #
@@ -10,10 +11,13 @@
 #   --no-fuzz         skip the fuzz smoke run
 #   --fuzz-seconds N  seconds per fuzz target (default 20)
 #
-# The sanitized tree is build-asan/ (STRATA_ASAN_BUILD_DIR): CUDA-free, no
-# viewer, built with clang (STRATA_SANITIZE + STRATA_FUZZ, so the fuzz targets
-# link the same instrumented library). Any sanitizer report from any process
-# of its tests (they are written to build-asan/sanitizer-logs/) fails the run.
+# The sanitized tree is build-asan/ (STRATA_ASAN_BUILD_DIR): CUDA-free, built
+# with clang (STRATA_SANITIZE + STRATA_FUZZ, so the fuzz targets link the same
+# instrumented library), with the viewer (its Xvfb test adds about a minute:
+# 30 s of build, 25 s of tests). Any sanitizer report from any process of its
+# tests, leaks included (they are written to build-asan/sanitizer-logs/), fails
+# the run; the viewer runs with Mesa's driver preloaded so that LeakSanitizer
+# can still see the driver's memory at exit (tests/viewer/viewer_smoke.sh).
 # CTEST ARGS go to both ctest runs. See docs/reliability.md.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -43,19 +47,27 @@ if [ "$sanitize" = 1 ]; then
   "$ROOT/scripts/setup.sh"
   start=$SECONDS
   echo "== sanitized build ($ASAN_BUILD: ASan + UBSan, CPU only)"
-  targets=(strata_tests strata-cli)
-  if [ ! -f "$ASAN_BUILD/build.ninja" ]; then
+  targets=(strata_tests strata-cli strata)
+  # Configured once, and again where the tree has no viewer target (a tree
+  # configured before the viewer joined it has STRATA_VIEWER=OFF in its cache).
+  if ! ninja -C "$ASAN_BUILD" -t query strata >/dev/null 2>&1; then
     cmake -S "$ROOT" -B "$ASAN_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTRATA_CUDA=OFF \
-      -DSTRATA_VIEWER=OFF -DSTRATA_SANITIZE=ON -DSTRATA_FUZZ=ON \
+      -DSTRATA_VIEWER=ON -DSTRATA_SANITIZE=ON -DSTRATA_FUZZ=ON \
       -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ >/dev/null
+    if ! ninja -C "$ASAN_BUILD" -t query strata >/dev/null 2>&1; then
+      echo "test.sh: $ASAN_BUILD has no viewer target after configuring (cmake -S $ROOT -B $ASAN_BUILD says why)" >&2
+      exit 1
+    fi
   fi
   [ "$fuzz" = 1 ] && targets+=(strata_fuzz)
   cmake --build "$ASAN_BUILD" --target "${targets[@]}" -- -j"$JOBS"
   # An uninstrumented binary would pass without checking anything.
-  if ! nm "$ASAN_BUILD/tests/strata_tests" | grep __asan_init >/dev/null; then
-    echo "test.sh: $ASAN_BUILD/tests/strata_tests is not built with AddressSanitizer" >&2
-    exit 1
-  fi
+  for bin in tests/strata_tests src/strata-cli src/strata; do
+    if ! nm "$ASAN_BUILD/$bin" | grep __asan_init >/dev/null; then
+      echo "test.sh: $ASAN_BUILD/$bin is not built with AddressSanitizer" >&2
+      exit 1
+    fi
+  done
   LOGS="$ASAN_BUILD/sanitizer-logs"
   rm -rf "$LOGS"
   mkdir -p "$LOGS"
