@@ -466,9 +466,10 @@ void KdGpuBuilder::build(const Vec3* pos, const Tri* tris, uint32_t numTris, con
     counters_.resize(kNumCounters + 6);
     bounds_d_.resize(1);
     uint32_t* ctr = counters_.data();
-    uint32_t host[kNumCounters];
+    hostCounters_.resize(kNumCounters);
+    uint32_t* host = hostCounters_.data();
     auto readCounters = [&] {
-        STRATA_CUDA_CHECK(cudaMemcpyAsync(host, ctr, sizeof host, cudaMemcpyDeviceToHost, stream));
+        STRATA_CUDA_CHECK(cudaMemcpyAsync(host, ctr, kNumCounters * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream));
         STRATA_CUDA_CHECK(cudaStreamSynchronize(stream));
     };
 

@@ -19,6 +19,7 @@
 
 #include "accel/kdtree/kd_rules.h"
 #include "gpu/device_buffer.h"
+#include "gpu/pinned_buffer.h"
 #include "scene/scene.h"
 
 namespace strata {
@@ -61,6 +62,7 @@ private:
     DeviceBuffer<Aabb> refBox_[2];
     DeviceBuffer<uint8_t> active_[2], small_;
     DeviceBuffer<uint32_t> nodeU32_, chunkU32_, counters_;
+    PinnedBuffer<uint32_t> hostCounters_;  // read back once per large-node level
     DeviceBuffer<float> nodeF32_;
     DeviceBuffer<Aabb> chunkBox_, cutCell_, bounds_d_;
     DeviceBuffer<uint32_t> smallTri_;
