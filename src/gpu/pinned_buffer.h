@@ -30,7 +30,6 @@ public:
         size_ = n;
     }
     T* data() { return ptr_; }
-    const T& operator[](size_t i) const { return ptr_[i]; }
 
 private:
     T* ptr_ = nullptr;

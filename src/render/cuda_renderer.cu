@@ -12,6 +12,7 @@
 #include "accel/lbvh/lbvh_gpu.h"
 #include "gpu/cuda_check.h"
 #include "gpu/device.h"
+#include "gpu/pinned_buffer.h"
 #include "gpu/stage_timer.h"
 #include "render/gpu_scene.h"
 #include "render/instanced_gpu.h"
@@ -97,7 +98,7 @@ void checkFits(const Scene& scene, const FlatScene& flat) {
     size_t pixels = size_t(scene.options.render.width) * scene.options.render.height;
     size_t t = flat.tris.size();
     size_t accel = LbvhBuilder::estimateBytes(t);
-    if (scene.options.accel.mode == "instanced") accel += InstancedGpu::estimateBytes(scene, flat);
+    if (scene.options.accel.mode == "instanced") accel += InstancedGpu::estimateBytes(scene);
     size_t vd = flat.patches.empty() ? 0 : VdGpu::estimateBytes(flat, pixels, scene.options.vd.maxLevel);
     size_t need = GpuScene::estimateBytes(scene, flat) + accel + vd + pixels * pathBytesPerPixel() + (64u << 20);
     size_t freeBytes = gpu.freeBytes;
@@ -124,7 +125,7 @@ public:
         gpu_ = std::make_unique<GpuScene>(scene_, flat_);
         if (!flat_.patches.empty()) vd_ = std::make_unique<VdGpu>(scene_, flat_);
         allocate();
-        STRATA_CUDA_CHECK(cudaMallocHost(&hostCounters_, sizeof(uint32_t) * kNumCounters * kRing));
+        hostCounters_.resize(size_t(kNumCounters) * kRing);
     }
 
     // Image-sized buffers (again whenever the resolution changes).
@@ -137,7 +138,6 @@ public:
     }
     ~CudaRenderer() override {
         if (stream_) cudaStreamSynchronize(stream_);
-        if (hostCounters_) cudaFreeHost(hostCounters_);
         if (stream_) cudaStreamDestroy(stream_);
     }
 
@@ -277,7 +277,7 @@ public:
             timer_.end(kAccumulate);
         }
         samples_ += uint32_t(opt_.render.spp);
-        STRATA_CUDA_CHECK(cudaMemcpyAsync(hostCounters_ + (frameIndex % kRing) * kNumCounters, paths_.counters.data(),
+        STRATA_CUDA_CHECK(cudaMemcpyAsync(hostCounters_.data() + (frameIndex % kRing) * kNumCounters, paths_.counters.data(),
                                           kNumCounters * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream_));
         timer_.endFrame();
     }
@@ -372,7 +372,7 @@ private:
 
     bool take(FrameRecord& out, bool wait) {
         if (!timer_.pop(out, wait)) return false;
-        const uint32_t* c = hostCounters_ + (out.frame % kRing) * kNumCounters;
+        const uint32_t* c = hostCounters_.data() + (out.frame % kRing) * kNumCounters;
         out.rays = c[kRaysTraced];
         out.shadowRays = c[kShadowRaysTraced];
         return true;
@@ -390,7 +390,7 @@ private:
     RebuildPolicy rebuild_;
     PathStorage<DeviceBuffer> paths_;
     DeviceBuffer<uint32_t> image_;
-    uint32_t* hostCounters_ = nullptr;
+    PinnedBuffer<uint32_t> hostCounters_;  // kRing frames' counters, read a frame late
 };
 
 }  // namespace

@@ -86,7 +86,7 @@ InstancedGpu::InstancedGpu(const Scene& scene, const FlatScene& flat, const GpuS
     STRATA_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
-size_t InstancedGpu::estimateBytes(const Scene& scene, const FlatScene& flat) {
+size_t InstancedGpu::estimateBytes(const Scene& scene) {
     size_t b = LbvhBuilder::estimateBytes(scene.instances.size());
     for (size_t i = 0; i < scene.instances.size(); ++i) {
         const Mesh& m = scene.meshes.at(size_t(scene.instances[i].mesh));
@@ -95,7 +95,6 @@ size_t InstancedGpu::estimateBytes(const Scene& scene, const FlatScene& flat) {
     }
     for (const Mesh& m : scene.meshes)
         if (!m.deforms()) b += LbvhBuilder::estimateBytes(m.triangles.size()) + m.triangles.size() * (sizeof(Tri) + sizeof(Aabb));
-    (void)flat;
     return b;
 }
 
@@ -103,7 +102,6 @@ void InstancedGpu::build(float t, const AccelOptions& o, cudaStream_t stream, St
                          const InstancedStages& st) {
     const LbvhVariant variant = lbvhVariantOf(o);
     const BvhTraversal traversal = traversalOf(o);
-    blasBuilds_ = 0;
     {
         StageScope s(timer, st.blas);
         const std::string key = o.builder + "/" + std::to_string(o.mortonBits);
@@ -114,7 +112,6 @@ void InstancedGpu::build(float t, const AccelOptions& o, cudaStream_t stream, St
                                      objectBounds_.data(), stream);
                 s.launched();
                 staticBlas_[k]->build(objectBounds_.data(), sm.numTris, o.mortonBits, stream, timer, st.lbvh, variant);
-                ++blasBuilds_;
             }
             staticKey_ = key;
         }
@@ -123,7 +120,6 @@ void InstancedGpu::build(float t, const AccelOptions& o, cudaStream_t stream, St
             const uint32_t first = flat_.instanceTriOffset[mb.instance];
             const uint32_t n = uint32_t(scene_.meshes[size_t(scene_.instances[mb.instance].mesh)].triangles.size());
             deformBlas_[mb.deformSlot]->build(gpu_.bounds() + first, n, o.mortonBits, stream, timer, st.lbvh, variant);
-            ++blasBuilds_;
         }
     }
 

@@ -45,11 +45,9 @@ public:
     size_t memoryBytes() const;
     // Middle-level structures: one per static mesh plus one per deforming instance.
     size_t numBlas() const { return staticBlas_.size() + deformBlas_.size(); }
-    // Middle-level builds the last build() ran (static ones only when rebuilt).
-    uint32_t blasBuildsLastFrame() const { return blasBuilds_; }
 
     // Device bytes for a scene (before allocating): the BLASes and the top level.
-    static size_t estimateBytes(const Scene& scene, const FlatScene& flat);
+    static size_t estimateBytes(const Scene& scene);
 
 private:
     struct Member {             // one instance in the top level
@@ -76,7 +74,6 @@ private:
     DeviceBuffer<BlasView> blas_;
     LbvhBuilder top_;
     std::string staticKey_;
-    uint32_t blasBuilds_ = 0;
     TwoLevelView view_;
 };
 

@@ -145,17 +145,13 @@ VdGpu::VdGpu(const Scene& scene, const FlatScene& flat) {
     level_.resize(numPatches_);
     frozen_.resize(numPatches_);
     STRATA_CUDA_CHECK(cudaMemset(frozen_.data(), 0, numPatches_));
-    STRATA_CUDA_CHECK(cudaMallocHost(&hostCounts_, 2 * sizeof(uint32_t)));
+    hostCounts_.resize(2);
     int device = 0, sms = 0, perSm = 0;
     STRATA_CUDA_CHECK(cudaGetDevice(&device));
     STRATA_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     STRATA_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, vdBottomKernel<false>, kBottomBlock, 0));
     blocks_ = uint32_t(std::max(1, sms * std::max(1, perSm)));
     STRATA_CUDA_CHECK(cudaDeviceSynchronize());
-}
-
-VdGpu::~VdGpu() {
-    if (hostCounts_) cudaFreeHost(hostCounts_);
 }
 
 void VdGpu::ensureWork(int maxLevel) {
@@ -202,12 +198,13 @@ VdView VdGpu::view(const VdOptions& o, float angle, uint32_t rays, cudaStream_t 
 
 void VdGpu::resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t* blocked,
                     cudaStream_t stream, StageTimer* timer, const VdGpuStages& stages) {
-    STRATA_CUDA_CHECK(cudaMemcpyAsync(hostCounts_, counts_.data(), 2 * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream));
+    STRATA_CUDA_CHECK(cudaMemcpyAsync(hostCounts_.data(), counts_.data(), 2 * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream));
     STRATA_CUDA_CHECK(cudaStreamSynchronize(stream));
-    const uint32_t n = std::min(hostCounts_[0], v.pairCapacity);
+    const uint32_t appended = hostCounts_.data()[0], dropped = hostCounts_.data()[1];
+    const uint32_t n = std::min(appended, v.pairCapacity);
     pairsResolved_ += n;
-    pairsDropped_ += hostCounts_[1];
-    mostPairs_ = std::max(mostPairs_, hostCounts_[0]);
+    pairsDropped_ += dropped;
+    mostPairs_ = std::max(mostPairs_, appended);
     launches_ = 0;
     if (n == 0) return;
     {

@@ -15,6 +15,7 @@
 
 #include "accel/lbvh/lbvh_gpu.h"
 #include "gpu/device_buffer.h"
+#include "gpu/pinned_buffer.h"
 #include "render/flat_scene.h"
 
 namespace strata {
@@ -67,13 +68,12 @@ private:
     DeviceBuffer<VdNode> work_;  // per block: a tree
     DeviceBuffer<Vec3> grid_;    // per block: its displaced grid
     DeviceBuffer<unsigned char> sortTemp_;
-    uint32_t* hostCounts_ = nullptr;  // pinned
+    PinnedBuffer<uint32_t> hostCounts_;  // counts_, read back before each resolve
     int workLevel_ = 0;
     uint32_t blocks_ = 0, mostPairs_ = 0, launches_ = 0, sortLaunches_ = 0, sortLaunchesFor_ = ~0u;
     uint64_t pairsResolved_ = 0, pairsDropped_ = 0;
 
 public:
-    ~VdGpu();
     VdGpu(const VdGpu&) = delete;
     VdGpu& operator=(const VdGpu&) = delete;
 };
