@@ -24,7 +24,7 @@ for scene in "${SCENES[@]}"; do
     out=$("$CLI" bench "assets/scenes/$scene.json" --res 1024x1024 --spp 1 --bounces 2 --frames "$FRAMES" --warmup "$WARMUP" \
           --builder kdtree "${sets[@]}" 2>/dev/null)
     build=$(awk '/^build /{print $2}' <<<"$out"); launches=$(awk '/^build /{print $3}' <<<"$out")
-    r=$(awk '/^trace /{t=$2} /^shade /{s=$2} /^shadow /{d=$2} END{printf "%.3f", t+s+d}' <<<"$out")
+    r=$(awk '/^trace +[0-9]/{t=$2} /^shade +[0-9]/{s=$2} /^shadow +[0-9]/{d=$2} END{printf "%.3f", t+s+d}' <<<"$out")
     total=$(awk '/^total /{print $2}' <<<"$out")
     printf "| %s | %s | %s | %s | %s | %s |\n" "$scene" "$name" "${build:-fail}" "${launches:-}" "$r" "${total:-fail}"
   done
@@ -32,6 +32,6 @@ for scene in "${SCENES[@]}"; do
         --builder lbvh-skip 2>/dev/null)
   printf "| %s | lbvh-skip | %s | %s | %s | %s |\n" "$scene" "$(awk '/^build /{print $2}' <<<"$out")" \
     "$(awk '/^build /{print $3}' <<<"$out")" \
-    "$(awk '/^trace /{t=$2} /^shade /{s=$2} /^shadow /{d=$2} END{printf "%.3f", t+s+d}' <<<"$out")" \
+    "$(awk '/^trace +[0-9]/{t=$2} /^shade +[0-9]/{s=$2} /^shadow +[0-9]/{d=$2} END{printf "%.3f", t+s+d}' <<<"$out")" \
     "$(awk '/^total /{print $2}' <<<"$out")"
 done

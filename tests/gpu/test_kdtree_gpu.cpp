@@ -4,6 +4,7 @@
 // kernels. Each test skips (never passes) without a CUDA device.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <random>
 
 #include "../cpu/test_util.h"
@@ -29,13 +30,13 @@ struct GpuTree {
     KdGpuStats stats;
 };
 
-GpuTree buildOnGpu(const Mesh& m, KdVariant v) {
+GpuTree buildOnGpu(const Mesh& m, KdVariant v, const KdConfig& cfg = {}) {
     DeviceBuffer<Vec3> pos;
     DeviceBuffer<Tri> tris;
     pos.upload(m.positions);
     tris.upload(m.triangles);
     KdGpuBuilder b;
-    b.build(pos.data(), tris.data(), uint32_t(m.triangles.size()), v, 0, nullptr, KdStages{});
+    b.build(pos.data(), tris.data(), uint32_t(m.triangles.size()), v, 0, nullptr, KdStages{}, cfg);
     GpuTree g;
     b.download(g.tree.nodes, g.tree.primIndex);
     g.tree.bounds = b.view().bounds;
@@ -118,8 +119,46 @@ TEST(GpuKdTree, BadInputGivesValidTrees) {
         }
 }
 
+// A quarter fan of 200 triangles from one apex: every median split leaves
+// the apex's cell all 200 triangles (and the other cell fewer, so it is not
+// "no progress"), so without the stall rule the large-node stage halves that
+// cell until the depth cap. With it the
+// chain ends after cfg.maxStalls (2) such splits; either way the tree is
+// valid and traces like brute force.
+TEST(GpuKdTree, FanAroundOneVertexEndsAfterMaxStalls) {
+    REQUIRE_GPU();
+    Mesh cone;
+    const uint32_t n = 200;
+    cone.positions.push_back(Vec3{0.1f, 0.1f, 0.5f});
+    for (uint32_t i = 0; i <= n; ++i) {
+        const float t = 1.5707963f * float(i) / float(n);
+        cone.positions.push_back(Vec3{0.1f + 0.8f * std::cos(t), 0.1f + 0.8f * std::sin(t), 0.5f + 0.2f * std::sin(3 * t)});
+    }
+    for (uint32_t i = 0; i < n; ++i) cone.triangles.push_back(Tri{{0, 1 + i, 2 + i}});
+    KdConfig unlimited;
+    unlimited.maxStalls = 1000;
+    for (unsigned mask : {0u, 31u}) {
+        const KdVariant v = KdVariant::fromMask(mask);
+        GpuTree g = buildOnGpu(cone, v), deep = buildOnGpu(cone, v, unlimited);
+        for (const GpuTree* t : {&g, &deep}) {
+            KdReport r = validateKdTree(t->tree.view(), cone.positions, cone.triangles);
+            ASSERT_TRUE(r.ok) << v.name() << ": " << r.errors[0];
+            expectHitsMatch(cone, t->tree, v.name());
+        }
+        EXPECT_TRUE(g.stats.warnings.empty()) << g.stats.warnings[0];
+        EXPECT_LE(g.stats.largeIterations, 6u) << v.name();
+        EXPECT_EQ(g.stats.passes, 1u) << v.name();
+        EXPECT_GE(deep.stats.largeIterations, 20u) << v.name();
+        std::printf("%s: %u large-node levels with the stall rule, %u without (%u builds: the chain's clipped "
+                    "references outgrew the usual output arrays)\n",
+                    v.name().c_str(), g.stats.largeIterations, deep.stats.largeIterations, deep.stats.passes);
+    }
+}
+
 // The GPU tree's SAH cost against the CPU reference builder (same rules,
-// except the CPU retries the other axes where a median separates nothing).
+// except the CPU retries the other axes where a median separates nothing,
+// and never splits a node into a child that keeps all of its triangles, which
+// the GPU does up to cfg.maxStalls times in a row).
 TEST(GpuKdTree, SahCloseToCpuReference) {
     REQUIRE_GPU();
     Mesh m = test::makeRandomTriangles(60000, 0.01f, 77);

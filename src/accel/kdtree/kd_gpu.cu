@@ -26,10 +26,13 @@ namespace kdgpu {
 namespace {
 
 // Per-level scratch, one slot per active node (indices into nodeU32_ / nodeF32_).
+// The level's sizes (active nodes, chunks, new small roots) live in counters
+// on the device, so the host enqueues levels without reading them back; each
+// kernel loops over what the level has with a fixed grid.
 struct LevelArgs {
     const ActiveNode* active;
-    uint32_t numActive;
     ActiveNode* nextActive;
+    uint32_t activeCapacity;
     SmallRoot* small;
     uint32_t smallCapacity;
     const uint32_t* curTri;
@@ -92,20 +95,37 @@ __global__ void kdInitRoot(ActiveNode* active, uint32_t* counters, const uint32_
     r.count = counters[kNextRefs];
     r.depth = 0;
     r.cell = cell;
+    r.stalls = 0;
     active[0] = r;
     *bounds = cell;
     counters[kNodes] = 1;  // the root
+    counters[kValidRefs] = r.count;
+    counters[kNextActive] = r.count > 0 ? 1u : 0u;  // level 0's active nodes
 }
 
+// Grid-stride loop over [first, end) by blocks, or by threads.
+#define FOR_EACH_BLOCK(i, first, end) for (uint32_t i = (first) + blockIdx.x; i < (end); i += gridDim.x)
+#define FOR_EACH_THREAD(i, end) \
+    for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < (end); i += gridDim.x * blockDim.x)
+
 // Zhou08 large-node stage, step 1: group triangles into chunks of 256 per node
+// (one block; it also begins the level: the previous level's next-active
+// count becomes this level's, and the per-level counters restart)
 __global__ void lnsGroupChunks(LevelArgs a) {
     __shared__ uint32_t tile[1024];
-    __shared__ uint32_t carry;
-    if (threadIdx.x == 0) carry = 0;
+    __shared__ uint32_t carry, numActive;
+    if (threadIdx.x == 0) {
+        carry = 0;
+        numActive = min(a.counters[kNextActive], a.activeCapacity);
+        a.counters[kActive] = numActive;
+        a.counters[kNextActive] = 0;
+        a.counters[kNextRefs] = 0;
+        a.counters[kFirstSmall] = a.counters[kSmall];
+    }
     __syncthreads();
-    for (uint32_t start = 0; start < a.numActive; start += blockDim.x) {
+    for (uint32_t start = 0; start < numActive; start += blockDim.x) {
         const uint32_t i = start + threadIdx.x;
-        const uint32_t chunks = i < a.numActive ? (a.active[i].count + kBlock - 1) / kBlock : 0u;
+        const uint32_t chunks = i < numActive ? (a.active[i].count + kBlock - 1) / kBlock : 0u;
         tile[threadIdx.x] = chunks;
         __syncthreads();
         for (uint32_t d = 1; d < blockDim.x; d <<= 1) {  // inclusive scan of the tile
@@ -115,7 +135,7 @@ __global__ void lnsGroupChunks(LevelArgs a) {
             __syncthreads();
         }
         const uint32_t first = carry + tile[threadIdx.x] - chunks;
-        if (i < a.numActive) {
+        if (i < numActive) {
             a.chunkFirst[i] = first;
             for (uint32_t c = 0; c < chunks; ++c) a.chunkNode[first + c] = i;
             for (int k = 0; k < 3; ++k) {
@@ -131,63 +151,62 @@ __global__ void lnsGroupChunks(LevelArgs a) {
     if (threadIdx.x == 0) a.counters[kNumChunks] = carry;
 }
 
-// The chunk's node and its range of references.
-__device__ bool chunkRange(const LevelArgs& a, uint32_t chunk, uint32_t& node, uint32_t& ref, bool& valid) {
-    if (chunk >= a.counters[kNumChunks]) return false;
+// The chunk's node and this thread's reference in it.
+__device__ void chunkRange(const LevelArgs& a, uint32_t chunk, uint32_t& node, uint32_t& ref, bool& valid) {
     node = a.chunkNode[chunk];
     const ActiveNode& n = a.active[node];
     const uint32_t local = (chunk - a.chunkFirst[node]) * kBlock + threadIdx.x;
     valid = local < n.count;
     ref = n.offset + local;
-    return true;
 }
 
 // Zhou08 large-node stage, step 2: per-chunk AABB, then per-node AABB (Table 13.1 [C], [D])
 __global__ void lnsChunkBounds(LevelArgs a) {
     __shared__ ReduceSmem s;
-    uint32_t node, ref;
-    bool valid;
-    if (!chunkRange(a, blockIdx.x, node, ref, valid)) return;
-    float lo[3] = {3.0e38f, 3.0e38f, 3.0e38f}, hi[3] = {-3.0e38f, -3.0e38f, -3.0e38f};
-    if (valid) {
-        const Aabb b = a.curBox[ref];
-        for (int k = 0; k < 3; ++k) lo[k] = b.lo[k], hi[k] = b.hi[k];
-    }
-    blockReduceBox(s, lo, hi, a.shflReduce);
-    if (threadIdx.x != 0) return;
-    if (a.atomicBoxes) {  // [C]: six atomic min/max per block into the node's box
-        for (int k = 0; k < 3; ++k) {
-            atomicMin(&a.boxEnc[6 * node + k], encodeFloat(lo[k]));
-            atomicMax(&a.boxEnc[6 * node + 3 + k], encodeFloat(hi[k]));
+    FOR_EACH_BLOCK(chunk, 0u, a.counters[kNumChunks]) {
+        uint32_t node, ref;
+        bool valid;
+        chunkRange(a, chunk, node, ref, valid);
+        float lo[3] = {3.0e38f, 3.0e38f, 3.0e38f}, hi[3] = {-3.0e38f, -3.0e38f, -3.0e38f};
+        if (valid) {
+            const Aabb b = a.curBox[ref];
+            for (int k = 0; k < 3; ++k) lo[k] = b.lo[k], hi[k] = b.hi[k];
         }
-    } else {
-        Aabb b;
-        for (int k = 0; k < 3; ++k) b.lo[k] = lo[k], b.hi[k] = hi[k];
-        a.chunkBox[blockIdx.x] = b;
+        blockReduceBox(s, lo, hi, a.shflReduce);  // ends with a barrier: s is free again
+        if (threadIdx.x != 0) continue;
+        if (a.atomicBoxes) {  // [C]: six atomic min/max per block into the node's box
+            for (int k = 0; k < 3; ++k) {
+                atomicMin(&a.boxEnc[6 * node + k], encodeFloat(lo[k]));
+                atomicMax(&a.boxEnc[6 * node + 3 + k], encodeFloat(hi[k]));
+            }
+        } else {
+            Aabb b;
+            for (int k = 0; k < 3; ++k) b.lo[k] = lo[k], b.hi[k] = hi[k];
+            a.chunkBox[chunk] = b;
+        }
     }
 }
 
 // Zhou08 large-node stage, step 2 (Original): one segmented reduction of one box component over the chunks
 __global__ void lnsSegmentedReduce(LevelArgs a, int component) {
     __shared__ ReduceSmem s;
-    const uint32_t node = blockIdx.x;
-    const uint32_t first = a.chunkFirst[node], chunks = (a.active[node].count + kBlock - 1) / kBlock;
     const int k = component % 3;
     const bool isMax = component >= 3;
-    float lo[3] = {3.0e38f, 3.0e38f, 3.0e38f}, hi[3] = {-3.0e38f, -3.0e38f, -3.0e38f};
-    for (uint32_t c = threadIdx.x; c < chunks; c += blockDim.x) {
-        const Aabb& b = a.chunkBox[first + c];
-        if (isMax) hi[0] = fmaxf(hi[0], b.hi[k]);
-        else lo[0] = fminf(lo[0], b.lo[k]);
+    FOR_EACH_BLOCK(node, 0u, a.counters[kActive]) {
+        const uint32_t first = a.chunkFirst[node], chunks = (a.active[node].count + kBlock - 1) / kBlock;
+        float lo[3] = {3.0e38f, 3.0e38f, 3.0e38f}, hi[3] = {-3.0e38f, -3.0e38f, -3.0e38f};
+        for (uint32_t c = threadIdx.x; c < chunks; c += blockDim.x) {
+            const Aabb& b = a.chunkBox[first + c];
+            if (isMax) hi[0] = fmaxf(hi[0], b.hi[k]);
+            else lo[0] = fminf(lo[0], b.lo[k]);
+        }
+        blockReduceBox(s, lo, hi, a.shflReduce);
+        if (threadIdx.x == 0) a.box[6 * node + component] = isMax ? hi[0] : lo[0];
     }
-    blockReduceBox(s, lo, hi, a.shflReduce);
-    if (threadIdx.x == 0) a.box[6 * node + component] = isMax ? hi[0] : lo[0];
 }
 
 // Zhou08 large-node stage, step 3: empty-space cutting and spatial-median split of the longest axis
-__global__ void lnsSplitNodes(LevelArgs a) {
-    const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= a.numActive) return;
+__device__ void splitNode(const LevelArgs& a, uint32_t i) {
     const ActiveNode n = a.active[i];
     if (n.count <= a.cfg.smallNodeMax) {  // a small root node: straight to the small-node stage
         a.splitAxis[i] = -2;
@@ -236,6 +255,10 @@ __global__ void lnsSplitNodes(LevelArgs a) {
     a.childDepth[i] = depth + 1;
 }
 
+__global__ void lnsSplitNodes(LevelArgs a) {
+    FOR_EACH_THREAD(i, a.counters[kActive]) splitNode(a, i);
+}
+
 // Classification of one reference against its node's split, with the clipped
 // bounds for each side (a straddling triangle is clipped to each child cell).
 __device__ void classifyRef(const LevelArgs& a, uint32_t node, uint32_t ref, bool valid, bool& toL, bool& toR,
@@ -264,37 +287,40 @@ __global__ void lnsSortTriangles(LevelArgs a, int pass) {
     // scatter with the segmented-scan offsets; pass 2: [A] atomics, one pass.
     __shared__ ScanSmem s;
     __shared__ uint32_t offL, offR;
-    uint32_t node, ref, tri = 0;
-    bool valid;
-    if (!chunkRange(a, blockIdx.x, node, ref, valid)) return;
-    bool toL, toR;
-    Aabb bl, br;
-    classifyRef(a, node, ref, valid, toL, toR, bl, br, tri);
-    uint32_t exL, exR, totL, totR;
-    blockScanFlags2(s, toL, toR, a.ballot, exL, exR, totL, totR);
-    if (pass == 0) {
-        if (threadIdx.x == 0) a.chunkL[blockIdx.x] = totL, a.chunkR[blockIdx.x] = totR;
-        return;
-    }
-    if (threadIdx.x == 0) {
-        if (pass == 2) {  // [A]: two atomic additions per block
-            offL = atomicAdd(&a.childCount[2 * node], totL);
-            offR = atomicAdd(&a.childCount[2 * node + 1], totR);
+    FOR_EACH_BLOCK(chunk, 0u, a.counters[kNumChunks]) {
+        uint32_t node, ref, tri = 0;
+        bool valid;
+        chunkRange(a, chunk, node, ref, valid);
+        bool toL, toR;
+        Aabb bl, br;
+        classifyRef(a, node, ref, valid, toL, toR, bl, br, tri);
+        uint32_t exL, exR, totL, totR;
+        blockScanFlags2(s, toL, toR, a.ballot, exL, exR, totL, totR);
+        if (pass == 0) {
+            if (threadIdx.x == 0) a.chunkL[chunk] = totL, a.chunkR[chunk] = totR;
         } else {
-            offL = a.chunkL[blockIdx.x];
-            offR = a.chunkR[blockIdx.x];
+            if (threadIdx.x == 0) {
+                if (pass == 2) {  // [A]: two atomic additions per block
+                    offL = atomicAdd(&a.childCount[2 * node], totL);
+                    offR = atomicAdd(&a.childCount[2 * node + 1], totR);
+                } else {
+                    offL = a.chunkL[chunk];
+                    offR = a.chunkR[chunk];
+                }
+            }
+            __syncthreads();
+            if (toL) {
+                const uint32_t d = a.leftBase[node] + offL + exL;
+                a.nextTri[d] = tri;
+                a.nextBox[d] = bl;
+            }
+            if (toR) {
+                const uint32_t d = a.rightBase[node] + offR + exR;
+                a.nextTri[d] = tri;
+                a.nextBox[d] = br;
+            }
         }
-    }
-    __syncthreads();
-    if (toL) {
-        const uint32_t d = a.leftBase[node] + offL + exL;
-        a.nextTri[d] = tri;
-        a.nextBox[d] = bl;
-    }
-    if (toR) {
-        const uint32_t d = a.rightBase[node] + offR + exR;
-        a.nextTri[d] = tri;
-        a.nextBox[d] = br;
+        __syncthreads();  // s, offL and offR are reused by the block's next chunk
     }
 }
 
@@ -302,41 +328,44 @@ __global__ void lnsSortTriangles(LevelArgs a, int pass) {
 __global__ void lnsSegmentedScan(LevelArgs a, int side) {
     __shared__ ScanSmem s;
     __shared__ uint32_t carry;
-    const uint32_t node = blockIdx.x;
-    if (a.splitAxis[node] < 0) return;
     uint32_t* v = side ? a.chunkR : a.chunkL;
-    const uint32_t first = a.chunkFirst[node], chunks = (a.active[node].count + kBlock - 1) / kBlock;
-    if (threadIdx.x == 0) carry = 0;
-    __syncthreads();
-    for (uint32_t start = 0; start < chunks; start += kBlock) {
-        const uint32_t c = start + threadIdx.x;
-        const uint32_t x = c < chunks ? v[first + c] : 0u;
-        // Shared-memory scan of counts: the Original scan generalised from flags.
-        s.a[0][threadIdx.x] = x;
+    FOR_EACH_BLOCK(node, 0u, a.counters[kActive]) {
+        if (a.splitAxis[node] < 0) continue;
+        const uint32_t first = a.chunkFirst[node], chunks = (a.active[node].count + kBlock - 1) / kBlock;
+        if (threadIdx.x == 0) carry = 0;
         __syncthreads();
-        for (int d = 1; d < kBlock; d <<= 1) {
-            uint32_t y = int(threadIdx.x) >= d ? s.a[0][threadIdx.x - d] : 0u;
+        for (uint32_t start = 0; start < chunks; start += kBlock) {
+            const uint32_t c = start + threadIdx.x;
+            const uint32_t x = c < chunks ? v[first + c] : 0u;
+            // Shared-memory scan of counts: the Original scan generalised from flags.
+            s.a[0][threadIdx.x] = x;
             __syncthreads();
-            s.a[0][threadIdx.x] += y;
+            for (int d = 1; d < kBlock; d <<= 1) {
+                uint32_t y = int(threadIdx.x) >= d ? s.a[0][threadIdx.x - d] : 0u;
+                __syncthreads();
+                s.a[0][threadIdx.x] += y;
+                __syncthreads();
+            }
+            if (c < chunks) v[first + c] = carry + s.a[0][threadIdx.x] - x;
+            __syncthreads();
+            if (threadIdx.x == kBlock - 1) carry += s.a[0][threadIdx.x];
             __syncthreads();
         }
-        if (c < chunks) v[first + c] = carry + s.a[0][threadIdx.x] - x;
-        __syncthreads();
-        if (threadIdx.x == kBlock - 1) carry += s.a[0][threadIdx.x];
-        __syncthreads();
+        if (threadIdx.x == 0) a.childCount[2 * node + side] = carry;
+        __syncthreads();  // carry is reset for the block's next node
     }
-    if (threadIdx.x == 0) a.childCount[2 * node + side] = carry;
 }
 
 // Zhou08 large-node stage, step 5 (Original): node offsets of the children's lists (scan over nodes)
 __global__ void lnsNodeOffsets(LevelArgs a) {
     __shared__ uint32_t tile[1024];
     __shared__ uint32_t carry;
+    const uint32_t numActive = a.counters[kActive];
     if (threadIdx.x == 0) carry = 0;
     __syncthreads();
-    for (uint32_t start = 0; start < a.numActive; start += blockDim.x) {
+    for (uint32_t start = 0; start < numActive; start += blockDim.x) {
         const uint32_t i = start + threadIdx.x;
-        const bool split = i < a.numActive && a.splitAxis[i] >= 0;
+        const bool split = i < numActive && a.splitAxis[i] >= 0;
         const uint32_t nl = split ? a.childCount[2 * i] : 0u, nr = split ? a.childCount[2 * i + 1] : 0u;
         tile[threadIdx.x] = nl + nr;
         __syncthreads();
@@ -369,9 +398,7 @@ __device__ void pushSmall(const LevelArgs& a, uint32_t node, uint32_t offset, ui
 }
 
 // Zhou08 large-node stage, step 6: next level's large nodes; small nodes go to the small-node stage
-__global__ void lnsNextLevel(LevelArgs a) {
-    const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= a.numActive) return;
+__device__ void nextLevelNode(const LevelArgs& a, uint32_t i) {
     const ActiveNode n = a.active[i];
     if (a.splitAxis[i] < 0) {  // -2: small root; -1: unsplittable, one leaf with the current list
         pushSmall(a, a.childNode[i], n.offset, n.count, n.depth, a.cutCell[i], a.splitAxis[i] == -1, true);
@@ -386,40 +413,57 @@ __global__ void lnsNextLevel(LevelArgs a) {
         const uint32_t cnt = side ? nr : nl, off = side ? a.rightBase[i] : a.leftBase[i];
         const Aabb cell = kdChildCell(a.cutCell[i], axis, split, side == 1);
         const uint32_t child = a.childNode[i] + side;
-        if (cnt <= a.cfg.smallNodeMax || noProgress) {
-            pushSmall(a, child, off, cnt, depth, cell, noProgress, false);
+        // A child that got every triangle of its node (the fan of triangles
+        // around a shared vertex, which median splits only ever halve the
+        // cell around) is split cfg.maxStalls more times, then is a leaf.
+        const uint32_t stalls = cnt == n.count ? n.stalls + 1 : 0u;
+        const bool stalled = noProgress || stalls > a.cfg.maxStalls;
+        if (cnt <= a.cfg.smallNodeMax || stalled) {
+            pushSmall(a, child, off, cnt, depth, cell, stalled, false);
         } else {
             const uint32_t s = atomicAdd(&a.counters[kNextActive], 1u);
+            if (s >= a.activeCapacity) {  // cannot happen within refCapacity; one leaf rather than a lost list
+                atomicOr(&a.counters[kFlags], kFlagRefs);
+                pushSmall(a, child, off, cnt, depth, cell, true, false);
+                continue;
+            }
             ActiveNode c;
-            c.node = child, c.offset = off, c.count = cnt, c.depth = depth, c.cell = cell;
+            c.node = child, c.offset = off, c.count = cnt, c.depth = depth, c.cell = cell, c.stalls = stalls;
             a.nextActive[s] = c;
         }
     }
 }
 
+__global__ void lnsNextLevel(LevelArgs a) {
+    FOR_EACH_THREAD(i, a.counters[kActive]) nextLevelNode(a, i);
+}
+
 // Copies the references of the level's new small roots into the small-root store.
-__global__ void lnsCollectSmall(LevelArgs a, uint32_t firstSmall, uint32_t* storeTri, Aabb* storeBox,
-                                uint32_t storeCapacity) {
-    const uint32_t s = firstSmall + blockIdx.x;
-    if (s >= min(a.counters[kSmall], a.smallCapacity)) return;
+__global__ void lnsCollectSmall(LevelArgs a, uint32_t* storeTri, Aabb* storeBox, uint32_t storeCapacity) {
     __shared__ uint32_t base;
     __shared__ int ok;
-    SmallRoot& r = a.small[s];
-    if (threadIdx.x == 0) {
-        ok = allocate(&a.counters[kSmallRefs], r.count, storeCapacity, base);
-        if (!ok) atomicOr(&a.counters[kFlags], kFlagSmallStore);
+    FOR_EACH_BLOCK(s, a.counters[kFirstSmall], min(a.counters[kSmall], a.smallCapacity)) {
+        SmallRoot& r = a.small[s];
+        if (threadIdx.x == 0) {
+            ok = allocate(&a.counters[kSmallRefs], r.count, storeCapacity, base);
+            if (!ok) atomicOr(&a.counters[kFlags], kFlagSmallStore);
+        }
+        __syncthreads();
+        if (ok) {
+            const uint32_t* srcTri = r.fromCur ? a.curTri : a.nextTri;
+            const Aabb* srcBox = r.fromCur ? a.curBox : a.nextBox;
+            for (uint32_t k = threadIdx.x; k < r.count; k += blockDim.x) {
+                storeTri[base + k] = srcTri[r.offset + k];
+                storeBox[base + k] = srcBox[r.offset + k];
+            }
+        }
+        __syncthreads();
+        if (threadIdx.x == 0 && ok) r.offset = base;
     }
-    __syncthreads();
-    if (!ok) return;
-    const uint32_t* srcTri = r.fromCur ? a.curTri : a.nextTri;
-    const Aabb* srcBox = r.fromCur ? a.curBox : a.nextBox;
-    for (uint32_t k = threadIdx.x; k < r.count; k += blockDim.x) {
-        storeTri[base + k] = srcTri[r.offset + k];
-        storeBox[base + k] = srcBox[r.offset + k];
-    }
-    __syncthreads();
-    if (threadIdx.x == 0) r.offset = base;
 }
+
+#undef FOR_EACH_BLOCK
+#undef FOR_EACH_THREAD
 
 }  // namespace
 }  // namespace kdgpu
@@ -432,13 +476,30 @@ uint32_t blocksFor(uint32_t n, uint32_t b) { return (n + b - 1) / b; }
 
 void KdGpuBuilder::build(const Vec3* pos, const Tri* tris, uint32_t numTris, const KdVariant& v, cudaStream_t stream,
                          StageTimer* timer, const KdStages& stages, const KdConfig& config) {
+    // The small-root store and primIndex are sized for ordinary scenes; an
+    // input that duplicates more references (many triangles sharing one
+    // vertex, clipped level after level) is built again with both doubled.
+    for (uint32_t growth = 0;; ++growth) {
+        const uint32_t overflow = buildPass(pos, tris, numTris, v, stream, timer, stages, config, growth);
+        if (!overflow) return;
+        if (growth == kMaxGrowth)
+            throw Error(std::string("kd-tree (gpu): ") + (overflow & kdgpu::kFlagPrim ? "primIndex" : "small-root store") +
+                        " overflow over " + std::to_string(numTris) + " triangles, also at " +
+                        std::to_string(1u << growth) + "x the usual size; the tree is incomplete");
+    }
+}
+
+uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numTris, const KdVariant& v,
+                                 cudaStream_t stream, StageTimer* timer, const KdStages& stages,
+                                 const KdConfig& config, uint32_t growth) {
     using namespace kdgpu;
     stats_ = KdGpuStats{};
+    stats_.passes = growth + 1;
     bounds_ = Aabb{};
     KdConfig cfg = config;
     if (cfg.smallNodeMax == 0 || cfg.smallNodeMax > 64) cfg.smallNodeMax = 64;  // 64-bit masks
     if (cfg.maxDepth < 0 || cfg.maxDepth > kKdMaxDepth) cfg.maxDepth = kKdMaxDepth;
-    if (numTris == 0) return;
+    if (numTris == 0) return 0;
     auto count = [&](uint32_t k) {
         stats_.launches += k;
         if (timer) timer->countLaunches(k);
@@ -446,8 +507,9 @@ void KdGpuBuilder::build(const Vec3* pos, const Tri* tris, uint32_t numTris, con
     const uint32_t nodeBudget = kdNodeBudget(cfg, numTris);
     const uint32_t refCap = uint32_t(std::min<uint64_t>(8ull * numTris + 8192, kKdMaxField));
     const uint32_t activeCap = refCap / 64 + 2, chunkCap = refCap / kBlock + activeCap + 1;
-    const uint32_t smallCap = nodeBudget, storeCap = uint32_t(std::min<uint64_t>(2ull * refCap, kKdMaxField));
-    const uint32_t primCap = uint32_t(std::min<uint64_t>(32ull * numTris + 4096, kKdMaxField));
+    const uint32_t smallCap = nodeBudget;
+    const uint32_t storeCap = uint32_t(std::min<uint64_t>((2ull * refCap) << growth, kKdMaxField));
+    const uint32_t primCap = uint32_t(std::min<uint64_t>((32ull * numTris + 4096) << growth, kKdMaxField));
     nodes_.resize(nodeBudget);
     primIndex_.resize(primCap);
     for (int k = 0; k < 2; ++k) {
@@ -503,7 +565,28 @@ void KdGpuBuilder::build(const Vec3* pos, const Tri* tris, uint32_t numTris, con
     a.shflReduce = v.d;
     a.atomicBoxes = v.c;
 
-    uint32_t numActive = 0, refs = 0, numSmall = 0;
+    a.activeCapacity = activeCap;
+
+    // Launch grids: fixed, the kernels loop over what the level has (see LevelArgs).
+    if (smCount_ == 0) {
+        int device = 0;
+        STRATA_CUDA_CHECK(cudaGetDevice(&device));
+        STRATA_CUDA_CHECK(cudaDeviceGetAttribute(&smCount_, cudaDevAttrMultiProcessorCount, device));
+    }
+    const uint32_t residentBlocks = uint32_t(smCount_) * (2048 / kBlock);
+    const uint32_t chunkGrid = std::min(chunkCap, residentBlocks), nodeGrid = std::min(activeCap, residentBlocks);
+    const uint32_t nodeThreadGrid = std::min(blocksFor(activeCap, kBlock), residentBlocks);
+
+    // Per level, a snapshot of the counters after it; the host reads level
+    // L - kLookahead's while the GPU runs the levels after it, and stops when
+    // one has no next level (the up to kLookahead levels enqueued after it
+    // find no active node and do nothing).
+    constexpr uint32_t kLookahead = 2;
+    const uint32_t maxLevels = 4u * kKdMaxDepth;
+    levelCounters_.resize(size_t(maxLevels) * kNumCounters);
+    hostBounds_.resize(1);
+    uint32_t* snap = levelCounters_.data();
+    uint32_t numSmall = 0, enqueued = 0, lastLevel = 0;
     {
         StageScope s(timer, stages.large);
         // Zhou08 preprocessing: triangle bounds and the scene box (the root cell).
@@ -517,74 +600,75 @@ void KdGpuBuilder::build(const Vec3* pos, const Tri* tris, uint32_t numTris, con
                                         bounds_d_.data());
         STRATA_LAUNCH_CHECK("kd/large/init_root");
         count(2);
-        readCounters();
-        refs = host[kNextRefs];
-        numActive = refs > 0 ? 1 : 0;
-        if (refs == 0) {
-            stats_.warnings.push_back("kd-tree: no triangle with finite vertices");
-            return;
-        }
-        STRATA_CUDA_CHECK(cudaMemcpyAsync(&bounds_, bounds_d_.data(), sizeof(Aabb), cudaMemcpyDeviceToHost, stream));
-        int cur = 0;
-        while (numActive > 0) {
-            if (numActive > activeCap || stats_.largeIterations > 4u * kKdMaxDepth)
-                throw Error("kd-tree (gpu): large-node stage past its limits (" + std::to_string(numActive) +
-                            " active nodes, level " + std::to_string(stats_.largeIterations) + ")");
-            STRATA_CUDA_CHECK(cudaMemsetAsync(ctr + kNextActive, 0, 2 * sizeof(uint32_t), stream));
+        STRATA_CUDA_CHECK(
+            cudaMemcpyAsync(hostBounds_.data(), bounds_d_.data(), sizeof(Aabb), cudaMemcpyDeviceToHost, stream));
+        for (uint32_t level = 0;; ++level) {
+            if (level == maxLevels)
+                throw Error("kd-tree (gpu): large-node stage past its limit of " + std::to_string(maxLevels) + " levels");
+            const int cur = level & 1;
             a.active = reinterpret_cast<const ActiveNode*>(active_[cur].data());
             a.nextActive = reinterpret_cast<ActiveNode*>(active_[cur ^ 1].data());
-            a.numActive = numActive;
             a.curTri = refTri_[cur].data();
             a.curBox = refBox_[cur].data();
             a.nextTri = refTri_[cur ^ 1].data();
             a.nextBox = refBox_[cur ^ 1].data();
-            const uint32_t chunks = std::min(chunkCap, refs / kBlock + numActive + 1);
-            const uint32_t nodeBlocks = blocksFor(numActive, kBlock);
             lnsGroupChunks<<<1, 1024, 0, stream>>>(a);
             STRATA_LAUNCH_CHECK("kd/large/group_chunks");
-            lnsChunkBounds<<<chunks, kBlock, 0, stream>>>(a);
+            lnsChunkBounds<<<chunkGrid, kBlock, 0, stream>>>(a);
             STRATA_LAUNCH_CHECK("kd/large/chunk_bounds");
             count(2);
             if (!v.c) {  // Original: six segmented reductions
                 for (int k = 0; k < 6; ++k) {
-                    lnsSegmentedReduce<<<numActive, kBlock, 0, stream>>>(a, k);
+                    lnsSegmentedReduce<<<nodeGrid, kBlock, 0, stream>>>(a, k);
                     STRATA_LAUNCH_CHECK("kd/large/segmented_reduce");
                 }
                 count(6);
             }
-            lnsSplitNodes<<<nodeBlocks, kBlock, 0, stream>>>(a);
+            lnsSplitNodes<<<nodeThreadGrid, kBlock, 0, stream>>>(a);
             STRATA_LAUNCH_CHECK("kd/large/split_nodes");
             count(1);
             if (v.a) {  // [A]: one sorting kernel with two atomics per block
-                lnsSortTriangles<<<chunks, kBlock, 0, stream>>>(a, 2);
+                lnsSortTriangles<<<chunkGrid, kBlock, 0, stream>>>(a, 2);
                 STRATA_LAUNCH_CHECK("kd/large/sort_atomic");
                 count(1);
             } else {  // Original: count, two segmented scans, node offsets, scatter
-                lnsSortTriangles<<<chunks, kBlock, 0, stream>>>(a, 0);
+                lnsSortTriangles<<<chunkGrid, kBlock, 0, stream>>>(a, 0);
                 STRATA_LAUNCH_CHECK("kd/large/sort_count");
-                lnsSegmentedScan<<<numActive, kBlock, 0, stream>>>(a, 0);
+                lnsSegmentedScan<<<nodeGrid, kBlock, 0, stream>>>(a, 0);
                 STRATA_LAUNCH_CHECK("kd/large/segmented_scan_left");
-                lnsSegmentedScan<<<numActive, kBlock, 0, stream>>>(a, 1);
+                lnsSegmentedScan<<<nodeGrid, kBlock, 0, stream>>>(a, 1);
                 STRATA_LAUNCH_CHECK("kd/large/segmented_scan_right");
                 lnsNodeOffsets<<<1, 1024, 0, stream>>>(a);
                 STRATA_LAUNCH_CHECK("kd/large/node_offsets");
-                lnsSortTriangles<<<chunks, kBlock, 0, stream>>>(a, 1);
+                lnsSortTriangles<<<chunkGrid, kBlock, 0, stream>>>(a, 1);
                 STRATA_LAUNCH_CHECK("kd/large/sort_scatter");
                 count(5);
             }
-            lnsNextLevel<<<nodeBlocks, kBlock, 0, stream>>>(a);
+            lnsNextLevel<<<nodeThreadGrid, kBlock, 0, stream>>>(a);
             STRATA_LAUNCH_CHECK("kd/large/next_level");
-            lnsCollectSmall<<<2 * numActive, kBlock, 0, stream>>>(a, numSmall, smallTri_.data(), smallBox_.data(),
-                                                                 storeCap);
+            lnsCollectSmall<<<nodeGrid, kBlock, 0, stream>>>(a, smallTri_.data(), smallBox_.data(), storeCap);
             STRATA_LAUNCH_CHECK("kd/large/collect_small");
             count(2);
-            readCounters();  // the level's trip count and launch sizes
-            numActive = host[kNextActive];
-            refs = host[kNextRefs];
-            numSmall = std::min(host[kSmall], smallCap);
-            cur ^= 1;
-            stats_.largeIterations++;
+            STRATA_CUDA_CHECK(cudaMemcpyAsync(snap + size_t(level) * kNumCounters, ctr,
+                                              kNumCounters * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream));
+            levelDone_[level % (kLookahead + 1)].record(stream);
+            enqueued = level + 1;
+            if (level < kLookahead) continue;
+            const uint32_t known = level - kLookahead;
+            levelDone_[known % (kLookahead + 1)].synchronize();
+            if (snap[size_t(known) * kNumCounters + kNextActive] == 0) {
+                lastLevel = known;
+                break;
+            }
         }
+        const uint32_t* last = snap + size_t(lastLevel) * kNumCounters;
+        if (last[kValidRefs] == 0) {
+            stats_.warnings.push_back("kd-tree: no triangle with finite vertices");
+            return 0;
+        }
+        numSmall = std::min(last[kSmall], smallCap);
+        stats_.largeIterations = lastLevel + 1;
+        stats_.idleLevels = enqueued - stats_.largeIterations;
     }
     {
         StageScope s(timer, stages.small);
@@ -596,6 +680,7 @@ void KdGpuBuilder::build(const Vec3* pos, const Tri* tris, uint32_t numTris, con
         count(launchSmallStage(sa, stream));
         readCounters();
     }
+    bounds_ = *hostBounds_.data();
     stats_.smallRoots = numSmall;
     stats_.nodes = host[kNodes];
     stats_.refs = host[kPrimRefs];
@@ -604,9 +689,7 @@ void KdGpuBuilder::build(const Vec3* pos, const Tri* tris, uint32_t numTris, con
     if (flags & kFlagNodes) stats_.warnings.push_back("kd-tree: node cap " + std::to_string(nodeBudget) + " reached; remaining nodes are leaves");
     if (flags & kFlagRefs) stats_.warnings.push_back("kd-tree: reference cap reached; remaining large nodes are leaves");
     if (flags & kFlagStack) stats_.warnings.push_back("kd-tree: small-node stack full; nodes made leaves");
-    if (flags & (kFlagSmallStore | kFlagPrim))
-        throw Error(std::string("kd-tree (gpu): ") + (flags & kFlagPrim ? "primIndex" : "small-root store") +
-                    " overflow over " + std::to_string(numTris) + " triangles; the tree is incomplete");
+    return flags & (kFlagSmallStore | kFlagPrim);
 }
 
 KdView KdGpuBuilder::view() const {

@@ -8,8 +8,9 @@
 //              two per-block atomics), next level
 //   kd/small   small-node stage: candidate masks, then SAH splitting of each
 //              small root to its leaves in one launch
-// The large-node stage reads a few counters back per level (the loop's trip
-// count and launch sizes); the small-node stage iterates on the device.
+// The large-node stage keeps each level's sizes on the device and the host
+// enqueues levels ahead, reading back whether a level two behind had a next
+// level; the small-node stage iterates on the device.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "accel/kdtree/kd_rules.h"
+#include "gpu/cuda_event.h"
 #include "gpu/device_buffer.h"
 #include "gpu/pinned_buffer.h"
 #include "scene/scene.h"
@@ -38,13 +40,15 @@ struct KdStages {  // stage indices in the caller's StageTimer, -1: untimed
 
 struct KdGpuStats {
     uint32_t launches = 0, largeIterations = 0, smallRoots = 0, nodes = 0, refs = 0;
+    uint32_t passes = 1;      // builds run: more than 1 when the output arrays had to grow
+    uint32_t idleLevels = 0;  // large-node levels enqueued past the last (no active node; counted in launches)
     std::vector<std::string> warnings;  // caps hit
 };
 
 class KdGpuBuilder {
 public:
     // Builds over numTris triangles; throws strata::Error on CUDA errors or
-    // when the output arrays overflow.
+    // when the output arrays overflow even at 8x their usual size.
     void build(const Vec3* pos, const Tri* tris, uint32_t numTris, const KdVariant& variant, cudaStream_t stream,
                StageTimer* timer, const KdStages& stages, const KdConfig& config = {});
     KdView view() const;  // device pointers
@@ -53,6 +57,12 @@ public:
     size_t memoryBytes() const;
 
 private:
+    static constexpr uint32_t kMaxGrowth = 3;  // rebuilds with larger output arrays, each 2x
+    // One build with the output arrays at 2^growth times their usual size;
+    // returns the overflow flags (0: complete).
+    uint32_t buildPass(const Vec3* pos, const Tri* tris, uint32_t numTris, const KdVariant& variant,
+                       cudaStream_t stream, StageTimer* timer, const KdStages& stages, const KdConfig& config,
+                       uint32_t growth);
     KdGpuStats stats_;
     Aabb bounds_;
     DeviceBuffer<KdNode> nodes_;
@@ -62,7 +72,11 @@ private:
     DeviceBuffer<Aabb> refBox_[2];
     DeviceBuffer<uint8_t> active_[2], small_;
     DeviceBuffer<uint32_t> nodeU32_, chunkU32_, counters_;
-    PinnedBuffer<uint32_t> hostCounters_;  // read back once per large-node level
+    PinnedBuffer<uint32_t> hostCounters_;   // read back after the small-node stage
+    PinnedBuffer<uint32_t> levelCounters_;  // a snapshot after each large-node level
+    PinnedBuffer<Aabb> hostBounds_;
+    CudaEvent levelDone_[3];                // the last kLookahead + 1 levels
+    int smCount_ = 0;
     DeviceBuffer<float> nodeF32_;
     DeviceBuffer<Aabb> chunkBox_, cutCell_, bounds_d_;
     DeviceBuffer<uint32_t> smallTri_;

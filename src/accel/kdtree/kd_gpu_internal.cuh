@@ -12,6 +12,7 @@ namespace strata::kdgpu {
 struct ActiveNode {  // a large node of the current level
     uint32_t node, offset, count, depth;
     Aabb cell;
+    uint32_t stalls;  // consecutive splits that left this node every triangle of its parent
 };
 
 struct SmallRoot {  // a node handed to the small-node stage
@@ -30,6 +31,9 @@ enum CounterIndex : uint32_t {
     kPrimRefs,       // primIndex entries written
     kFlags,          // caps hit (bits below)
     kNumChunks,
+    kActive,         // large nodes of the current level (set when the level begins)
+    kFirstSmall,     // small roots before the current level
+    kValidRefs,      // triangles with finite vertices (the root's count)
     kNumCounters
 };
 enum : uint32_t { kFlagDepth = 1, kFlagNodes = 2, kFlagRefs = 4, kFlagSmallStore = 8, kFlagPrim = 16, kFlagStack = 32 };

@@ -15,6 +15,8 @@ struct KdConfig {
     float traversalCost = 1.0f;      // SAH, relative units
     float intersectionCost = 1.5f;
     int maxDepth = kKdMaxDepth;      // nodes at this depth become leaves (with a message)
+    uint32_t maxStalls = 2;          // GPU large-node stage: a node given every triangle of its parent
+                                     // more often than this in a row is a leaf (see kd_gpu.cu)
     uint32_t maxNodes = 0;           // 0: 8 * triangles + 4096 (over it: remaining nodes become leaves)
     uint32_t maxRefs = 0;            // 0: 16 * triangles + 4096 (large-node stage duplicates by clipping)
 };
