@@ -18,12 +18,15 @@ public:
     ~DeviceBuffer() { release(); }
     DeviceBuffer(const DeviceBuffer&) = delete;
     DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-    DeviceBuffer(DeviceBuffer&& o) noexcept : ptr_(o.ptr_), size_(o.size_) { o.ptr_ = nullptr; o.size_ = 0; }
+    DeviceBuffer(DeviceBuffer&& o) noexcept : ptr_(o.ptr_), size_(o.size_), capacity_(o.capacity_) {
+        o.ptr_ = nullptr;
+        o.size_ = o.capacity_ = 0;
+    }
     DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
         if (this != &o) {
             release();
-            ptr_ = o.ptr_; size_ = o.size_;
-            o.ptr_ = nullptr; o.size_ = 0;
+            ptr_ = o.ptr_; size_ = o.size_; capacity_ = o.capacity_;
+            o.ptr_ = nullptr; o.size_ = o.capacity_ = 0;
         }
         return *this;
     }

@@ -12,6 +12,12 @@ namespace {
 
 constexpr int kBottomBlock = 128;
 
+// Trees up to this level (and their displaced grids) are built in the block's
+// shared memory: 1,365 nodes and 33 x 33 vertices at level 5, 40 KiB; finer
+// ones in a global-memory work buffer per block, as in the paper.
+constexpr int kVdSharedLevel = 5;
+size_t vdTreeBytes(int level) { return vdNodeCount(level) * sizeof(VdNode) + vdGridCount(level) * sizeof(Vec3); }
+
 // Each patch's run in the sorted pairs: range[2p] = begin, range[2p+1] = end.
 __global__ void vdRangesKernel(const VdPair* sorted, uint32_t n, uint32_t* range) {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -49,8 +55,8 @@ constexpr uint32_t kVdJobRays = 2048;
 struct VdJob {
     uint32_t patch, begin, end, level;
 };
-__global__ void vdJobsKernel(uint32_t numPatches, const uint32_t* range, const int* level, int8_t* frozen,
-                             VdJob* jobs, uint32_t* numJobs) {
+__global__ void vdJobsKernel(uint32_t numPatches, const uint32_t* range, const int* level, int maxLevel,
+                             int8_t* frozen, VdJob* jobs, uint32_t* numJobs) {
     uint32_t p = blockIdx.x * blockDim.x + threadIdx.x;
     if (p >= numPatches) return;
     const uint32_t begin = range[2 * p], end = range[2 * p + 1];
@@ -59,9 +65,12 @@ __global__ void vdJobsKernel(uint32_t numPatches, const uint32_t* range, const i
     // for the frame's later resolves: a shadow or bounce ray leaving a patch
     // must meet the surface its origin lies on, not a finer one (that would
     // shadow the patch with itself). vd.freeze_lod keeps it across frames.
+    // A level frozen under a larger vd.max_level is clamped to the current
+    // one: the tree buffers are sized by it.
     int l = max(level[p], 1);
     if (frozen[p] > 0) l = frozen[p];
     else frozen[p] = int8_t(l);
+    l = min(l, maxLevel);
     const uint32_t chunks = (end - begin + kVdJobRays - 1) / kVdJobRays;
     uint32_t k = atomicAdd(numJobs, chunks);
     for (uint32_t c = 0; c < chunks; ++c)
@@ -69,16 +78,20 @@ __global__ void vdJobsKernel(uint32_t numPatches, const uint32_t* range, const i
 }
 
 // Algorithm 1 of the paper with persistent blocks: take a job, build its
-// patch's tree at the job's level in this block's work buffer, trace its rays.
-template <bool Shadow>
-__global__ void __launch_bounds__(kBottomBlock, 6) vdBottomKernel(VdView v, const VdPair* sorted, const VdJob* jobs,
+// patch's tree at the job's level in this block's buffer (Shared: dynamic
+// shared memory of vdTreeBytes(level), nodes then grid; else its slice of
+// the global work buffers), trace its rays.
+template <bool Shadow, bool Shared>
+__global__ void __launch_bounds__(kBottomBlock, 5) vdBottomKernel(VdView v, const VdPair* sorted, const VdJob* jobs,
                                                                const uint32_t* numJobs, const Ray* rays,
                                                                HitRecord* hits, uint32_t* blocked, VdNode* work,
                                                                uint32_t nodesPerBlock, Vec3* grids,
                                                                uint32_t gridPerBlock, uint32_t* next) {
+    extern __shared__ __align__(16) unsigned char sTree[];
     __shared__ uint32_t sJob;
-    VdNode* nodes = work + size_t(blockIdx.x) * nodesPerBlock;
-    Vec3* grid = grids + size_t(blockIdx.x) * gridPerBlock;
+    VdNode* nodes = Shared ? reinterpret_cast<VdNode*>(sTree) : work + size_t(blockIdx.x) * nodesPerBlock;
+    Vec3* grid = Shared ? reinterpret_cast<Vec3*>(sTree + size_t(nodesPerBlock) * sizeof(VdNode))
+                        : grids + size_t(blockIdx.x) * gridPerBlock;
     const uint32_t total = *numJobs;
     for (;;) {
         if (threadIdx.x == 0) sJob = atomicAdd(next, 1u);
@@ -91,8 +104,7 @@ __global__ void __launch_bounds__(kBottomBlock, 6) vdBottomKernel(VdView v, cons
         const TextureView map = v.maps[p.map];
         const VdFrame f = vdFrame(p.box);
         // The displaced grid, the leaves from it, then each level from its
-        // children (global memory; each barrier orders this block's writes
-        // before its reads).
+        // children (each barrier orders this block's writes before its reads).
         for (uint32_t i = threadIdx.x; i < vdGridCount(level); i += blockDim.x) grid[i] = vdGridVertex(p, map, level, i);
         __syncthreads();
         const uint32_t leaves = 1u << (2 * level), o = vdLevelOffset(level);
@@ -149,13 +161,23 @@ VdGpu::VdGpu(const Scene& scene, const FlatScene& flat) {
     int device = 0, sms = 0, perSm = 0;
     STRATA_CUDA_CHECK(cudaGetDevice(&device));
     STRATA_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    STRATA_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, vdBottomKernel<false>, kBottomBlock, 0));
+    STRATA_CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, vdBottomKernel<false, false>, kBottomBlock, 0));
     blocks_ = uint32_t(std::max(1, sms * std::max(1, perSm)));
+    STRATA_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &perSm, vdBottomKernel<false, true>, kBottomBlock, vdTreeBytes(kVdSharedLevel)));
+    sharedBlocks_ = uint32_t(std::max(1, sms * std::max(1, perSm)));
     STRATA_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 void VdGpu::ensureWork(int maxLevel) {
-    if (maxLevel <= workLevel_) return;
+    if (maxLevel <= kVdSharedLevel) {  // shared memory: no work buffers
+        work_ = DeviceBuffer<VdNode>{};
+        grid_ = DeviceBuffer<Vec3>{};
+        workLevel_ = maxLevel;
+        return;
+    }
+    if (maxLevel <= int(workLevel_) && work_.size()) return;
     work_.resize(size_t(blocks_) * vdNodeCount(maxLevel));
     grid_.resize(size_t(blocks_) * vdGridCount(maxLevel));
     workLevel_ = maxLevel;
@@ -240,16 +262,17 @@ void VdGpu::resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t*
         STRATA_LAUNCH_CHECK("vd/levels");
         VdJob* jobs = reinterpret_cast<VdJob*>(jobs_.data());
         vdJobsKernel<<<(numPatches_ + 255) / 256, 256, 0, stream>>>(numPatches_, range_.data(), level_.data(),
-                                                                    frozen_.data(), jobs, job_.data());
+                                                                    workLevel_, frozen_.data(), jobs, job_.data());
         STRATA_LAUNCH_CHECK("vd/jobs");
         const uint32_t perBlock = vdNodeCount(workLevel_), gridPerBlock = vdGridCount(workLevel_);
+        const bool shared = workLevel_ <= kVdSharedLevel;
         auto launch = [&](auto kernel) {
-            kernel<<<blocks_, kBottomBlock, 0, stream>>>(v, sorted_.data(), jobs, job_.data(), rays, hits, blocked,
-                                                         work_.data(), perBlock, grid_.data(), gridPerBlock,
-                                                         job_.data() + 1);
+            kernel<<<shared ? sharedBlocks_ : blocks_, kBottomBlock, shared ? vdTreeBytes(workLevel_) : 0, stream>>>(
+                v, sorted_.data(), jobs, job_.data(), rays, hits, blocked, work_.data(), perBlock, grid_.data(),
+                gridPerBlock, job_.data() + 1);
         };
-        if (blocked) launch(vdBottomKernel<true>);
-        else launch(vdBottomKernel<false>);
+        if (blocked) shared ? launch(vdBottomKernel<true, true>) : launch(vdBottomKernel<true, false>);
+        else shared ? launch(vdBottomKernel<false, true>) : launch(vdBottomKernel<false, false>);
         STRATA_LAUNCH_CHECK("vd/bottom");
         s.launched(3);
         launches_ += 3;
@@ -276,7 +299,7 @@ size_t VdGpu::estimateBytes(const FlatScene& flat, size_t rays, int maxLevel) {
                flat.vdLinks.size() * 4 + LbvhBuilder::estimateBytes(flat.patches.size());
     for (const TextureView& m : flat.vdMaps) b += size_t(m.width) * m.height * sizeof(Vec3);
     b += 2 * std::max<size_t>(rays * 16, 1 << 16) * sizeof(VdPair) * 2;  // pairs, sorted, sort scratch
-    b += size_t(132 * 16) * (vdNodeCount(maxLevel) * sizeof(VdNode) + vdGridCount(maxLevel) * sizeof(Vec3));
+    if (maxLevel > kVdSharedLevel) b += size_t(132 * 16) * vdTreeBytes(maxLevel);  // per-block work buffers
     return b;
 }
 

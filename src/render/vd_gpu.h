@@ -4,8 +4,9 @@
 // kernels: CUB radix sort of the pairs by patch, each patch's range found, and
 // the bottom kernel — persistent blocks, as many as fill the GPU, each taking
 // the next patch, choosing its level from its rays' footprints, building the
-// patch's quad BVH level by level in a global-memory work buffer of its own,
-// then tracing the patch's rays one per thread with the shared link table.
+// patch's quad BVH level by level in a buffer of its own (shared memory up to
+// level 5, else global memory), then tracing the patch's rays one per thread
+// with the shared link table.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -69,7 +70,8 @@ private:
     DeviceBuffer<Vec3> grid_;    // per block: its displaced grid
     DeviceBuffer<unsigned char> sortTemp_;
     PinnedBuffer<uint32_t> hostCounts_;  // counts_, read back before each resolve
-    int workLevel_ = 0;
+    int workLevel_ = 0;    // the trees' finest level this frame (vd.max_level)
+    uint32_t sharedBlocks_ = 0;  // bottom kernel blocks with the tree in shared memory (level <= 5)
     uint32_t blocks_ = 0, mostPairs_ = 0, launches_ = 0, sortLaunches_ = 0, sortLaunchesFor_ = ~0u;
     uint64_t pairsResolved_ = 0, pairsDropped_ = 0;
 
