@@ -124,6 +124,60 @@ TEST(VdBvh, BuiltTreeBoxesContainTheSurfaceAndTheirChildren) {
     }
 }
 
+// Quantization never loses a hit the exact boxes give: rays aimed at a corner
+// or a face of a leaf's exact box (the box of its four displaced vertices),
+// so they graze it, pass the traversal's box test (vdNodeHit, quantized and
+// folded into one FMA per bound) at the leaf and at every ancestor.
+TEST(VdBvh, RaysGrazingLeafBoxesPassEveryQuantizedBoxOnTheirPath) {
+    for (const char* g : {"vd-mushroom", "vd-hook"}) {
+        PatchFixture f = loadAsset(g);
+        std::mt19937 rng(5);
+        std::uniform_real_distribution<float> u(0.0f, 1.0f);
+        const int level = 5;
+        int grazing = 0;
+        for (const VdPatch& p : f.patches) {
+            std::vector<VdNode> nodes(vdNodeCount(level));
+            vdBuildTree(p, f.map, level, nodes.data());
+            const VdFrame fr = vdFrame(p.box);
+            const uint32_t leafStart = vdLevelOffset(level);
+            const Vec3 e = p.box.extent();
+            for (int r = 0; r < 400; ++r) {
+                const uint32_t k = uint32_t(u(rng) * float(1u << (2 * level))) % (1u << (2 * level));
+                uint32_t x, y;
+                vdUnmorton(k, x, y);
+                Vec3 c[4];
+                vdCellCorners(p, f.map, level, x, y, c);
+                Aabb exact;
+                for (const Vec3& q : c) exact.grow(q);
+                // A corner of the exact box, or a point on one of its faces.
+                Vec3 target{r & 1 ? exact.hi.x : exact.lo.x, r & 2 ? exact.hi.y : exact.lo.y,
+                            r & 4 ? exact.hi.z : exact.lo.z};
+                if (r % 3 == 0) {
+                    const int a = r % 9 / 3;
+                    target = exact.lo + exact.extent() * Vec3{u(rng), u(rng), u(rng)};
+                    target[a] = r & 8 ? exact.hi[a] : exact.lo[a];
+                }
+                Ray ray;
+                ray.org = p.box.center() +
+                          normalize(Vec3{u(rng) - 0.5f, u(rng) - 0.5f, u(rng) - 0.5f}) * (3.0f * length(e));
+                ray.dir = normalize(target - ray.org);
+                ray.tmin = 0;
+                const Vec3 invDir = safeInverse(ray.dir);
+                if (!(slabEntry(exact.lo, exact.hi, ray.org, invDir, ray.tmin, ray.tmax) <= ray.tmax)) continue;
+                ++grazing;
+                const VdRayFrame rf = vdRayFrame(fr, ray, invDir);
+                for (uint32_t node = leafStart + k, l = uint32_t(level);; --l) {
+                    ASSERT_TRUE(vdNodeHit(nodes[node], rf, ray.tmin, ray.tmax))
+                        << g << ": ray " << r << " skips node " << node << " above its leaf " << leafStart + k;
+                    if (l == 0) break;
+                    node = vdLevelOffset(int(l) - 1) + (node - vdLevelOffset(int(l))) / 4;
+                }
+            }
+        }
+        EXPECT_GT(grazing, 200) << g << ": too few rays met their exact box to test anything";
+    }
+}
+
 // Brute force over the level's triangles (the pre-tessellation of the patch).
 float bruteForce(const VdPatch& p, const TextureView& map, int level, const Ray& ray) {
     float tmax = ray.tmax;

@@ -42,12 +42,17 @@ STRATA_HD uint32_t vdMorton(uint32_t x, uint32_t y) {
     for (int b = 0; b < kVdMaxLevel; ++b) k |= ((x >> b) & 1u) << (2 * b) | ((y >> b) & 1u) << (2 * b + 1);
     return k;
 }
+// The even bits of v, packed (the inverse of interleaving).
+STRATA_HD uint32_t vdCompactBits(uint32_t v) {
+    v &= 0x55555555u;
+    v = (v | v >> 1) & 0x33333333u;
+    v = (v | v >> 2) & 0x0f0f0f0fu;
+    v = (v | v >> 4) & 0x00ff00ffu;
+    return (v | v >> 8) & 0x0000ffffu;
+}
 STRATA_HD void vdUnmorton(uint32_t k, uint32_t& x, uint32_t& y) {
-    x = y = 0;
-    for (int b = 0; b < kVdMaxLevel; ++b) {
-        x |= ((k >> (2 * b)) & 1u) << b;
-        y |= ((k >> (2 * b + 1)) & 1u) << b;
-    }
+    x = vdCompactBits(k);
+    y = vdCompactBits(k >> 1);
 }
 
 STRATA_HD uint32_t vdLinkChild(uint32_t link) { return link & 0xffffu; }
@@ -100,6 +105,29 @@ STRATA_HD uint16_t vdQuantHi(float v, float lo, float step) {
     while (q < 65535 && vdDequant(uint32_t(q), lo, step) < v) ++q;
     return uint16_t(q);
 }
+// A ray in a patch's quantization frame: the plane of a node bound q (16-bit)
+// is met at t = q * scale + offset on its axis, that is (lo + q * step - org)
+// / dir in one FMA instead of a dequantization and a slab subtraction.
+struct VdRayFrame {
+    Vec3 scale, offset;
+};
+STRATA_HD VdRayFrame vdRayFrame(const VdFrame& f, const Ray& ray, Vec3 invDir) {
+    return {Vec3{f.step.x * invDir.x, f.step.y * invDir.y, f.step.z * invDir.z},
+            Vec3{(f.lo.x - ray.org.x) * invDir.x, (f.lo.y - ray.org.y) * invDir.y, (f.lo.z - ray.org.z) * invDir.z}};
+}
+// Whether the ray meets the node's box within [tmin, tmax]. The folded
+// expression rounds differently from the two-step one, by a few ulps of t, so
+// the far end is widened by 2^-18 of itself: a node is sometimes visited
+// needlessly, never skipped when its box is hit (quantization's promise).
+STRATA_HD bool vdNodeHit(const VdNode& n, const VdRayFrame& r, float tmin, float tmax) {
+    const float tx0 = fmaf(float(n.lo[0]), r.scale.x, r.offset.x), tx1 = fmaf(float(n.hi[0]), r.scale.x, r.offset.x);
+    const float ty0 = fmaf(float(n.lo[1]), r.scale.y, r.offset.y), ty1 = fmaf(float(n.hi[1]), r.scale.y, r.offset.y);
+    const float tz0 = fmaf(float(n.lo[2]), r.scale.z, r.offset.z), tz1 = fmaf(float(n.hi[2]), r.scale.z, r.offset.z);
+    const float tn = fmaxf(fmaxf(fminf(tx0, tx1), fminf(ty0, ty1)), fmaxf(fminf(tz0, tz1), tmin));
+    const float tf = fminf(fminf(fmaxf(tx0, tx1), fmaxf(ty0, ty1)), fminf(fmaxf(tz0, tz1), tmax));
+    return tn <= tf + fabsf(tf) * (1.0f / 262144.0f);
+}
+
 STRATA_HD Aabb vdNodeBox(const VdNode& n, const VdFrame& f) {
     return Aabb{{vdDequant(n.lo[0], f.lo.x, f.step.x), vdDequant(n.lo[1], f.lo.y, f.step.y),
                  vdDequant(n.lo[2], f.lo.z, f.step.z)},
@@ -254,14 +282,12 @@ template <bool AnyHit>
 STRATA_HD uint32_t vdTraverse(const VdNode* nodes, const uint32_t* links, int level, const VdPatch& p,
                               const TextureView& map, const Ray& ray, float& tmax, uint32_t* leavesTested = nullptr,
                               const Vec3* grid = nullptr) {
-    const VdFrame f = vdFrame(p.box);
-    const Vec3 invDir = safeInverse(ray.dir);
+    const VdRayFrame rf = vdRayFrame(vdFrame(p.box), ray, safeInverse(ray.dir));
     const uint32_t leafStart = vdLevelOffset(level);
     uint32_t node = 0, best = kVdNoNode;
     while (node != kVdNoNode) {
-        const Aabb b = vdNodeBox(nodes[node], f);
         const uint32_t link = links[node];
-        if (slabEntry(b.lo, b.hi, ray.org, invDir, ray.tmin, tmax) <= tmax) {
+        if (vdNodeHit(nodes[node], rf, ray.tmin, tmax)) {
             if (node >= leafStart) {
                 uint32_t x, y;
                 vdUnmorton(node - leafStart, x, y);
