@@ -185,8 +185,11 @@ std::function<int()> addValidateCommand(CLI::App& app) {
                           scene.options.accel.kdB ? "B" : "", scene.options.accel.kdC ? "C" : "",
                           scene.options.accel.kdD ? "D" : "", scene.options.accel.kdE ? "E" : "");
             c.kdStructure(what, kd.tree, kd.positions, flat.tris);
-            std::printf("%-46s      build %.3f ms (large %.3f, small %.3f), %u launches\n", what, kd.buildMs,
-                        kd.largeMs, kd.smallMs, kd.launches);
+            std::printf("%-46s      build %.3f ms (large %.3f, small %.3f), %u launches, %u large-node levels "
+                        "(+%u idle), %u small roots%s\n",
+                        what, kd.buildMs, kd.largeMs, kd.smallMs, kd.launches, kd.tree.stats.largeIterations,
+                        kd.idleLevels, kd.tree.stats.smallRoots,
+                        kd.passes > 1 ? (", " + std::to_string(kd.passes) + " builds (output arrays grew)").c_str() : "");
             SceneView ks = base;
             ks.geo.pos = kd.positions.data();
             ks.kd = kd.tree.view();

@@ -339,7 +339,13 @@ public:
         kd_.download(r.tree.nodes, r.tree.primIndex);
         r.tree.bounds = kd_.view().bounds;
         r.positions = gpu_->downloadPositions();
-        r.launches = kd_.stats().launches;
+        const KdGpuStats& st = kd_.stats();
+        r.launches = st.launches;
+        r.tree.stats.warnings = st.warnings;  // caps hit: the checker prints them
+        r.tree.stats.largeIterations = st.largeIterations;
+        r.tree.stats.smallRoots = st.smallRoots;
+        r.idleLevels = st.idleLevels;
+        r.passes = st.passes;
         return r;
     }
 

@@ -32,6 +32,7 @@ struct GpuKdResult {
     HostKdTree tree;
     std::vector<Vec3> positions;
     uint32_t launches = 0;
+    uint32_t idleLevels = 0, passes = 1;  // see KdGpuStats
     double buildMs = 0, largeMs = 0, smallMs = 0;
 };
 GpuKdResult buildKdOnGpuForValidation(const Scene& scene, float t);
