@@ -6,6 +6,12 @@
 // over its posed world-space triangles (rebuilt every frame, identity
 // transform). Triangle hits come back as flat triangle ids (the instance's
 // base + the local id), so shading is the same as in flat mode.
+//
+// VD patches (vd.mode direct) have a hierarchy of the same shape beside it:
+// one object-space BLAS per VD mesh over its patches' loose boxes and a top
+// level over the instances of VD meshes; the pair generation
+// (render/vd_view.h) walks it, a leaf k of an instance being its patch
+// patchBase + k.
 #pragma once
 
 #include "accel/bvh_traverse.h"
@@ -17,7 +23,7 @@
 namespace strata {
 
 struct BlasView {
-    BvhView bvh;              // over local triangles 0..n-1
+    BvhView bvh;              // over local triangles 0..n-1 (or a VD mesh's patches)
     const Vec3* pos = nullptr;  // what the triangles index: object space, or world space
     const Tri* tris = nullptr;  // local triangle i is tris[i]
 };
@@ -26,6 +32,7 @@ struct InstanceView {
     Affine objectFromWorld;  // identity for a world-space BLAS
     uint32_t blas = 0;
     uint32_t triBase = 0;    // flat id of the instance's local triangle 0
+    uint32_t patchBase = 0;  // flat id (FlatScene::patches) of the instance's patch 0
 };
 
 struct TwoLevelView {
@@ -51,27 +58,37 @@ STRATA_HD uint32_t traverseView(const BvhView& v, const Ray& ray, float& tmax, I
     return traverseBvh<AnyHit>(v, ray, tmax, intersect, stats);
 }
 
+// Both levels with a primitive callback:
+//   float visit(const InstanceView&, const BlasView&, uint32_t local, const Ray& objectRay, float tmax)
+// (a distance < tmax accepts a hit, anything else is a miss). Returns the top
+// level's hit instance or ~0u; tmax shrinks to the hit.
+template <bool AnyHit, class Visit>
+STRATA_HD uint32_t traverseInstances(const TwoLevelView& tl, const Ray& ray, float& tmax, Visit visit,
+                                     TraversalStats* stats) {
+    auto instance = [&](uint32_t i, const Ray& r, float tm) -> float {
+        const InstanceView& inst = tl.instances[i];
+        const BlasView& b = tl.blas[inst.blas];
+        const Ray o = objectRay(inst.objectFromWorld, r);
+        auto prim = [&](uint32_t p, const Ray& rr, float tmx) { return visit(inst, b, p, rr, tmx); };
+        float t = tm;
+        return traverseView<AnyHit>(b.bvh, o, t, prim, stats) == ~0u ? 3.0e38f : t;
+    };
+    return traverseBvh<AnyHit>(tl.top, ray, tmax, instance, stats);
+}
+
 // Closest (or any) triangle through both levels; returns the flat triangle id
 // or ~0u, tmax shrinks to the hit.
 template <bool AnyHit>
 STRATA_HD uint32_t traverseTwoLevel(const TwoLevelView& tl, const Ray& ray, float& tmax, TraversalStats* stats) {
     uint32_t flatId = ~0u;
-    auto instance = [&](uint32_t i, const Ray& r, float tm) -> float {
-        const InstanceView& inst = tl.instances[i];
-        const BlasView& b = tl.blas[inst.blas];
-        const Ray o = objectRay(inst.objectFromWorld, r);
-        auto tri = [&](uint32_t p, const Ray& rr, float tmx) {
-            Tri t = b.tris[p];
-            TriHit h;
-            return intersectTriangle(rr, b.pos[t.v[0]], b.pos[t.v[1]], b.pos[t.v[2]], tmx, h) ? h.t : 3.0e38f;
-        };
-        float t = tm;
-        uint32_t local = traverseView<AnyHit>(b.bvh, o, t, tri, stats);
-        if (local == ~0u) return 3.0e38f;
-        flatId = inst.triBase + local;  // each accepted hit is closer than the last
-        return t;
+    auto tri = [&](const InstanceView& inst, const BlasView& b, uint32_t p, const Ray& r, float tmx) {
+        Tri t = b.tris[p];
+        TriHit h;
+        if (!intersectTriangle(r, b.pos[t.v[0]], b.pos[t.v[1]], b.pos[t.v[2]], tmx, h)) return 3.0e38f;
+        flatId = inst.triBase + p;  // each accepted hit is closer than the last
+        return h.t;
     };
-    uint32_t hit = traverseBvh<AnyHit>(tl.top, ray, tmax, instance, stats);
+    uint32_t hit = traverseInstances<AnyHit>(tl, ray, tmax, tri, stats);
     return hit == ~0u ? ~0u : flatId;
 }
 

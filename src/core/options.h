@@ -44,8 +44,10 @@ struct AccelOptions {
 
 // Vector-displacement patches (Harada): how a mesh's VD quads are traced.
 struct VdOptions {
-    // direct: Harada's pipeline (patch boxes in the middle level, a quad BVH
-    // per patch built on the fly per ray batch); pretess: each patch
+    // direct: Harada's pipeline (patch boxes in the middle level: a BVH over
+    // their world boxes in flat mode, each VD mesh's object-space BLAS under
+    // the instances' top level in instanced mode; a quad BVH per patch built
+    // on the fly per ray batch); pretess: each patch
     // tessellated to 2 * 4^level displaced triangles at load, built into the
     // middle level like any triangle; off: plain quads.
     std::string mode = "direct";

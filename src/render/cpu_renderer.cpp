@@ -59,7 +59,9 @@ public:
                 if (opt_.accel.builder == "kdtree") kd_ = buildKdTreeCpu(pos_, flat_.tris);
                 else if (opt_.accel.mode == "instanced") instanced_.build(scene_, flat_, pos_, bounds_, t, opt_.accel);
                 else buildHostAccel(bounds_, opt_.accel, accel_);
-                if (!flat_.patches.empty()) vd_.prepare(scene_, flat_, t);  // patch boxes + their BVH
+                // Patch transforms, and in flat mode the BVH over the patch boxes.
+                const bool viaInstances = opt_.accel.mode == "instanced" && opt_.accel.builder != "kdtree";
+                if (!flat_.patches.empty()) vd_.prepare(scene_, flat_, t, viaInstances ? &opt_.accel : nullptr);
             });
         }
         CameraView cam = cameraView(t, int(w), int(h));

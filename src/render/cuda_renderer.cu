@@ -205,9 +205,10 @@ public:
                                 lbvhVariantOf(opt_.accel));
                 }
             }
-            if (vd_) {  // this frame's patch boxes and the BVH over them
+            if (vd_) {  // this frame's patch transforms, and in flat mode the BVH over the patch boxes
                 timer_.begin(kBuildVd);
-                vd_->prepare(scene_, flat_, t, stream_, &timer_);
+                const bool viaInstances = opt_.accel.mode == "instanced" && opt_.accel.builder != "kdtree";
+                vd_->prepare(scene_, flat_, t, stream_, &timer_, viaInstances ? &opt_.accel : nullptr);
                 timer_.end(kBuildVd);
             }
             timer_.end(kBuild);

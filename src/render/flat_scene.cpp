@@ -178,6 +178,21 @@ void poseVdPatches(const Scene& scene, const FlatScene& flat, float t, VdFrameDa
         out.worldBoxes[k] = transformBox(out.worldFromObject[flat.patchInstance[k]], flat.patches[k].box);
 }
 
+MeshPatches meshPatchRanges(const Scene& scene, const FlatScene& flat) {
+    MeshPatches r;
+    r.instanceBase.assign(scene.instances.size(), 0);
+    r.meshFirst.assign(scene.meshes.size(), 0);
+    r.meshCount.assign(scene.meshes.size(), 0);
+    for (uint32_t k = uint32_t(flat.patchInstance.size()); k-- > 0;) r.instanceBase[flat.patchInstance[k]] = k;
+    for (uint32_t k = 0; k < flat.patchInstance.size(); ++k) {
+        const uint32_t i = flat.patchInstance[k];
+        const size_t m = size_t(scene.instances[i].mesh);
+        if (k == r.instanceBase[i] && r.meshCount[m] == 0) r.meshFirst[m] = k;  // the mesh's first instance
+        if (r.instanceBase[i] == r.meshFirst[m]) r.meshCount[m]++;
+    }
+    return r;
+}
+
 void triangleBounds(const std::vector<Vec3>& pos, const std::vector<Tri>& tris, std::vector<Aabb>& out) {
     out.resize(tris.size());
     for (size_t i = 0; i < tris.size(); ++i) {

@@ -44,6 +44,16 @@ struct FlatScene {
     std::vector<uint32_t> vdLinks;     // the shared link table (vdNodeCount(kVdMaxLevel))
 };
 
+// Where each mesh's and instance's VD patches sit in FlatScene::patches (one
+// run per instance of a VD mesh, in the mesh's patch order): what instanced
+// mode's patch hierarchy is built from.
+struct MeshPatches {
+    std::vector<uint32_t> instanceBase;  // per instance: its first patch (0 when it has none)
+    std::vector<uint32_t> meshFirst;     // per mesh: the first patch of its first instance
+    std::vector<uint32_t> meshCount;     // per mesh: patches per instance (0: not a VD mesh)
+};
+MeshPatches meshPatchRanges(const Scene& scene, const FlatScene& flat);
+
 // This frame's instance transforms (both directions) and the patches' world
 // boxes: the input of the patch-box BVH (vd.mode direct).
 struct VdFrameData {

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "gpu/cuda_check.h"
+#include "accel/lbvh/lbvh_variant.h"
 #include "gpu/stage_timer.h"
 
 namespace strata {
@@ -183,12 +184,72 @@ void VdGpu::ensureWork(int maxLevel) {
     workLevel_ = maxLevel;
 }
 
-void VdGpu::prepare(const Scene& scene, const FlatScene& flat, float t, cudaStream_t stream, StageTimer* timer) {
+void VdGpu::prepare(const Scene& scene, const FlatScene& flat, float t, cudaStream_t stream, StageTimer* timer,
+                    const AccelOptions* instanced) {
     poseVdPatches(scene, flat, t, frame_);
     objectFromWorld_.upload(frame_.objectFromWorld, stream);
     worldFromObject_.upload(frame_.worldFromObject, stream);
-    worldBoxes_.upload(frame_.worldBoxes, stream);
-    boxes_.build(worldBoxes_.data(), numPatches_, 63, stream, timer, LbvhStages{}, LbvhVariant::Karras);
+    instances_ = TwoLevelView{};
+    if (!instanced) {
+        worldBoxes_.upload(frame_.worldBoxes, stream);
+        boxes_.build(worldBoxes_.data(), numPatches_, 63, stream, timer, LbvhStages{}, LbvhVariant::Karras);
+        return;
+    }
+    if (patchMeshes_.empty()) {  // the VD meshes and instances, once
+        const MeshPatches mp = meshPatchRanges(scene, flat);
+        std::vector<int32_t> slot(scene.meshes.size(), -1);
+        std::vector<Aabb> boxes;
+        for (size_t m = 0; m < scene.meshes.size(); ++m) {
+            if (mp.meshCount[m] == 0) continue;
+            PatchMesh pm;
+            pm.mesh = uint32_t(m);
+            pm.boxOffset = uint32_t(boxes.size());
+            pm.count = mp.meshCount[m];
+            for (uint32_t k = 0; k < pm.count; ++k) {
+                boxes.push_back(flat.patches[mp.meshFirst[m] + k].box);
+                pm.box.grow(boxes.back());
+            }
+            slot[m] = int32_t(patchMeshes_.size());
+            patchMeshes_.push_back(pm);
+            patchBlas_.push_back(std::make_unique<LbvhBuilder>());
+        }
+        for (size_t i = 0; i < scene.instances.size(); ++i) {
+            const int32_t s = slot[size_t(scene.instances[i].mesh)];
+            if (s < 0) continue;
+            memberInstance_.push_back(uint32_t(i));
+            memberMesh_.push_back(uint32_t(s));
+            memberPatchBase_.push_back(mp.instanceBase[i]);
+        }
+        meshPatchBoxes_.upload(boxes, stream);
+        memberBoxes_.resize(memberInstance_.size());
+        members_.resize(memberInstance_.size());
+        patchBlasViews_.resize(patchMeshes_.size());
+    }
+    const std::string key = instanced->builder + "/" + std::to_string(instanced->mortonBits);
+    if (key != patchKey_) {  // object space: again only when the builder changes
+        for (size_t k = 0; k < patchMeshes_.size(); ++k)
+            patchBlas_[k]->build(meshPatchBoxes_.data() + patchMeshes_[k].boxOffset, patchMeshes_[k].count,
+                                 instanced->mortonBits, stream, timer, LbvhStages{}, lbvhVariantOf(*instanced));
+        patchKey_ = key;
+    }
+    const BvhTraversal traversal = traversalOf(*instanced);
+    std::vector<BlasView> blas(patchMeshes_.size());
+    for (size_t k = 0; k < blas.size(); ++k) blas[k].bvh = patchBlas_[k]->view(traversal);
+    std::vector<InstanceView> members(memberInstance_.size());
+    std::vector<Aabb> boxes(members.size());
+    for (size_t j = 0; j < members.size(); ++j) {
+        const uint32_t i = memberInstance_[j];
+        members[j].objectFromWorld = frame_.objectFromWorld[i];
+        members[j].blas = memberMesh_[j];
+        members[j].patchBase = memberPatchBase_[j];
+        boxes[j] = transformBox(frame_.worldFromObject[i], patchMeshes_[memberMesh_[j]].box);
+    }
+    // Pageable sources: each copy has left the host vector when the call returns.
+    patchBlasViews_.upload(blas, stream);
+    members_.upload(members, stream);
+    memberBoxes_.upload(boxes, stream);
+    patchTop_.build(memberBoxes_.data(), uint32_t(members.size()), 63, stream, timer, LbvhStages{}, LbvhVariant::Karras);
+    instances_ = TwoLevelView{patchTop_.view(), members_.data(), patchBlasViews_.data(), uint32_t(members.size())};
 }
 
 VdView VdGpu::view(const VdOptions& o, float angle, uint32_t rays, cudaStream_t stream) {
@@ -209,6 +270,7 @@ VdView VdGpu::view(const VdOptions& o, float angle, uint32_t rays, cudaStream_t 
     v.maps = maps_.data();
     v.links = links_.data();
     v.boxes = boxes_.view();
+    v.instances = instances_;
     v.pairs = pairs_.data();
     v.pairCount = counts_.data();
     v.pairCapacity = uint32_t(pairs_.size());
@@ -287,7 +349,10 @@ size_t VdGpu::geometryBytes() const {
 }
 
 size_t VdGpu::memoryBytes() const {
-    return objectFromWorld_.bytes() + worldFromObject_.bytes() + worldBoxes_.bytes() + boxes_.memoryBytes() +
+    size_t patchBlas = meshPatchBoxes_.bytes() + memberBoxes_.bytes() + members_.bytes() + patchBlasViews_.bytes() +
+                       patchTop_.memoryBytes();
+    for (const auto& b : patchBlas_) patchBlas += b->memoryBytes();
+    return patchBlas + objectFromWorld_.bytes() + worldFromObject_.bytes() + worldBoxes_.bytes() + boxes_.memoryBytes() +
            range_.bytes() + job_.bytes() + frozen_.bytes() + work_.bytes() + grid_.bytes() + level_.bytes() +
            jobs_.bytes();
 }

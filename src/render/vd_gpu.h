@@ -12,9 +12,11 @@
 #include <cuda_runtime.h>
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "accel/lbvh/lbvh_gpu.h"
+#include "accel/two_level.h"
 #include "gpu/device_buffer.h"
 #include "gpu/pinned_buffer.h"
 #include "render/flat_scene.h"
@@ -30,9 +32,14 @@ struct VdGpuStages {
 class VdGpu {
 public:
     explicit VdGpu(const Scene& scene, const FlatScene& flat);
-    // This frame's transforms and world boxes (posed on the host: one
-    // transform per instance), and the LBVH over the boxes.
-    void prepare(const Scene& scene, const FlatScene& flat, float t, cudaStream_t stream, StageTimer* timer);
+    // This frame's transforms (posed on the host: one per instance) and the
+    // structure the pair generation walks. Flat mode (instanced == nullptr):
+    // the patches' world boxes and an LBVH over them. Instanced mode: one
+    // object-space BLAS per VD mesh over its patches' boxes (built by the
+    // LBVH variant of *instanced, again when it changes), the VD instances'
+    // world boxes and a top-level LBVH over them.
+    void prepare(const Scene& scene, const FlatScene& flat, float t, cudaStream_t stream, StageTimer* timer,
+                 const AccelOptions* instanced = nullptr);
     VdView view(const VdOptions& o, float pixelAngle, uint32_t rays, cudaStream_t stream);
     // Steps 2-3 over the pairs appended since the last call (reads their
     // count back: one synchronisation). Closest: hits; shadow: blocked.
@@ -41,7 +48,7 @@ public:
     uint64_t pairsResolved() const { return pairsResolved_; }
     uint64_t pairsDropped() const { return pairsDropped_; }
     uint32_t lastLaunches() const { return launches_; }
-    size_t memoryBytes() const;       // the structure: patch-box BVH, per-block trees, levels, jobs
+    size_t memoryBytes() const;       // the structure: patch-box BVH or patch hierarchy, per-block trees, levels, jobs
     size_t geometryBytes() const;     // patches, maps, links
     size_t pairBytes() const;         // pair buffers and the sort's scratch (sized by the image)
     static size_t estimateBytes(const FlatScene& flat, size_t rays, int maxLevel);
@@ -59,6 +66,21 @@ private:
     DeviceBuffer<Affine> objectFromWorld_, worldFromObject_;
     DeviceBuffer<Aabb> worldBoxes_;
     LbvhBuilder boxes_;
+    // Instanced mode: per VD mesh a BLAS over its patches; per VD instance a
+    // member of the top level.
+    struct PatchMesh {
+        uint32_t mesh = 0, boxOffset = 0, count = 0;  // boxOffset into meshPatchBoxes_
+        Aabb box;                                      // object space
+    };
+    std::vector<PatchMesh> patchMeshes_;
+    std::vector<uint32_t> memberInstance_, memberMesh_, memberPatchBase_;
+    std::vector<std::unique_ptr<LbvhBuilder>> patchBlas_;
+    DeviceBuffer<Aabb> meshPatchBoxes_, memberBoxes_;
+    DeviceBuffer<InstanceView> members_;
+    DeviceBuffer<BlasView> patchBlasViews_;
+    LbvhBuilder patchTop_;
+    std::string patchKey_;  // the options the patch BLASes were built with
+    TwoLevelView instances_;
     DeviceBuffer<VdPair> pairs_, sorted_;
     DeviceBuffer<uint32_t> counts_;  // [0] appended, [1] dropped
     DeviceBuffer<uint32_t> range_;   // per patch: begin, end

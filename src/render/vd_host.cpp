@@ -9,9 +9,46 @@ namespace strata {
 
 float pixelAngle(const CameraView& cam, int height) { return 2.0f * length(cam.up) / float(height); }
 
-void VdHost::prepare(const Scene& scene, const FlatScene& flat, float t) {
+void VdHost::prepare(const Scene& scene, const FlatScene& flat, float t, const AccelOptions* instanced) {
     poseVdPatches(scene, flat, t, frame_);
-    boxes_ = buildLbvhHost(frame_.worldBoxes, 63, LbvhVariant::Karras).bvh;
+    members_.clear();
+    if (!instanced) {
+        boxes_ = buildLbvhHost(frame_.worldBoxes, 63, LbvhVariant::Karras).bvh;
+    } else {
+        const std::string key = instanced->builder + "/" + std::to_string(instanced->mortonBits) + "/" +
+                                instanced->traversal;
+        if (key != patchKey_) {  // one object-space BLAS per VD mesh, again when the builder changes
+            ranges_ = meshPatchRanges(scene, flat);
+            meshBlas_.assign(scene.meshes.size(), -1);
+            meshBox_.assign(scene.meshes.size(), Aabb{});
+            patchBlas_.clear();
+            for (size_t m = 0; m < scene.meshes.size(); ++m) {
+                if (ranges_.meshCount[m] == 0) continue;
+                std::vector<Aabb> b;
+                for (uint32_t k = 0; k < ranges_.meshCount[m]; ++k) b.push_back(flat.patches[ranges_.meshFirst[m] + k].box);
+                for (const Aabb& a : b) meshBox_[m].grow(a);
+                meshBlas_[m] = int32_t(patchBlas_.size());
+                patchBlas_.emplace_back();
+                buildHostAccel(b, *instanced, patchBlas_.back());
+            }
+            patchOptions_ = *instanced;
+            blasViews_.assign(patchBlas_.size(), BlasView{});
+            for (size_t k = 0; k < patchBlas_.size(); ++k) blasViews_[k].bvh = patchBlas_[k].view(patchOptions_);
+            patchKey_ = key;
+        }
+        std::vector<Aabb> boxes;
+        for (size_t i = 0; i < scene.instances.size(); ++i) {
+            const size_t m = size_t(scene.instances[i].mesh);
+            if (meshBlas_[m] < 0) continue;
+            InstanceView iv;
+            iv.objectFromWorld = frame_.objectFromWorld[i];
+            iv.blas = uint32_t(meshBlas_[m]);
+            iv.patchBase = ranges_.instanceBase[i];
+            members_.push_back(iv);
+            boxes.push_back(transformBox(frame_.worldFromObject[i], meshBox_[m]));
+        }
+        patchTop_ = buildLbvhHost(boxes, 63, LbvhVariant::Karras).bvh;
+    }
     frozen_.resize(flat.patches.size(), 0);
 }
 
@@ -30,6 +67,8 @@ VdView VdHost::view(const FlatScene& flat, const VdOptions& o, float angle, uint
     v.maps = flat.vdMaps.data();
     v.links = flat.vdLinks.data();
     v.boxes = boxes_.view();
+    if (!members_.empty())
+        v.instances = TwoLevelView{patchTop_.view(), members_.data(), blasViews_.data(), uint32_t(members_.size())};
     v.pairs = pairs_.data();
     v.pairCount = counts_;
     v.pairCapacity = uint32_t(pairs_.size());
@@ -83,7 +122,11 @@ void VdHost::resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t
 }
 
 size_t VdHost::memoryBytes() const {
-    return pairs_.size() * sizeof(VdPair) + boxes_.nodes.size() * sizeof(BvhNode) +
+    size_t b = patchTop_.nodes.size() * sizeof(BvhNode) + patchTop_.primIndex.size() * 4 +
+               members_.size() * sizeof(InstanceView);
+    for (const HostAccel& a : patchBlas_)
+        b += a.bvh.nodes.size() * sizeof(BvhNode) + a.bvh.primIndex.size() * 4 + a.skipNodes.size() * sizeof(StacklessNode);
+    return b + pairs_.size() * sizeof(VdPair) + boxes_.nodes.size() * sizeof(BvhNode) +
            boxes_.primIndex.size() * sizeof(uint32_t) + frame_.worldBoxes.size() * sizeof(Aabb);
 }
 

@@ -1,10 +1,16 @@
-// render/vd_host.h — the host side of vd.mode direct, for both backends: the
-// per-frame instance transforms and patch world boxes, and (CPU backend) the
-// patch-box BVH, the pair buffer and steps 2-3 of the pipeline (sort by
-// patch; per patch, in parallel: level, build, trace its rays).
+// render/vd_host.h — vd.mode direct on the CPU backend: the per-frame
+// instance transforms, the structure the pair generation walks (flat mode:
+// the BVH over the patches' world boxes; instanced mode: a BLAS per VD mesh
+// over its patches' object-space boxes under a top level over the VD
+// instances), the pair buffer and steps 2-3 of the pipeline (sort by patch;
+// per patch, in parallel: level, build, trace its rays).
 #pragma once
 
+#include <string>
 #include <vector>
+
+#include "accel/host_accel.h"
+#include "accel/two_level.h"
 
 #include "accel/cpu/sah_builder.h"
 #include "render/flat_scene.h"
@@ -17,8 +23,11 @@ float pixelAngle(const CameraView& cam, int height);
 
 class VdHost {
 public:
-    // This frame's transforms and world boxes, and the BVH over the boxes.
-    void prepare(const Scene& scene, const FlatScene& flat, float t);
+    // This frame's transforms and the structure the pair generation walks
+    // (as VdGpu::prepare): flat mode (instanced == nullptr) the BVH over the
+    // patches' world boxes; instanced mode a BLAS per VD mesh over its
+    // patches' object-space boxes and a top level over the VD instances.
+    void prepare(const Scene& scene, const FlatScene& flat, float t, const AccelOptions* instanced = nullptr);
     // Host pointers for the trace stages (valid until the next prepare/resolve).
     VdView view(const FlatScene& flat, const VdOptions& o, float pixelAngle, uint32_t rays);
     // Steps 2-3 for the pairs appended since the last call; rays are the
@@ -32,6 +41,16 @@ public:
 private:
     VdFrameData frame_;
     HostBvh boxes_;
+    // Instanced mode (see prepare).
+    MeshPatches ranges_;
+    std::vector<int32_t> meshBlas_;  // per mesh: its patch BLAS, -1: not a VD mesh
+    std::vector<Aabb> meshBox_;      // per mesh: its patches' object-space box
+    std::vector<HostAccel> patchBlas_;
+    std::vector<BlasView> blasViews_;
+    std::vector<InstanceView> members_;
+    HostBvh patchTop_;
+    std::string patchKey_;
+    AccelOptions patchOptions_;
     std::vector<VdPair> pairs_;
     uint32_t counts_[2] = {0, 0};
     uint32_t mostPairs_ = 0;  // the most pairs one resolve had

@@ -39,7 +39,8 @@ struct VdView {
     const Affine* worldFromObject = nullptr;
     const TextureView* maps = nullptr;
     const uint32_t* links = nullptr;         // vdNodeCount(kVdMaxLevel) links
-    BvhView boxes;                           // BVH over the patches' world boxes (leaf prim = patch)
+    BvhView boxes;                           // flat mode: BVH over the patches' world boxes (leaf prim = patch)
+    TwoLevelView instances;                  // instanced mode: the patches through the instances (accel/two_level.h)
     VdPair* pairs = nullptr;
     uint32_t* pairCount = nullptr;           // [0] appended, [1] dropped (buffer full)
     uint32_t pairCapacity = 0;
@@ -61,13 +62,16 @@ STRATA_HD void vdFlushPairs(const VdView& v, const uint32_t* patch, int n, uint3
         else atomicAddU32(&v.pairCount[1], 1u);
     }
 }
+// Flat mode: the BVH over the patches' world boxes. Instanced mode: the
+// instances of VD meshes, each with its mesh's object-space BLAS over the
+// patches' loose boxes; the object ray meets the patch's own box.
 STRATA_HD void vdAppendPairs(const VdView& v, const Ray& ray, float tmax, uint32_t slot) {
     Ray r = ray;
     r.tmax = tmax;
     float t = tmax;
     uint32_t batch[kVdPairBatch];
     int n = 0;
-    auto append = [&](uint32_t patch, const Ray&, float) {
+    auto add = [&](uint32_t patch) {
         batch[n++] = patch;
         if (n == kVdPairBatch) {
             vdFlushPairs(v, batch, n, slot);
@@ -75,7 +79,14 @@ STRATA_HD void vdAppendPairs(const VdView& v, const Ray& ray, float tmax, uint32
         }
         return 3.0e38f;  // never a hit here: the bottom level decides
     };
-    traverseBvh<false>(v.boxes, r, t, append, nullptr);
+    if (v.instances.numInstances) {
+        auto patch = [&](const InstanceView& inst, const BlasView&, uint32_t p, const Ray&, float) {
+            return add(inst.patchBase + p);
+        };
+        traverseInstances<false>(v.instances, r, t, patch, nullptr);
+    } else {
+        traverseBvh<false>(v.boxes, r, t, [&](uint32_t p, const Ray&, float) { return add(p); }, nullptr);
+    }
     vdFlushPairs(v, batch, n, slot);
 }
 
