@@ -33,17 +33,20 @@ __global__ void generateKernel(SceneView s, PathBuffers b, PassParams p) {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < p.width * p.height) stageGenerate(s, b, p, i);
 }
+// The trace kernels, one per structure kind (scene_view.h: TraceKind).
+template <TraceKind K>
 __global__ void traceClosestKernel(SceneView s, PathBuffers b, int bounce, uint32_t maxCount) {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < maxCount) stageTraceClosest(s, b, bounce, i);
+    if (i < maxCount) stageTraceClosestAs<K>(s, b, bounce, i);
 }
 __global__ void shadeKernel(SceneView s, PathBuffers b, PassParams p, int bounce, uint32_t maxCount) {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < maxCount) stageShade(s, b, p, bounce, i);
 }
+template <TraceKind K>
 __global__ void traceShadowKernel(SceneView s, PathBuffers b, uint32_t maxCount) {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < maxCount) stageTraceShadow(s, b, i);
+    if (i < maxCount) stageTraceShadowAs<K>(s, b, i);
 }
 __global__ void shadowFinishKernel(PathBuffers b, uint32_t maxCount) {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -235,7 +238,13 @@ public:
             for (int bounce = 0; bounce <= p.maxBounces; ++bounce) {
                 timer_.begin(kTrace);
                 timer_.begin(bounce == 0 ? kTracePrimary : kTraceBounce);
-                traceClosestKernel<<<blocks(n), kBlock, 0, stream_>>>(sv, b, bounce, n);
+                switch (traceKindOf(sv)) {
+                case TraceKind::Kd: traceClosestKernel<TraceKind::Kd><<<blocks(n), kBlock, 0, stream_>>>(sv, b, bounce, n); break;
+                case TraceKind::TwoLevel:
+                    traceClosestKernel<TraceKind::TwoLevel><<<blocks(n), kBlock, 0, stream_>>>(sv, b, bounce, n);
+                    break;
+                default: traceClosestKernel<TraceKind::Bvh><<<blocks(n), kBlock, 0, stream_>>>(sv, b, bounce, n);
+                }
                 STRATA_LAUNCH_CHECK("trace");
                 timer_.countLaunches();
                 timer_.end(bounce == 0 ? kTracePrimary : kTraceBounce);
@@ -254,7 +263,11 @@ public:
                 timer_.end(kShade);
                 if (!p.nee || bounce == p.maxBounces) continue;  // no shadow rays spawned
                 timer_.begin(kShadow);
-                traceShadowKernel<<<blocks(n), kBlock, 0, stream_>>>(sv, b, n);
+                switch (traceKindOf(sv)) {
+                case TraceKind::Kd: traceShadowKernel<TraceKind::Kd><<<blocks(n), kBlock, 0, stream_>>>(sv, b, n); break;
+                case TraceKind::TwoLevel: traceShadowKernel<TraceKind::TwoLevel><<<blocks(n), kBlock, 0, stream_>>>(sv, b, n); break;
+                default: traceShadowKernel<TraceKind::Bvh><<<blocks(n), kBlock, 0, stream_>>>(sv, b, n);
+                }
                 STRATA_LAUNCH_CHECK("shadow");
                 timer_.countLaunches();
                 timer_.end(kShadow);

@@ -104,7 +104,10 @@ STRATA_HD void stageGenerate(const SceneView& s, const PathBuffers& b, const Pas
 
 // Stage 2: closest hit of each queued ray, resolved with a 64-bit atomicMin.
 // Slot 0 also resets the queues that shade will fill (they are unused here).
-STRATA_HD void stageTraceClosest(const SceneView& s, const PathBuffers& b, int bounce, uint32_t slot) {
+// K: the structure (traceKindOf(s)), fixed at compile time on the GPU; VD
+// pairs come through the instances exactly when the triangles do.
+template <TraceKind K>
+STRATA_HD void stageTraceClosestAs(const SceneView& s, const PathBuffers& b, int bounce, uint32_t slot) {
     int cur = bounce & 1;
     uint32_t count = b.counters[cur];
     if (slot == 0) {
@@ -114,10 +117,18 @@ STRATA_HD void stageTraceClosest(const SceneView& s, const PathBuffers& b, int b
     }
     if (slot >= count) return;
     const Ray ray = b.rays[cur][slot];
-    HitRecord h = traceClosest(s, ray);
+    HitRecord h = traceClosestAs<K>(s, ray);
     atomicMinU64(&b.hits[slot], h);
     // VD patches entered before the triangle hit: pairs for the bottom level.
-    if (s.vd.numPatches) vdAppendPairs(s.vd, ray, isHit(h) ? hitDistance(h) : ray.tmax, slot);
+    if (s.vd.numPatches)
+        vdAppendPairsAs<K == TraceKind::TwoLevel>(s.vd, ray, isHit(h) ? hitDistance(h) : ray.tmax, slot);
+}
+STRATA_HD void stageTraceClosest(const SceneView& s, const PathBuffers& b, int bounce, uint32_t slot) {
+    switch (traceKindOf(s)) {
+    case TraceKind::Kd: return stageTraceClosestAs<TraceKind::Kd>(s, b, bounce, slot);
+    case TraceKind::TwoLevel: return stageTraceClosestAs<TraceKind::TwoLevel>(s, b, bounce, slot);
+    default: return stageTraceClosestAs<TraceKind::Bvh>(s, b, bounce, slot);
+    }
 }
 
 struct LightSample {
@@ -317,18 +328,26 @@ STRATA_HD void stageShade(const SceneView& s, const PathBuffers& b, const PassPa
 // A path has at most one shadow ray per bounce, so the add does not race.
 // With VD patches the contribution waits for the bottom level: the ray is
 // marked blocked or not and its patch pairs appended; stageShadowFinish adds.
-STRATA_HD void stageTraceShadow(const SceneView& s, const PathBuffers& b, uint32_t slot) {
+template <TraceKind K>
+STRATA_HD void stageTraceShadowAs(const SceneView& s, const PathBuffers& b, uint32_t slot) {
     uint32_t count = b.counters[kShadowQueue];
     if (slot == 0) b.counters[kShadowRaysTraced] += count;
     if (slot >= count) return;
     const Ray ray = b.shadowRays[slot];
-    const bool blocked = traceAny(s, ray);
+    const bool blocked = traceAnyAs<K>(s, ray);
     if (!s.vd.numPatches) {
         if (!blocked) b.radiance[b.shadowPath[slot]] += b.shadowContrib[slot];
         return;
     }
     b.shadowBlocked[slot] = blocked ? 1u : 0u;
-    if (!blocked) vdAppendPairs(s.vd, ray, ray.tmax, slot);
+    if (!blocked) vdAppendPairsAs<K == TraceKind::TwoLevel>(s.vd, ray, ray.tmax, slot);
+}
+STRATA_HD void stageTraceShadow(const SceneView& s, const PathBuffers& b, uint32_t slot) {
+    switch (traceKindOf(s)) {
+    case TraceKind::Kd: return stageTraceShadowAs<TraceKind::Kd>(s, b, slot);
+    case TraceKind::TwoLevel: return stageTraceShadowAs<TraceKind::TwoLevel>(s, b, slot);
+    default: return stageTraceShadowAs<TraceKind::Bvh>(s, b, slot);
+    }
 }
 
 // Stage 4b (VD patches only): after the bottom level, unblocked shadow rays add.

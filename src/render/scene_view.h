@@ -48,27 +48,53 @@ STRATA_HD float intersectTri(const GeometryView& g, uint32_t prim, const Ray& ra
     return intersectTriangle(ray, g.pos[t.v[0]], g.pos[t.v[1]], g.pos[t.v[2]], tmax, h) ? h.t : 3.0e38f;
 }
 
-// The traversal s.bvh.traversal selects: stackless over the skip links when
-// the view has them, else the ordered stack traversal.
-template <bool AnyHit>
-STRATA_HD uint32_t traceTriangles(const SceneView& s, const Ray& ray, float& tmax, TraversalStats* stats) {
+// The structure a view is traced with. The GPU's trace kernels are compiled
+// once per kind (one traversal each: a kernel holding all three needed 82
+// registers and a 1.4 KiB stack frame where the flat one needs 54 and 0.9
+// KiB, and flat frames were 20% slower for it); host code dispatches at run time.
+enum class TraceKind { Bvh, Kd, TwoLevel };
+STRATA_HD TraceKind traceKindOf(const SceneView& s) {
+    return s.kd.numNodes ? TraceKind::Kd : s.tl.numInstances ? TraceKind::TwoLevel : TraceKind::Bvh;
+}
+
+// The traversal of kind K (for Bvh, s.bvh.traversal selects stackless over the
+// skip links when the view has them, else the ordered stack traversal).
+template <TraceKind K, bool AnyHit>
+STRATA_HD uint32_t traceTrianglesAs(const SceneView& s, const Ray& ray, float& tmax, TraversalStats* stats) {
     const GeometryView& g = s.geo;
     auto tri = [&](uint32_t p, const Ray& r, float tm) { return intersectTri(g, p, r, tm); };
-    if (s.kd.numNodes) return traverseKd<AnyHit>(s.kd, ray, tmax, tri, stats);
-    if (s.tl.numInstances) return traverseTwoLevel<AnyHit>(s.tl, ray, tmax, stats);
-    return traverseView<AnyHit>(s.bvh, ray, tmax, tri, stats);
+    if constexpr (K == TraceKind::Kd) return traverseKd<AnyHit>(s.kd, ray, tmax, tri, stats);
+    else if constexpr (K == TraceKind::TwoLevel) return traverseTwoLevel<AnyHit>(s.tl, ray, tmax, stats);
+    else return traverseView<AnyHit>(s.bvh, ray, tmax, tri, stats);
 }
 
 // Closest hit as a 64-bit record (distance bits high, triangle id low).
-STRATA_HD HitRecord traceClosest(const SceneView& s, const Ray& ray, TraversalStats* stats = nullptr) {
+template <TraceKind K>
+STRATA_HD HitRecord traceClosestAs(const SceneView& s, const Ray& ray, TraversalStats* stats = nullptr) {
     float tmax = ray.tmax;
-    uint32_t prim = traceTriangles<false>(s, ray, tmax, stats);
+    uint32_t prim = traceTrianglesAs<K, false>(s, ray, tmax, stats);
     return prim == ~0u ? kNoHit : packHit(tmax, prim);
 }
-
-STRATA_HD bool traceAny(const SceneView& s, const Ray& ray, TraversalStats* stats = nullptr) {
+template <TraceKind K>
+STRATA_HD bool traceAnyAs(const SceneView& s, const Ray& ray, TraversalStats* stats = nullptr) {
     float tmax = ray.tmax;
-    return traceTriangles<true>(s, ray, tmax, stats) != ~0u;
+    return traceTrianglesAs<K, true>(s, ray, tmax, stats) != ~0u;
+}
+
+// The same, with the kind chosen at run time.
+STRATA_HD HitRecord traceClosest(const SceneView& s, const Ray& ray, TraversalStats* stats = nullptr) {
+    switch (traceKindOf(s)) {
+    case TraceKind::Kd: return traceClosestAs<TraceKind::Kd>(s, ray, stats);
+    case TraceKind::TwoLevel: return traceClosestAs<TraceKind::TwoLevel>(s, ray, stats);
+    default: return traceClosestAs<TraceKind::Bvh>(s, ray, stats);
+    }
+}
+STRATA_HD bool traceAny(const SceneView& s, const Ray& ray, TraversalStats* stats = nullptr) {
+    switch (traceKindOf(s)) {
+    case TraceKind::Kd: return traceAnyAs<TraceKind::Kd>(s, ray, stats);
+    case TraceKind::TwoLevel: return traceAnyAs<TraceKind::TwoLevel>(s, ray, stats);
+    default: return traceAnyAs<TraceKind::Bvh>(s, ray, stats);
+    }
 }
 
 // Brute force over all triangles: the oracle of the tests.

@@ -62,10 +62,12 @@ STRATA_HD void vdFlushPairs(const VdView& v, const uint32_t* patch, int n, uint3
         else atomicAddU32(&v.pairCount[1], 1u);
     }
 }
-// Flat mode: the BVH over the patches' world boxes. Instanced mode: the
-// instances of VD meshes, each with its mesh's object-space BLAS over the
-// patches' loose boxes; the object ray meets the patch's own box.
-STRATA_HD void vdAppendPairs(const VdView& v, const Ray& ray, float tmax, uint32_t slot) {
+// Flat mode: the BVH over the patches' world boxes. Instanced mode
+// (ViaInstances, v.instances set): the instances of VD meshes, each with its
+// mesh's object-space BLAS over the patches' loose boxes; the object ray
+// meets the patch's own box.
+template <bool ViaInstances>
+STRATA_HD void vdAppendPairsAs(const VdView& v, const Ray& ray, float tmax, uint32_t slot) {
     Ray r = ray;
     r.tmax = tmax;
     float t = tmax;
@@ -79,7 +81,7 @@ STRATA_HD void vdAppendPairs(const VdView& v, const Ray& ray, float tmax, uint32
         }
         return 3.0e38f;  // never a hit here: the bottom level decides
     };
-    if (v.instances.numInstances) {
+    if constexpr (ViaInstances) {
         auto patch = [&](const InstanceView& inst, const BlasView&, uint32_t p, const Ray&, float) {
             return add(inst.patchBase + p);
         };
@@ -88,6 +90,10 @@ STRATA_HD void vdAppendPairs(const VdView& v, const Ray& ray, float tmax, uint32
         traverseBvh<false>(v.boxes, r, t, [&](uint32_t p, const Ray&, float) { return add(p); }, nullptr);
     }
     vdFlushPairs(v, batch, n, slot);
+}
+STRATA_HD void vdAppendPairs(const VdView& v, const Ray& ray, float tmax, uint32_t slot) {
+    if (v.instances.numInstances) vdAppendPairsAs<true>(v, ray, tmax, slot);
+    else vdAppendPairsAs<false>(v, ray, tmax, slot);
 }
 
 // The level a ray asks of a patch: cells about one pixel's footprint at the
