@@ -33,7 +33,7 @@ __global__ void generateKernel(SceneView s, PathBuffers b, PassParams p) {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < p.width * p.height) stageGenerate(s, b, p, i);
 }
-// The trace kernels, one per structure kind (scene_view.h: TraceKind).
+// The trace kernels, one per structure kind and traversal (scene_view.h: TraceKind).
 template <TraceKind K>
 __global__ void traceClosestKernel(SceneView s, PathBuffers b, int bounce, uint32_t maxCount) {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -243,6 +243,9 @@ public:
                 case TraceKind::TwoLevel:
                     traceClosestKernel<TraceKind::TwoLevel><<<blocks(n), kBlock, 0, stream_>>>(sv, b, bounce, n);
                     break;
+                case TraceKind::BvhStackless:
+                    traceClosestKernel<TraceKind::BvhStackless><<<blocks(n), kBlock, 0, stream_>>>(sv, b, bounce, n);
+                    break;
                 default: traceClosestKernel<TraceKind::Bvh><<<blocks(n), kBlock, 0, stream_>>>(sv, b, bounce, n);
                 }
                 STRATA_LAUNCH_CHECK("trace");
@@ -266,6 +269,9 @@ public:
                 switch (traceKindOf(sv)) {
                 case TraceKind::Kd: traceShadowKernel<TraceKind::Kd><<<blocks(n), kBlock, 0, stream_>>>(sv, b, n); break;
                 case TraceKind::TwoLevel: traceShadowKernel<TraceKind::TwoLevel><<<blocks(n), kBlock, 0, stream_>>>(sv, b, n); break;
+                case TraceKind::BvhStackless:
+                    traceShadowKernel<TraceKind::BvhStackless><<<blocks(n), kBlock, 0, stream_>>>(sv, b, n);
+                    break;
                 default: traceShadowKernel<TraceKind::Bvh><<<blocks(n), kBlock, 0, stream_>>>(sv, b, n);
                 }
                 STRATA_LAUNCH_CHECK("shadow");

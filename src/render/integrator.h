@@ -127,6 +127,7 @@ STRATA_HD void stageTraceClosest(const SceneView& s, const PathBuffers& b, int b
     switch (traceKindOf(s)) {
     case TraceKind::Kd: return stageTraceClosestAs<TraceKind::Kd>(s, b, bounce, slot);
     case TraceKind::TwoLevel: return stageTraceClosestAs<TraceKind::TwoLevel>(s, b, bounce, slot);
+    case TraceKind::BvhStackless: return stageTraceClosestAs<TraceKind::BvhStackless>(s, b, bounce, slot);
     default: return stageTraceClosestAs<TraceKind::Bvh>(s, b, bounce, slot);
     }
 }
@@ -346,6 +347,7 @@ STRATA_HD void stageTraceShadow(const SceneView& s, const PathBuffers& b, uint32
     switch (traceKindOf(s)) {
     case TraceKind::Kd: return stageTraceShadowAs<TraceKind::Kd>(s, b, slot);
     case TraceKind::TwoLevel: return stageTraceShadowAs<TraceKind::TwoLevel>(s, b, slot);
+    case TraceKind::BvhStackless: return stageTraceShadowAs<TraceKind::BvhStackless>(s, b, slot);
     default: return stageTraceShadowAs<TraceKind::Bvh>(s, b, slot);
     }
 }

@@ -52,20 +52,25 @@ STRATA_HD float intersectTri(const GeometryView& g, uint32_t prim, const Ray& ra
 // once per kind (one traversal each: a kernel holding all three needed 82
 // registers and a 1.4 KiB stack frame where the flat one needs 54 and 0.9
 // KiB, and flat frames were 20% slower for it); host code dispatches at run time.
-enum class TraceKind { Bvh, Kd, TwoLevel };
+// Flat mode has two: the ordered stack traversal, and the stackless one over
+// skip links where s.bvh.traversal asks for it and the view has them.
+enum class TraceKind { Bvh, BvhStackless, Kd, TwoLevel };
 STRATA_HD TraceKind traceKindOf(const SceneView& s) {
-    return s.kd.numNodes ? TraceKind::Kd : s.tl.numInstances ? TraceKind::TwoLevel : TraceKind::Bvh;
+    if (s.kd.numNodes) return TraceKind::Kd;
+    if (s.tl.numInstances) return TraceKind::TwoLevel;
+    return s.bvh.traversal == BvhTraversal::Stackless && s.bvh.skipNodes ? TraceKind::BvhStackless : TraceKind::Bvh;
 }
 
-// The traversal of kind K (for Bvh, s.bvh.traversal selects stackless over the
-// skip links when the view has them, else the ordered stack traversal).
+// The traversal of kind K.
 template <TraceKind K, bool AnyHit>
 STRATA_HD uint32_t traceTrianglesAs(const SceneView& s, const Ray& ray, float& tmax, TraversalStats* stats) {
     const GeometryView& g = s.geo;
     auto tri = [&](uint32_t p, const Ray& r, float tm) { return intersectTri(g, p, r, tm); };
     if constexpr (K == TraceKind::Kd) return traverseKd<AnyHit>(s.kd, ray, tmax, tri, stats);
     else if constexpr (K == TraceKind::TwoLevel) return traverseTwoLevel<AnyHit>(s.tl, ray, tmax, stats);
-    else return traverseView<AnyHit>(s.bvh, ray, tmax, tri, stats);
+    else if constexpr (K == TraceKind::BvhStackless)
+        return traverseStackless<AnyHit>(s.bvh.skipNodes, s.bvh.numSkipNodes, ray, tmax, tri, stats);
+    else return traverseBvh<AnyHit>(s.bvh, ray, tmax, tri, stats);
 }
 
 // Closest hit as a 64-bit record (distance bits high, triangle id low).
@@ -86,6 +91,7 @@ STRATA_HD HitRecord traceClosest(const SceneView& s, const Ray& ray, TraversalSt
     switch (traceKindOf(s)) {
     case TraceKind::Kd: return traceClosestAs<TraceKind::Kd>(s, ray, stats);
     case TraceKind::TwoLevel: return traceClosestAs<TraceKind::TwoLevel>(s, ray, stats);
+    case TraceKind::BvhStackless: return traceClosestAs<TraceKind::BvhStackless>(s, ray, stats);
     default: return traceClosestAs<TraceKind::Bvh>(s, ray, stats);
     }
 }
@@ -93,6 +99,7 @@ STRATA_HD bool traceAny(const SceneView& s, const Ray& ray, TraversalStats* stat
     switch (traceKindOf(s)) {
     case TraceKind::Kd: return traceAnyAs<TraceKind::Kd>(s, ray, stats);
     case TraceKind::TwoLevel: return traceAnyAs<TraceKind::TwoLevel>(s, ray, stats);
+    case TraceKind::BvhStackless: return traceAnyAs<TraceKind::BvhStackless>(s, ray, stats);
     default: return traceAnyAs<TraceKind::Bvh>(s, ray, stats);
     }
 }
