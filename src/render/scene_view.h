@@ -49,9 +49,9 @@ STRATA_HD float intersectTri(const GeometryView& g, uint32_t prim, const Ray& ra
 }
 
 // The structure a view is traced with. The GPU's trace kernels are compiled
-// once per kind (one traversal each: a kernel holding all three needed 82
-// registers and a 1.4 KiB stack frame where the flat one needs 54 and 0.9
-// KiB, and flat frames were 20% slower for it); host code dispatches at run time.
+// once per kind (one traversal each: a kernel holding them all needed 82
+// registers where the flat stack one needs 54 and the stackless 41, and flat
+// frames were 20% slower for it); host code dispatches at run time.
 // Flat mode has two: the ordered stack traversal, and the stackless one over
 // skip links where s.bvh.traversal asks for it and the view has them.
 enum class TraceKind { Bvh, BvhStackless, Kd, TwoLevel };
