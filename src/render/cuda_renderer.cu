@@ -238,16 +238,9 @@ public:
             for (int bounce = 0; bounce <= p.maxBounces; ++bounce) {
                 timer_.begin(kTrace);
                 timer_.begin(bounce == 0 ? kTracePrimary : kTraceBounce);
-                switch (traceKindOf(sv)) {
-                case TraceKind::Kd: traceClosestKernel<TraceKind::Kd><<<blocks(n), kBlock, 0, stream_>>>(sv, b, bounce, n); break;
-                case TraceKind::TwoLevel:
-                    traceClosestKernel<TraceKind::TwoLevel><<<blocks(n), kBlock, 0, stream_>>>(sv, b, bounce, n);
-                    break;
-                case TraceKind::BvhStackless:
-                    traceClosestKernel<TraceKind::BvhStackless><<<blocks(n), kBlock, 0, stream_>>>(sv, b, bounce, n);
-                    break;
-                default: traceClosestKernel<TraceKind::Bvh><<<blocks(n), kBlock, 0, stream_>>>(sv, b, bounce, n);
-                }
+                withTraceKind(traceKindOf(sv), [&](auto k) {
+                    traceClosestKernel<decltype(k)::value><<<blocks(n), kBlock, 0, stream_>>>(sv, b, bounce, n);
+                });
                 STRATA_LAUNCH_CHECK("trace");
                 timer_.countLaunches();
                 timer_.end(bounce == 0 ? kTracePrimary : kTraceBounce);
@@ -266,14 +259,9 @@ public:
                 timer_.end(kShade);
                 if (!p.nee || bounce == p.maxBounces) continue;  // no shadow rays spawned
                 timer_.begin(kShadow);
-                switch (traceKindOf(sv)) {
-                case TraceKind::Kd: traceShadowKernel<TraceKind::Kd><<<blocks(n), kBlock, 0, stream_>>>(sv, b, n); break;
-                case TraceKind::TwoLevel: traceShadowKernel<TraceKind::TwoLevel><<<blocks(n), kBlock, 0, stream_>>>(sv, b, n); break;
-                case TraceKind::BvhStackless:
-                    traceShadowKernel<TraceKind::BvhStackless><<<blocks(n), kBlock, 0, stream_>>>(sv, b, n);
-                    break;
-                default: traceShadowKernel<TraceKind::Bvh><<<blocks(n), kBlock, 0, stream_>>>(sv, b, n);
-                }
+                withTraceKind(traceKindOf(sv), [&](auto k) {
+                    traceShadowKernel<decltype(k)::value><<<blocks(n), kBlock, 0, stream_>>>(sv, b, n);
+                });
                 STRATA_LAUNCH_CHECK("shadow");
                 timer_.countLaunches();
                 timer_.end(kShadow);

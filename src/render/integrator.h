@@ -124,12 +124,7 @@ STRATA_HD void stageTraceClosestAs(const SceneView& s, const PathBuffers& b, int
         vdAppendPairsAs<K == TraceKind::TwoLevel>(s.vd, ray, isHit(h) ? hitDistance(h) : ray.tmax, slot);
 }
 STRATA_HD void stageTraceClosest(const SceneView& s, const PathBuffers& b, int bounce, uint32_t slot) {
-    switch (traceKindOf(s)) {
-    case TraceKind::Kd: return stageTraceClosestAs<TraceKind::Kd>(s, b, bounce, slot);
-    case TraceKind::TwoLevel: return stageTraceClosestAs<TraceKind::TwoLevel>(s, b, bounce, slot);
-    case TraceKind::BvhStackless: return stageTraceClosestAs<TraceKind::BvhStackless>(s, b, bounce, slot);
-    default: return stageTraceClosestAs<TraceKind::Bvh>(s, b, bounce, slot);
-    }
+    withTraceKind(traceKindOf(s), [&](auto k) { stageTraceClosestAs<decltype(k)::value>(s, b, bounce, slot); });
 }
 
 struct LightSample {
@@ -344,12 +339,7 @@ STRATA_HD void stageTraceShadowAs(const SceneView& s, const PathBuffers& b, uint
     if (!blocked) vdAppendPairsAs<K == TraceKind::TwoLevel>(s.vd, ray, ray.tmax, slot);
 }
 STRATA_HD void stageTraceShadow(const SceneView& s, const PathBuffers& b, uint32_t slot) {
-    switch (traceKindOf(s)) {
-    case TraceKind::Kd: return stageTraceShadowAs<TraceKind::Kd>(s, b, slot);
-    case TraceKind::TwoLevel: return stageTraceShadowAs<TraceKind::TwoLevel>(s, b, slot);
-    case TraceKind::BvhStackless: return stageTraceShadowAs<TraceKind::BvhStackless>(s, b, slot);
-    default: return stageTraceShadowAs<TraceKind::Bvh>(s, b, slot);
-    }
+    withTraceKind(traceKindOf(s), [&](auto k) { stageTraceShadowAs<decltype(k)::value>(s, b, slot); });
 }
 
 // Stage 4b (VD patches only): after the bottom level, unblocked shadow rays add.

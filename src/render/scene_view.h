@@ -61,6 +61,22 @@ STRATA_HD TraceKind traceKindOf(const SceneView& s) {
     return s.bvh.traversal == BvhTraversal::Stackless && s.bvh.skipNodes ? TraceKind::BvhStackless : TraceKind::Bvh;
 }
 
+// Calls f(TraceKindTag<K>{}) for the kind k: one switch for every place that
+// picks a compiled-per-kind function or kernel at run time.
+template <TraceKind K>
+struct TraceKindTag {
+    static constexpr TraceKind value = K;
+};
+template <class F>
+STRATA_HD auto withTraceKind(TraceKind k, F&& f) {
+    switch (k) {
+    case TraceKind::Kd: return f(TraceKindTag<TraceKind::Kd>{});
+    case TraceKind::TwoLevel: return f(TraceKindTag<TraceKind::TwoLevel>{});
+    case TraceKind::BvhStackless: return f(TraceKindTag<TraceKind::BvhStackless>{});
+    default: return f(TraceKindTag<TraceKind::Bvh>{});
+    }
+}
+
 // The traversal of kind K.
 template <TraceKind K, bool AnyHit>
 STRATA_HD uint32_t traceTrianglesAs(const SceneView& s, const Ray& ray, float& tmax, TraversalStats* stats) {
@@ -88,20 +104,10 @@ STRATA_HD bool traceAnyAs(const SceneView& s, const Ray& ray, TraversalStats* st
 
 // The same, with the kind chosen at run time.
 STRATA_HD HitRecord traceClosest(const SceneView& s, const Ray& ray, TraversalStats* stats = nullptr) {
-    switch (traceKindOf(s)) {
-    case TraceKind::Kd: return traceClosestAs<TraceKind::Kd>(s, ray, stats);
-    case TraceKind::TwoLevel: return traceClosestAs<TraceKind::TwoLevel>(s, ray, stats);
-    case TraceKind::BvhStackless: return traceClosestAs<TraceKind::BvhStackless>(s, ray, stats);
-    default: return traceClosestAs<TraceKind::Bvh>(s, ray, stats);
-    }
+    return withTraceKind(traceKindOf(s), [&](auto k) { return traceClosestAs<decltype(k)::value>(s, ray, stats); });
 }
 STRATA_HD bool traceAny(const SceneView& s, const Ray& ray, TraversalStats* stats = nullptr) {
-    switch (traceKindOf(s)) {
-    case TraceKind::Kd: return traceAnyAs<TraceKind::Kd>(s, ray, stats);
-    case TraceKind::TwoLevel: return traceAnyAs<TraceKind::TwoLevel>(s, ray, stats);
-    case TraceKind::BvhStackless: return traceAnyAs<TraceKind::BvhStackless>(s, ray, stats);
-    default: return traceAnyAs<TraceKind::Bvh>(s, ray, stats);
-    }
+    return withTraceKind(traceKindOf(s), [&](auto k) { return traceAnyAs<decltype(k)::value>(s, ray, stats); });
 }
 
 // Brute force over all triangles: the oracle of the tests.
