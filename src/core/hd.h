@@ -62,6 +62,14 @@ STRATA_HD unsigned long long atomicLoadU64(const unsigned long long* p) {
 #endif
 }
 
+STRATA_HD uint32_t atomicLoadU32(const uint32_t* p) {
+#if defined(__CUDA_ARCH__)
+    return *reinterpret_cast<const volatile uint32_t*>(p);
+#else
+    return __atomic_load_n(p, __ATOMIC_RELAXED);
+#endif
+}
+
 // Orders memory between the two visits of a bottom-up pass (Karras 2012 §4).
 STRATA_HD void memoryFence() {
 #if defined(__CUDA_ARCH__)

@@ -132,6 +132,11 @@ const std::vector<Field>& fields() {
          [](Options& o) -> void* { return &o.vd.lodBias; }},
         {{"vd.freeze_lod", OptionKind::Bool, "direct: keep each patch's level from when this was turned on", {}},
          [](Options& o) -> void* { return &o.vd.freezeLod; }},
+        {{"vd.pair_cull", OptionKind::Bool,
+          "direct: make a (patch, ray) pair only when the ray meets one of the boxes around the four quadrants of "
+          "the patch's displaced surface, not just the patch box",
+          {}},
+         [](Options& o) -> void* { return &o.vd.pairCull; }},
         {{"animation.fps", OptionKind::Float, "scene time per frame is 1/fps seconds", {}},
          [](Options& o) -> void* { return &o.animation.fps; }},
         {{"animation.start_time", OptionKind::Float, "scene time of the first frame (s)", {}},

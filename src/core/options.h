@@ -54,6 +54,7 @@ struct VdOptions {
     int maxLevel = 5;  // subdivision level (1-7), capped per mesh by its own max_level
     float lodBias = 0;       // direct: levels added to the pixel-footprint level
     bool freezeLod = false;  // direct: keep each patch's level from when this was turned on
+    bool pairCull = true;    // direct: a (patch, ray) pair only when the ray meets a quadrant box of the patch
 };
 
 struct AnimationOptions {

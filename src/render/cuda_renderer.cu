@@ -219,7 +219,7 @@ public:
 
         CameraView cam = cameraView(t, int(w), int(h));
         SceneView sv = sceneView(cam);
-        if (vd_) sv.vd = vd_->view(opt_.vd, pixelAngle(cam, int(h)), n, stream_);
+        if (vd_) sv.vd = vd_->view(flat_, opt_.vd, pixelAngle(cam, int(h)), n, stream_);
         const VdGpuStages vdStages{kVdSort, kVdBottom};
         PathBuffers b = paths_.view();
         if (!accumulate || samples_ == 0) {

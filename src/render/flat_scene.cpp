@@ -1,5 +1,6 @@
 #include "render/flat_scene.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -94,12 +95,20 @@ FlatScene flattenScene(const Scene& scene) {
     for (const Image& img : scene.images) f.textures.push_back(TextureView{img.pixels.data(), img.width, img.height});
 
     // VD patches left as quads (vd.mode direct): every instance of a VD mesh.
+    std::vector<std::vector<VdPatch>> meshVd(scene.meshes.size());
+    std::vector<uint32_t> meshOrigin(scene.meshes.size(), 0);
     for (size_t i = 0; i < scene.instances.size(); ++i) {
-        const Mesh& m = scene.meshes.at(scene.instances[i].mesh);
+        const size_t mi = size_t(scene.instances[i].mesh);
+        const Mesh& m = scene.meshes.at(mi);
         if (m.vd.map < 0 || m.quads.empty()) continue;
-        for (const VdPatch& p : meshPatches(scene, m)) {
-            f.patches.push_back(p);
+        if (meshVd[mi].empty()) {  // the mesh's first instance
+            meshVd[mi] = meshPatches(scene, m);
+            meshOrigin[mi] = uint32_t(f.patches.size());
+        }
+        for (size_t k = 0; k < meshVd[mi].size(); ++k) {
+            f.patches.push_back(meshVd[mi][k]);
             f.patchInstance.push_back(uint32_t(i));
+            f.patchOrigin.push_back(meshOrigin[mi] + uint32_t(k));
         }
     }
     if (f.patches.size() > kVdMaxPatches)
@@ -191,6 +200,21 @@ MeshPatches meshPatchRanges(const Scene& scene, const FlatScene& flat) {
         if (r.instanceBase[i] == r.meshFirst[m]) r.meshCount[m]++;
     }
     return r;
+}
+
+std::vector<Aabb> vdQuarterTable(const FlatScene& flat, int maxLevel) {
+    std::vector<Aabb> out(4 * flat.patches.size());
+    for (size_t k = 0; k < flat.patches.size(); ++k) {
+        const uint32_t o = flat.patchOrigin[k];
+        if (o != k) {
+            std::copy_n(&out[4 * size_t(o)], 4, &out[4 * k]);
+            continue;
+        }
+        const VdPatch& p = flat.patches[k];
+        const int level = std::max(1, std::min({p.maxLevel, maxLevel, kVdMaxLevel}));
+        vdQuarterBoxes(p, flat.vdMaps[size_t(p.map)], level, &out[4 * k]);
+    }
+    return out;
 }
 
 void triangleBounds(const std::vector<Vec3>& pos, const std::vector<Tri>& tris, std::vector<Aabb>& out) {

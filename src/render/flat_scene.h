@@ -40,6 +40,7 @@ struct FlatScene {
     // instance of a VD mesh, in the mesh's object space.
     std::vector<VdPatch> patches;
     std::vector<uint32_t> patchInstance;
+    std::vector<uint32_t> patchOrigin;  // per patch: the same patch of its mesh's first instance (object space alike)
     std::vector<TextureView> vdMaps;   // point into Scene::vdMaps
     std::vector<uint32_t> vdLinks;     // the shared link table (vdNodeCount(kVdMaxLevel))
 };
@@ -53,6 +54,15 @@ struct MeshPatches {
     std::vector<uint32_t> meshCount;     // per mesh: patches per instance (0: not a VD mesh)
 };
 MeshPatches meshPatchRanges(const Scene& scene, const FlatScene& flat);
+
+// vdQuarterBoxes of every patch (4 per patch) for trees up to vd.max_level
+// `maxLevel` (and each patch's own cap), computed once per mesh patch.
+std::vector<Aabb> vdQuarterTable(const FlatScene& flat, int maxLevel);
+// The quadrant boxes of patch k in world space: its instance's transform of
+// the object-space boxes (the pair culling tests the world ray).
+STRATA_HD void vdWorldQuarters(const Aabb* objectQuarters, const Affine& worldFromObject, Aabb* out) {
+    for (int q = 0; q < 4; ++q) out[q] = transformBox(worldFromObject, objectQuarters[q]);
+}
 
 // This frame's instance transforms (both directions) and the patches' world
 // boxes: the input of the patch-box BVH (vd.mode direct).

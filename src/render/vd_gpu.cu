@@ -19,6 +19,12 @@ constexpr int kBottomBlock = 128;
 constexpr int kVdSharedLevel = 5;
 size_t vdTreeBytes(int level) { return vdNodeCount(level) * sizeof(VdNode) + vdGridCount(level) * sizeof(Vec3); }
 
+__global__ void vdWorldQuartersKernel(uint32_t numPatches, const Aabb* quarters, const uint32_t* patchInstance,
+                                      const Affine* worldFromObject, Aabb* out) {
+    const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < numPatches) vdWorldQuarters(quarters + 4 * size_t(k), worldFromObject[patchInstance[k]], out + 4 * size_t(k));
+}
+
 // Each patch's run in the sorted pairs: range[2p] = begin, range[2p+1] = end.
 __global__ void vdRangesKernel(const VdPair* sorted, uint32_t n, uint32_t* range) {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -119,8 +125,10 @@ __global__ void __launch_bounds__(kBottomBlock, 5) vdBottomKernel(VdView v, cons
         // One thread per ray.
         for (uint32_t i = job.begin + threadIdx.x; i < job.end; i += blockDim.x) {
             const uint32_t slot = uint32_t(sorted[i]);
-            if (Shadow) {
-                if (vdTraceRay<true>(v, job.patch, nodes, grid, level, rays[slot], nullptr)) blocked[slot] = 1u;
+            if (Shadow) {  // a ray another patch has blocked is done
+                if (!atomicLoadU32(&blocked[slot]) &&
+                    vdTraceRay<true>(v, job.patch, nodes, grid, level, rays[slot], nullptr))
+                    blocked[slot] = 1u;
             } else {
                 vdTraceRay<false>(v, job.patch, nodes, grid, level, rays[slot], &hits[slot]);
             }
@@ -252,7 +260,16 @@ void VdGpu::prepare(const Scene& scene, const FlatScene& flat, float t, cudaStre
     instances_ = TwoLevelView{patchTop_.view(), members_.data(), patchBlasViews_.data(), uint32_t(members.size())};
 }
 
-VdView VdGpu::view(const VdOptions& o, float angle, uint32_t rays, cudaStream_t stream) {
+VdView VdGpu::view(const FlatScene& flat, const VdOptions& o, float angle, uint32_t rays, cudaStream_t stream) {
+    if (o.maxLevel != quarterLevel_) {  // pageable source: the copy has left the vector when upload returns
+        quarters_.upload(vdQuarterTable(flat, o.maxLevel), stream);
+        quarterLevel_ = o.maxLevel;
+        worldQuarters_.resize(quarters_.size());
+    }
+    vdWorldQuartersKernel<<<(numPatches_ + 127) / 128, 128, 0, stream>>>(numPatches_, quarters_.data(),
+                                                                      patchInstance_.data(), worldFromObject_.data(),
+                                                                      worldQuarters_.data());
+    STRATA_LAUNCH_CHECK("vd/quarters");
     size_t want = std::max<size_t>({size_t(rays) * 16, size_t(1) << 16, 2 * size_t(mostPairs_)});
     if (pairs_.size() < want) {
         pairs_.resize(want);
@@ -269,6 +286,7 @@ VdView VdGpu::view(const VdOptions& o, float angle, uint32_t rays, cudaStream_t 
     v.worldFromObject = worldFromObject_.data();
     v.maps = maps_.data();
     v.links = links_.data();
+    v.quarters = o.pairCull ? worldQuarters_.data() : nullptr;
     v.boxes = boxes_.view();
     v.instances = instances_;
     v.pairs = pairs_.data();
@@ -352,7 +370,7 @@ size_t VdGpu::memoryBytes() const {
     size_t patchBlas = meshPatchBoxes_.bytes() + memberBoxes_.bytes() + members_.bytes() + patchBlasViews_.bytes() +
                        patchTop_.memoryBytes();
     for (const auto& b : patchBlas_) patchBlas += b->memoryBytes();
-    return patchBlas + objectFromWorld_.bytes() + worldFromObject_.bytes() + worldBoxes_.bytes() + boxes_.memoryBytes() +
+    return patchBlas + quarters_.bytes() + worldQuarters_.bytes() + objectFromWorld_.bytes() + worldFromObject_.bytes() + worldBoxes_.bytes() + boxes_.memoryBytes() +
            range_.bytes() + job_.bytes() + frozen_.bytes() + work_.bytes() + grid_.bytes() + level_.bytes() +
            jobs_.bytes();
 }
@@ -360,7 +378,7 @@ size_t VdGpu::memoryBytes() const {
 size_t VdGpu::pairBytes() const { return pairs_.bytes() + sorted_.bytes() + counts_.bytes() + sortTemp_.bytes(); }
 
 size_t VdGpu::estimateBytes(const FlatScene& flat, size_t rays, int maxLevel) {
-    size_t b = flat.patches.size() * (sizeof(VdPatch) + 4 + 2 * sizeof(Aabb) + 8 + 1) +
+    size_t b = flat.patches.size() * (sizeof(VdPatch) + 4 + 6 * sizeof(Aabb) + 8 + 1) +
                flat.vdLinks.size() * 4 + LbvhBuilder::estimateBytes(flat.patches.size());
     for (const TextureView& m : flat.vdMaps) b += size_t(m.width) * m.height * sizeof(Vec3);
     b += 2 * std::max<size_t>(rays * 16, 1 << 16) * sizeof(VdPair) * 2;  // pairs, sorted, sort scratch

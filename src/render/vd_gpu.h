@@ -40,7 +40,9 @@ public:
     // world boxes and a top-level LBVH over them.
     void prepare(const Scene& scene, const FlatScene& flat, float t, cudaStream_t stream, StageTimer* timer,
                  const AccelOptions* instanced = nullptr);
-    VdView view(const VdOptions& o, float pixelAngle, uint32_t rays, cudaStream_t stream);
+    // The frame's view; the patches' quadrant boxes (pair culling) again
+    // when vd.max_level changes.
+    VdView view(const FlatScene& flat, const VdOptions& o, float pixelAngle, uint32_t rays, cudaStream_t stream);
     // Steps 2-3 over the pairs appended since the last call (reads their
     // count back: one synchronisation). Closest: hits; shadow: blocked.
     void resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t* blocked,
@@ -62,6 +64,8 @@ private:
     std::vector<DeviceBuffer<Vec3>> mapTexels_;
     DeviceBuffer<TextureView> maps_;
     DeviceBuffer<uint32_t> links_;
+    DeviceBuffer<Aabb> quarters_, worldQuarters_;  // vdQuarterTable at quarterLevel_; in world space this frame
+    int quarterLevel_ = -1;
     VdFrameData frame_;  // host side of this frame
     DeviceBuffer<Affine> objectFromWorld_, worldFromObject_;
     DeviceBuffer<Aabb> worldBoxes_;

@@ -58,6 +58,13 @@ VdView VdHost::view(const FlatScene& flat, const VdOptions& o, float angle, uint
     size_t want = std::max<size_t>({size_t(rays) * 16, size_t(1) << 16, 2 * size_t(mostPairs_)});
     if (pairs_.size() < want) pairs_.resize(want);
     if (!o.freezeLod) std::fill(frozen_.begin(), frozen_.end(), int8_t(0));
+    if (o.maxLevel != quarterLevel_) {
+        quarters_ = vdQuarterTable(flat, o.maxLevel);
+        quarterLevel_ = o.maxLevel;
+    }
+    worldQuarters_.resize(quarters_.size());
+    for (size_t k = 0; k < flat.patches.size(); ++k)
+        vdWorldQuarters(&quarters_[4 * k], frame_.worldFromObject[flat.patchInstance[k]], &worldQuarters_[4 * k]);
     VdView v;
     v.numPatches = uint32_t(flat.patches.size());
     v.patches = flat.patches.data();
@@ -66,6 +73,7 @@ VdView VdHost::view(const FlatScene& flat, const VdOptions& o, float angle, uint
     v.worldFromObject = frame_.worldFromObject.data();
     v.maps = flat.vdMaps.data();
     v.links = flat.vdLinks.data();
+    v.quarters = o.pairCull ? worldQuarters_.data() : nullptr;
     v.boxes = boxes_.view();
     if (!members_.empty())
         v.instances = TwoLevelView{patchTop_.view(), members_.data(), blasViews_.data(), uint32_t(members_.size())};
@@ -112,7 +120,9 @@ void VdHost::resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t
         for (uint32_t i = begin; i < end; ++i) {
             const uint32_t slot = uint32_t(pairs_[i]);
             if (blocked) {
-                if (vdTraceRay<true>(v, patch, nodes.data(), grid.data(), level, rays[slot], nullptr)) atomicExchU32(&blocked[slot], 1u);
+                if (!atomicLoadU32(&blocked[slot]) &&  // a ray another patch has blocked is done
+                    vdTraceRay<true>(v, patch, nodes.data(), grid.data(), level, rays[slot], nullptr))
+                    atomicExchU32(&blocked[slot], 1u);
             } else {
                 vdTraceRay<false>(v, patch, nodes.data(), grid.data(), level, rays[slot], &hits[slot]);
             }
@@ -126,6 +136,7 @@ size_t VdHost::memoryBytes() const {
                members_.size() * sizeof(InstanceView);
     for (const HostAccel& a : patchBlas_)
         b += a.bvh.nodes.size() * sizeof(BvhNode) + a.bvh.primIndex.size() * 4 + a.skipNodes.size() * sizeof(StacklessNode);
+    b += (quarters_.size() + worldQuarters_.size()) * sizeof(Aabb);
     return b + pairs_.size() * sizeof(VdPair) + boxes_.nodes.size() * sizeof(BvhNode) +
            boxes_.primIndex.size() * sizeof(uint32_t) + frame_.worldBoxes.size() * sizeof(Aabb);
 }

@@ -51,6 +51,8 @@ private:
     HostBvh patchTop_;
     std::string patchKey_;
     AccelOptions patchOptions_;
+    std::vector<Aabb> quarters_, worldQuarters_;  // vdQuarterTable at quarterLevel_; in world space this frame
+    int quarterLevel_ = -1;
     std::vector<VdPair> pairs_;
     uint32_t counts_[2] = {0, 0};
     uint32_t mostPairs_ = 0;  // the most pairs one resolve had

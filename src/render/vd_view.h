@@ -39,6 +39,7 @@ struct VdView {
     const Affine* worldFromObject = nullptr;
     const TextureView* maps = nullptr;
     const uint32_t* links = nullptr;         // vdNodeCount(kVdMaxLevel) links
+    const Aabb* quarters = nullptr;          // 4 per patch: vdQuarterBoxes in world space, this frame; none: no culling
     BvhView boxes;                           // flat mode: BVH over the patches' world boxes (leaf prim = patch)
     TwoLevelView instances;                  // instanced mode: the patches through the instances (accel/two_level.h)
     VdPair* pairs = nullptr;
@@ -73,7 +74,10 @@ STRATA_HD void vdAppendPairsAs(const VdView& v, const Ray& ray, float tmax, uint
     float t = tmax;
     uint32_t batch[kVdPairBatch];
     int n = 0;
-    auto add = [&](uint32_t patch) {
+    // The pair only when the ray meets one of the patch's quadrant boxes:
+    // most rays that enter a patch's loose box miss its surface.
+    auto add = [&](uint32_t patch, float tm) {
+        if (v.quarters && !vdQuartersHit(v.quarters + 4 * size_t(patch), r, tm)) return 3.0e38f;
         batch[n++] = patch;
         if (n == kVdPairBatch) {
             vdFlushPairs(v, batch, n, slot);
@@ -82,12 +86,12 @@ STRATA_HD void vdAppendPairsAs(const VdView& v, const Ray& ray, float tmax, uint
         return 3.0e38f;  // never a hit here: the bottom level decides
     };
     if constexpr (ViaInstances) {
-        auto patch = [&](const InstanceView& inst, const BlasView&, uint32_t p, const Ray&, float) {
-            return add(inst.patchBase + p);
+        auto patch = [&](const InstanceView& inst, const BlasView&, uint32_t p, const Ray&, float tm) {
+            return add(inst.patchBase + p, tm);
         };
         traverseInstances<false>(v.instances, r, t, patch, nullptr);
     } else {
-        traverseBvh<false>(v.boxes, r, t, [&](uint32_t p, const Ray&, float) { return add(p); }, nullptr);
+        traverseBvh<false>(v.boxes, r, t, [&](uint32_t p, const Ray&, float tm) { return add(p, tm); }, nullptr);
     }
     vdFlushPairs(v, batch, n, slot);
 }

@@ -235,5 +235,55 @@ TEST(VdBvh, ClosestAndAnyHitEqualBruteForceOverThePretessellatedCells) {
     }
 }
 
+// Pair culling's quadrant boxes (vdQuarterBoxes at level L) hold every cell of
+// every level 1..L in its quadrant, so no ray that hits the patch at such a
+// level misses them; and they cull: many rays entering the loose box miss
+// all four.
+TEST(VdBvh, QuarterBoxesHoldEveryCellUpToTheirLevelAndCullRaysThatMissTheSurface) {
+    for (const char* g : {"vd-mushroom", "vd-hook", "vd-spike", "vd-bark"}) {
+        PatchFixture f = loadAsset(g);
+        std::mt19937 rng(5);
+        std::uniform_real_distribution<float> u(0.0f, 1.0f);
+        int entered = 0, culled = 0, hits = 0;
+        for (int L : {1, 3, 4}) {
+            for (const VdPatch& p : f.patches) {
+                Aabb q[4];
+                vdQuarterBoxes(p, f.map, L, q);
+                for (int k = 0; k < 4; ++k) ASSERT_TRUE(p.box.contains(q[k])) << g;  // never looser than the patch box
+                for (int l = 1; l <= L; ++l) {
+                    const uint32_t n = 1u << l;
+                    for (uint32_t y = 0; y < n; ++y)
+                        for (uint32_t x = 0; x < n; ++x) {
+                            Vec3 c[4];
+                            vdCellCorners(p, f.map, l, x, y, c);
+                            const Aabb& box = q[2 * (2 * y >= n) + (2 * x >= n)];
+                            for (const Vec3& v : c)
+                                ASSERT_TRUE(box.contains(Aabb{v, v})) << g << " L " << L << " level " << l;
+                        }
+                }
+                const Vec3 e = p.box.extent();
+                for (int r = 0; r < 200; ++r) {
+                    // Rays through random points of the loose box in random directions.
+                    Ray ray;
+                    const Vec3 through = p.box.lo + e * Vec3{u(rng), u(rng), u(rng)};
+                    ray.dir = normalize(Vec3{u(rng) - 0.5f, u(rng) - 0.5f, u(rng) - 0.5f});
+                    ray.org = through - ray.dir * (2.0f * length(e));
+                    ray.tmin = 0;
+                    const bool kept = vdQuartersHit(q, ray, ray.tmax);
+                    for (int l = 1; l <= L; ++l) {
+                        const bool hit = bruteForce(p, f.map, l, ray) < ray.tmax;
+                        ASSERT_TRUE(kept || !hit) << g << " L " << L << ": a ray hitting level " << l << " was culled";
+                        hits += hit;
+                    }
+                    ++entered;
+                    culled += !kept;
+                }
+            }
+        }
+        EXPECT_GT(hits, 0) << g;
+        EXPECT_GT(culled, entered / 10) << g << ": the quadrant boxes should cull rays that only cross the loose box";
+    }
+}
+
 }  // namespace
 }  // namespace strata

@@ -70,11 +70,12 @@ std::vector<Ray> randomRays(uint32_t n) {
 // The whole direct pipeline for the rays (closest hits, then shadow
 // verdicts), checked against pre-tessellation; returns the pairs resolved.
 uint64_t checkDirectAgainstPretess(Mode& direct, Mode& pre, const std::vector<Ray>& rays, const std::string& what,
-                                   const AccelOptions* instanced = nullptr) {
+                                   const AccelOptions* instanced = nullptr, bool pairCull = true) {
     const uint32_t n = uint32_t(rays.size());
     VdHost vd;
     vd.prepare(*direct.s, direct.flat, 0.0f, instanced);
     VdOptions o = direct.scene.options.vd;
+    o.pairCull = pairCull;
     direct.view.vd = vd.view(direct.flat, o, 1e-3f, n);
     EXPECT_EQ(direct.view.vd.instances.numInstances, instanced ? 3u : 0u) << what << ": the VD instances";
     ThreadPool pool(2);
@@ -116,7 +117,9 @@ uint64_t checkDirectAgainstPretess(Mode& direct, Mode& pre, const std::vector<Ra
 // the patches found through a top level over the VD instances and one
 // object-space BLAS per VD mesh (one for both mushroom instances). Both give
 // pre-tessellation's answers; instanced mode from no more pairs (the object
-// ray meets the patch's own box, not its world AABB).
+// ray meets the patch's own box, not its world AABB). Without vd.pair_cull
+// (every patch box the ray enters makes a pair) the answers are the same,
+// from far more pairs.
 TEST(VdDirect, ClosestHitsAndShadowVerdictsEqualPretessellationInBothModes) {
     test::TempDir dir;
     const std::string path = dir.write("s.json", kScene);
@@ -127,6 +130,10 @@ TEST(VdDirect, ClosestHitsAndShadowVerdictsEqualPretessellationInBothModes) {
     ASSERT_TRUE(pre.flat.patches.empty());
     const std::vector<Ray> rays = randomRays(4000);
     const uint64_t flatPairs = checkDirectAgainstPretess(direct, pre, rays, "flat");
+    const uint64_t unculled = checkDirectAgainstPretess(direct, pre, rays, "flat, no pair culling", nullptr, false);
+    EXPECT_LT(flatPairs, unculled * 3 / 4) << "the quadrant boxes should drop many pairs";
+    std::printf("flat: %llu pairs, %llu without vd.pair_cull\n", (unsigned long long)flatPairs,
+                (unsigned long long)unculled);
     for (const char* builder : {"lbvh-karras", "lbvh-skip"}) {
         AccelOptions o = direct.scene.options.accel;
         o.builder = builder;

@@ -254,6 +254,44 @@ STRATA_HD void vdBuildTree(const VdPatch& p, const TextureView& map, int level, 
     }
 }
 
+// Pair culling (step 1): a box per quadrant of the patch (s and t halved;
+// quadrant q = 2 * (t >= 1/2) + (s >= 1/2)) around its displaced grid at
+// `level`. A cell of any level l in 1 .. level lies in one quadrant and its
+// corners are vertices of that grid (the grids nest), so its triangles lie in
+// the quadrant's box: a ray that meets none of the four boxes cannot hit the
+// patch at any level up to `level`. Padded by 2^-16 of the patch box against
+// rounding (the tree's quantized boxes are at least that much larger too).
+STRATA_HD void vdQuarterBoxes(const VdPatch& p, const TextureView& map, int level, Aabb out[4]) {
+    for (int q = 0; q < 4; ++q) out[q] = Aabb{};
+    const uint32_t n = 1u << level, half = n / 2;
+    for (uint32_t j = 0; j <= n; ++j)
+        for (uint32_t i = 0; i <= n; ++i) {
+            const Vec3 v = vdPosition(p, map, float(i) / n, float(j) / n);
+            // A vertex on a mid line belongs to the quadrants on both sides.
+            for (uint32_t b = j <= half ? 0u : 1u; b <= (j >= half ? 1u : 0u); ++b)
+                for (uint32_t a = i <= half ? 0u : 1u; a <= (i >= half ? 1u : 0u); ++a) out[2 * b + a].grow(v);
+        }
+    const Vec3 e = p.box.extent();
+    const float pad = fmaxf(fmaxf(e.x, e.y), e.z) * (1.0f / 65536.0f);
+    for (int q = 0; q < 4; ++q) out[q] = Aabb{out[q].lo - make3(pad), out[q].hi + make3(pad)};
+}
+// Whether the (object-space) ray meets one of a patch's quadrant boxes in
+// [ray.tmin, tmax].
+STRATA_HD bool vdQuartersHit(const Aabb* quarter, const Ray& ray, float tmax) {
+    const Vec3 inv = safeInverse(ray.dir);
+    bool hit = false;
+    for (int q = 0; q < 4; ++q) {
+        const Aabb& b = quarter[q];
+        const float tx0 = (b.lo.x - ray.org.x) * inv.x, tx1 = (b.hi.x - ray.org.x) * inv.x;
+        const float ty0 = (b.lo.y - ray.org.y) * inv.y, ty1 = (b.hi.y - ray.org.y) * inv.y;
+        const float tz0 = (b.lo.z - ray.org.z) * inv.z, tz1 = (b.hi.z - ray.org.z) * inv.z;
+        const float tn = fmaxf(fmaxf(fminf(tx0, tx1), fminf(ty0, ty1)), fmaxf(fminf(tz0, tz1), ray.tmin));
+        const float tf = fminf(fminf(fmaxf(tx0, tx1), fmaxf(ty0, ty1)), fminf(fmaxf(tz0, tz1), tmax));
+        hit |= tn <= tf;
+    }
+    return hit;
+}
+
 // The two triangles of a leaf cell against the ray (object space); on a hit
 // closer than tmax, tmax becomes its distance. tri: 0 (v00 v10 v11) or 1 (v00 v11 v01).
 STRATA_HD bool vdIntersectCell(const Vec3 c[4], const Ray& ray, float& tmax, TriHit* hitOut = nullptr,
