@@ -133,8 +133,8 @@ const std::vector<Field>& fields() {
         {{"vd.freeze_lod", OptionKind::Bool, "direct: keep each patch's level from when this was turned on", {}},
          [](Options& o) -> void* { return &o.vd.freezeLod; }},
         {{"vd.pair_cull", OptionKind::Bool,
-          "direct: make a (patch, ray) pair only when the ray meets one of the boxes around the four quadrants of "
-          "the patch's displaced surface, not just the patch box",
+          "direct: bound each patch in the middle level by its four quadrants' boxes and make a (patch, ray) pair "
+          "only when the ray also meets a box of one of their sixteenths, not whenever it enters the patch box",
           {}},
          [](Options& o) -> void* { return &o.vd.pairCull; }},
         {{"animation.fps", OptionKind::Float, "scene time per frame is 1/fps seconds", {}},

@@ -49,7 +49,7 @@ public:
             rec.stages[stage].ms += std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
         };
         const uint32_t w = opt_.render.width, h = opt_.render.height, n = w * h;
-        if (rebuild_.needed(opt_.accel, t)) {
+        if (rebuild_.needed(opt_.accel, opt_.vd, t)) {
             timed(0, [&] { poseFlatScene(scene_, flat_, t, pos_, nrm_); });
             timed(1, [&] {
                 triangleBounds(pos_, flat_.tris, bounds_);
@@ -61,7 +61,7 @@ public:
                 else buildHostAccel(bounds_, opt_.accel, accel_);
                 // Patch transforms, and in flat mode the BVH over the patch boxes.
                 const bool viaInstances = opt_.accel.mode == "instanced" && opt_.accel.builder != "kdtree";
-                if (!flat_.patches.empty()) vd_.prepare(scene_, flat_, t, viaInstances ? &opt_.accel : nullptr);
+                if (!flat_.patches.empty()) vd_.prepare(scene_, flat_, opt_.vd, t, viaInstances ? &opt_.accel : nullptr);
             });
         }
         CameraView cam = cameraView(t, int(w), int(h));

@@ -180,7 +180,7 @@ public:
         header.triangles = gpu_->numTris();
         timer_.beginFrame(stream_, header);
 
-        if (rebuild_.needed(opt_.accel, t)) {
+        if (rebuild_.needed(opt_.accel, opt_.vd, t)) {
             timer_.begin(kAnimate);
             gpu_->prepareFrame(t, stream_);
             gpu_->animate(stream_);
@@ -211,7 +211,7 @@ public:
             if (vd_) {  // this frame's patch transforms, and in flat mode the BVH over the patch boxes
                 timer_.begin(kBuildVd);
                 const bool viaInstances = opt_.accel.mode == "instanced" && opt_.accel.builder != "kdtree";
-                vd_->prepare(scene_, flat_, t, stream_, &timer_, viaInstances ? &opt_.accel : nullptr);
+                vd_->prepare(scene_, flat_, opt_.vd, t, stream_, &timer_, viaInstances ? &opt_.accel : nullptr);
                 timer_.end(kBuildVd);
             }
             timer_.end(kBuild);
@@ -219,7 +219,7 @@ public:
 
         CameraView cam = cameraView(t, int(w), int(h));
         SceneView sv = sceneView(cam);
-        if (vd_) sv.vd = vd_->view(flat_, opt_.vd, pixelAngle(cam, int(h)), n, stream_);
+        if (vd_) sv.vd = vd_->view(opt_.vd, pixelAngle(cam, int(h)), n, stream_);
         const VdGpuStages vdStages{kVdSort, kVdBottom};
         PathBuffers b = paths_.view();
         if (!accumulate || samples_ == 0) {

@@ -202,19 +202,23 @@ MeshPatches meshPatchRanges(const Scene& scene, const FlatScene& flat) {
     return r;
 }
 
-std::vector<Aabb> vdQuarterTable(const FlatScene& flat, int maxLevel) {
-    std::vector<Aabb> out(4 * flat.patches.size());
+VdCullTable vdCullTable(const FlatScene& flat, int maxLevel) {
+    constexpr size_t n = kVdCullBoxes;
+    VdCullTable t;
+    t.quadrants.resize(4 * flat.patches.size());
+    t.sixteenths.resize(n * flat.patches.size());
     for (size_t k = 0; k < flat.patches.size(); ++k) {
         const uint32_t o = flat.patchOrigin[k];
         if (o != k) {
-            std::copy_n(&out[4 * size_t(o)], 4, &out[4 * k]);
+            std::copy_n(&t.quadrants[4 * o], 4, &t.quadrants[4 * k]);
+            std::copy_n(&t.sixteenths[n * o], n, &t.sixteenths[n * k]);
             continue;
         }
         const VdPatch& p = flat.patches[k];
         const int level = std::max(1, std::min({p.maxLevel, maxLevel, kVdMaxLevel}));
-        vdQuarterBoxes(p, flat.vdMaps[size_t(p.map)], level, &out[4 * k]);
+        vdCullBoxes(p, flat.vdMaps[size_t(p.map)], level, &t.quadrants[4 * k], &t.sixteenths[n * k]);
     }
-    return out;
+    return t;
 }
 
 void triangleBounds(const std::vector<Vec3>& pos, const std::vector<Tri>& tris, std::vector<Aabb>& out) {

@@ -55,13 +55,24 @@ struct MeshPatches {
 };
 MeshPatches meshPatchRanges(const Scene& scene, const FlatScene& flat);
 
-// vdQuarterBoxes of every patch (4 per patch) for trees up to vd.max_level
-// `maxLevel` (and each patch's own cap), computed once per mesh patch.
-std::vector<Aabb> vdQuarterTable(const FlatScene& flat, int maxLevel);
-// The quadrant boxes of patch k in world space: its instance's transform of
-// the object-space boxes (the pair culling tests the world ray).
-STRATA_HD void vdWorldQuarters(const Aabb* objectQuarters, const Affine& worldFromObject, Aabb* out) {
-    for (int q = 0; q < 4; ++q) out[q] = transformBox(worldFromObject, objectQuarters[q]);
+// vdCullBoxes of every patch for trees up to vd.max_level `maxLevel` (and
+// each patch's own cap), once per mesh patch: 4 quadrants and kVdCullBoxes
+// sixteenths per patch.
+struct VdCullTable {
+    std::vector<Aabb> quadrants, sixteenths;
+};
+VdCullTable vdCullTable(const FlatScene& flat, int maxLevel);
+// A patch's cull boxes in world space: its instance's transform of the
+// sixteenths, and the quadrants as their unions.
+STRATA_HD void vdWorldCullBoxes(const Aabb* sixteenths, const Affine& worldFromObject, Aabb* worldSixteenths,
+                                Aabb* worldQuadrants) {
+    for (int q = 0; q < 4; ++q) {
+        worldQuadrants[q] = Aabb{};
+        for (int k = 0; k < 4; ++k) {
+            worldSixteenths[4 * q + k] = transformBox(worldFromObject, sixteenths[4 * q + k]);
+            worldQuadrants[q].grow(worldSixteenths[4 * q + k]);
+        }
+    }
 }
 
 // This frame's instance transforms (both directions) and the patches' world

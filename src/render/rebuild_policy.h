@@ -11,11 +11,13 @@ namespace strata {
 class RebuildPolicy {
 public:
     // True when this frame must animate and rebuild; remembers what it built.
-    bool needed(const AccelOptions& a, float sceneTime) {
+    // vd: the VD options the middle level's boxes depend on.
+    bool needed(const AccelOptions& a, const VdOptions& vd, float sceneTime) {
+        const int vdKey = vd.maxLevel * 2 + int(vd.pairCull);
         unsigned kd = unsigned(a.kdA) | unsigned(a.kdB) << 1 | unsigned(a.kdC) << 2 | unsigned(a.kdD) << 3 |
                       unsigned(a.kdE) << 4;
         bool same = built_ && sceneTime == time_ && a.builder == builder_ && a.mortonBits == bits_ && kd == kd_ &&
-                    a.mode == mode_;
+                    a.mode == mode_ && vdKey == vdKey_;
         if (a.rebuild == "animated" && same) return false;
         built_ = true;
         time_ = sceneTime;
@@ -23,6 +25,7 @@ public:
         bits_ = a.mortonBits;
         kd_ = kd;
         mode_ = a.mode;
+        vdKey_ = vdKey;
         return true;
     }
 
@@ -32,6 +35,7 @@ private:
     std::string builder_;
     int bits_ = 0;
     unsigned kd_ = 0;
+    int vdKey_ = 0;
     std::string mode_;
 };
 

@@ -19,10 +19,12 @@ constexpr int kBottomBlock = 128;
 constexpr int kVdSharedLevel = 5;
 size_t vdTreeBytes(int level) { return vdNodeCount(level) * sizeof(VdNode) + vdGridCount(level) * sizeof(Vec3); }
 
-__global__ void vdWorldQuartersKernel(uint32_t numPatches, const Aabb* quarters, const uint32_t* patchInstance,
-                                      const Affine* worldFromObject, Aabb* out) {
+__global__ void vdWorldCullKernel(uint32_t numPatches, const Aabb* sixteenths, const uint32_t* patchInstance,
+                                  const Affine* worldFromObject, Aabb* worldSixteenths, Aabb* worldQuadrants) {
     const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
-    if (k < numPatches) vdWorldQuarters(quarters + 4 * size_t(k), worldFromObject[patchInstance[k]], out + 4 * size_t(k));
+    if (k < numPatches)
+        vdWorldCullBoxes(sixteenths + kVdCullBoxes * size_t(k), worldFromObject[patchInstance[k]],
+                         worldSixteenths + kVdCullBoxes * size_t(k), worldQuadrants + 4 * size_t(k));
 }
 
 // Each patch's run in the sorted pairs: range[2p] = begin, range[2p+1] = end.
@@ -62,8 +64,8 @@ constexpr uint32_t kVdJobRays = 2048;
 struct VdJob {
     uint32_t patch, begin, end, level;
 };
-__global__ void vdJobsKernel(uint32_t numPatches, const uint32_t* range, const int* level, int maxLevel,
-                             int8_t* frozen, VdJob* jobs, uint32_t* numJobs) {
+__global__ void vdJobsKernel(uint32_t numPatches, const VdPatch* patches, const uint32_t* range, const int* level,
+                             int maxLevel, int8_t* frozen, VdJob* jobs, uint32_t* numJobs) {
     uint32_t p = blockIdx.x * blockDim.x + threadIdx.x;
     if (p >= numPatches) return;
     const uint32_t begin = range[2 * p], end = range[2 * p + 1];
@@ -72,12 +74,13 @@ __global__ void vdJobsKernel(uint32_t numPatches, const uint32_t* range, const i
     // for the frame's later resolves: a shadow or bounce ray leaving a patch
     // must meet the surface its origin lies on, not a finer one (that would
     // shadow the patch with itself). vd.freeze_lod keeps it across frames.
-    // A level frozen under a larger vd.max_level is clamped to the current
-    // one: the tree buffers are sized by it.
+    // A level frozen under another vd.max_level is clamped to the current
+    // range: the tree buffers are sized by it, and the cull boxes hold the
+    // cells of levels 2 (where the caps allow) to it.
     int l = max(level[p], 1);
     if (frozen[p] > 0) l = frozen[p];
     else frozen[p] = int8_t(l);
-    l = min(l, maxLevel);
+    l = vdClampLevel(l, min(patches[p].maxLevel, maxLevel));
     const uint32_t chunks = (end - begin + kVdJobRays - 1) / kVdJobRays;
     uint32_t k = atomicAdd(numJobs, chunks);
     for (uint32_t c = 0; c < chunks; ++c)
@@ -192,17 +195,39 @@ void VdGpu::ensureWork(int maxLevel) {
     workLevel_ = maxLevel;
 }
 
-void VdGpu::prepare(const Scene& scene, const FlatScene& flat, float t, cudaStream_t stream, StageTimer* timer,
-                    const AccelOptions* instanced) {
+void VdGpu::prepare(const Scene& scene, const FlatScene& flat, const VdOptions& o, float t, cudaStream_t stream,
+                    StageTimer* timer, const AccelOptions* instanced) {
     poseVdPatches(scene, flat, t, frame_);
     objectFromWorld_.upload(frame_.objectFromWorld, stream);
     worldFromObject_.upload(frame_.worldFromObject, stream);
     instances_ = TwoLevelView{};
+    // vd.pair_cull: the middle level's primitives are the patches' quadrant
+    // boxes, with their sixteenths beside them (object space, again when
+    // vd.max_level changes), else the patches' loose boxes.
+    boxShift_ = o.pairCull ? kVdQuadrantShift : 0;
+    if (o.pairCull && o.maxLevel != cullLevel_) {  // pageable sources: each copy has left its vector when upload returns
+        const VdCullTable table = vdCullTable(flat, o.maxLevel);
+        cullQuadrants_.upload(table.quadrants, stream);
+        cullSixteenths_.upload(table.sixteenths, stream);
+        cullLevel_ = o.maxLevel;
+    }
+    const uint32_t numBoxes = numPatches_ << boxShift_;
     if (!instanced) {
-        worldBoxes_.upload(frame_.worldBoxes, stream);
-        boxes_.build(worldBoxes_.data(), numPatches_, 63, stream, timer, LbvhStages{}, LbvhVariant::Karras);
+        if (o.pairCull) {
+            worldBoxes_.resize(numBoxes);
+            worldSixteenths_.resize(size_t(numPatches_) * kVdCullBoxes);
+            vdWorldCullKernel<<<(numPatches_ + 127) / 128, 128, 0, stream>>>(
+                numPatches_, cullSixteenths_.data(), patchInstance_.data(), worldFromObject_.data(),
+                worldSixteenths_.data(), worldBoxes_.data());
+            STRATA_LAUNCH_CHECK("vd/cull boxes");
+        } else {
+            worldBoxes_.upload(frame_.worldBoxes, stream);
+        }
+        sixteenths_ = o.pairCull ? worldSixteenths_.data() : nullptr;
+        boxes_.build(worldBoxes_.data(), numBoxes, 63, stream, timer, LbvhStages{}, LbvhVariant::Karras);
         return;
     }
+    sixteenths_ = o.pairCull ? cullSixteenths_.data() : nullptr;
     if (patchMeshes_.empty()) {  // the VD meshes and instances, once
         const MeshPatches mp = meshPatchRanges(scene, flat);
         std::vector<int32_t> slot(scene.meshes.size(), -1);
@@ -211,6 +236,7 @@ void VdGpu::prepare(const Scene& scene, const FlatScene& flat, float t, cudaStre
             if (mp.meshCount[m] == 0) continue;
             PatchMesh pm;
             pm.mesh = uint32_t(m);
+            pm.first = mp.meshFirst[m];
             pm.boxOffset = uint32_t(boxes.size());
             pm.count = mp.meshCount[m];
             for (uint32_t k = 0; k < pm.count; ++k) {
@@ -233,11 +259,16 @@ void VdGpu::prepare(const Scene& scene, const FlatScene& flat, float t, cudaStre
         members_.resize(memberInstance_.size());
         patchBlasViews_.resize(patchMeshes_.size());
     }
-    const std::string key = instanced->builder + "/" + std::to_string(instanced->mortonBits);
-    if (key != patchKey_) {  // object space: again only when the builder changes
-        for (size_t k = 0; k < patchMeshes_.size(); ++k)
-            patchBlas_[k]->build(meshPatchBoxes_.data() + patchMeshes_[k].boxOffset, patchMeshes_[k].count,
-                                 instanced->mortonBits, stream, timer, LbvhStages{}, lbvhVariantOf(*instanced));
+    const std::string key = instanced->builder + "/" + std::to_string(instanced->mortonBits) +
+                            (o.pairCull ? "/cull " + std::to_string(cullLevel_) : "");
+    if (key != patchKey_) {  // object space: again only when the builder or the boxes change
+        for (size_t k = 0; k < patchMeshes_.size(); ++k) {
+            const PatchMesh& pm = patchMeshes_[k];
+            const Aabb* boxes = o.pairCull ? cullQuadrants_.data() + (size_t(pm.first) << boxShift_)
+                                           : meshPatchBoxes_.data() + pm.boxOffset;
+            patchBlas_[k]->build(boxes, pm.count << boxShift_, instanced->mortonBits, stream, timer, LbvhStages{},
+                                 lbvhVariantOf(*instanced));
+        }
         patchKey_ = key;
     }
     const BvhTraversal traversal = traversalOf(*instanced);
@@ -260,16 +291,7 @@ void VdGpu::prepare(const Scene& scene, const FlatScene& flat, float t, cudaStre
     instances_ = TwoLevelView{patchTop_.view(), members_.data(), patchBlasViews_.data(), uint32_t(members.size())};
 }
 
-VdView VdGpu::view(const FlatScene& flat, const VdOptions& o, float angle, uint32_t rays, cudaStream_t stream) {
-    if (o.maxLevel != quarterLevel_) {  // pageable source: the copy has left the vector when upload returns
-        quarters_.upload(vdQuarterTable(flat, o.maxLevel), stream);
-        quarterLevel_ = o.maxLevel;
-        worldQuarters_.resize(quarters_.size());
-    }
-    vdWorldQuartersKernel<<<(numPatches_ + 127) / 128, 128, 0, stream>>>(numPatches_, quarters_.data(),
-                                                                      patchInstance_.data(), worldFromObject_.data(),
-                                                                      worldQuarters_.data());
-    STRATA_LAUNCH_CHECK("vd/quarters");
+VdView VdGpu::view(const VdOptions& o, float angle, uint32_t rays, cudaStream_t stream) {
     size_t want = std::max<size_t>({size_t(rays) * 16, size_t(1) << 16, 2 * size_t(mostPairs_)});
     if (pairs_.size() < want) {
         pairs_.resize(want);
@@ -286,7 +308,7 @@ VdView VdGpu::view(const FlatScene& flat, const VdOptions& o, float angle, uint3
     v.worldFromObject = worldFromObject_.data();
     v.maps = maps_.data();
     v.links = links_.data();
-    v.quarters = o.pairCull ? worldQuarters_.data() : nullptr;
+    v.sixteenths = sixteenths_;
     v.boxes = boxes_.view();
     v.instances = instances_;
     v.pairs = pairs_.data();
@@ -294,7 +316,9 @@ VdView VdGpu::view(const FlatScene& flat, const VdOptions& o, float angle, uint3
     v.pairCapacity = uint32_t(pairs_.size());
     v.pixelAngle = angle;
     v.lodBias = o.lodBias;
-    v.maxLevel = o.maxLevel;
+    // Trees never finer than the cull boxes were made for (they are again
+    // at the next prepare).
+    v.maxLevel = boxShift_ ? std::min(o.maxLevel, cullLevel_) : o.maxLevel;
     return v;
 }
 
@@ -341,8 +365,8 @@ void VdGpu::resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t*
                                                              level_.data());
         STRATA_LAUNCH_CHECK("vd/levels");
         VdJob* jobs = reinterpret_cast<VdJob*>(jobs_.data());
-        vdJobsKernel<<<(numPatches_ + 255) / 256, 256, 0, stream>>>(numPatches_, range_.data(), level_.data(),
-                                                                    workLevel_, frozen_.data(), jobs, job_.data());
+        vdJobsKernel<<<(numPatches_ + 255) / 256, 256, 0, stream>>>(numPatches_, patches_.data(), range_.data(), level_.data(),
+                                                                    v.maxLevel, frozen_.data(), jobs, job_.data());
         STRATA_LAUNCH_CHECK("vd/jobs");
         const uint32_t perBlock = vdNodeCount(workLevel_), gridPerBlock = vdGridCount(workLevel_);
         const bool shared = workLevel_ <= kVdSharedLevel;
@@ -370,7 +394,7 @@ size_t VdGpu::memoryBytes() const {
     size_t patchBlas = meshPatchBoxes_.bytes() + memberBoxes_.bytes() + members_.bytes() + patchBlasViews_.bytes() +
                        patchTop_.memoryBytes();
     for (const auto& b : patchBlas_) patchBlas += b->memoryBytes();
-    return patchBlas + quarters_.bytes() + worldQuarters_.bytes() + objectFromWorld_.bytes() + worldFromObject_.bytes() + worldBoxes_.bytes() + boxes_.memoryBytes() +
+    return patchBlas + cullQuadrants_.bytes() + cullSixteenths_.bytes() + worldSixteenths_.bytes() + objectFromWorld_.bytes() + worldFromObject_.bytes() + worldBoxes_.bytes() + boxes_.memoryBytes() +
            range_.bytes() + job_.bytes() + frozen_.bytes() + work_.bytes() + grid_.bytes() + level_.bytes() +
            jobs_.bytes();
 }
@@ -378,8 +402,8 @@ size_t VdGpu::memoryBytes() const {
 size_t VdGpu::pairBytes() const { return pairs_.bytes() + sorted_.bytes() + counts_.bytes() + sortTemp_.bytes(); }
 
 size_t VdGpu::estimateBytes(const FlatScene& flat, size_t rays, int maxLevel) {
-    size_t b = flat.patches.size() * (sizeof(VdPatch) + 4 + 6 * sizeof(Aabb) + 8 + 1) +
-               flat.vdLinks.size() * 4 + LbvhBuilder::estimateBytes(flat.patches.size());
+    size_t b = flat.patches.size() * (sizeof(VdPatch) + 4 + (9 + 2 * kVdCullBoxes) * sizeof(Aabb) + 8 + 1) +
+               flat.vdLinks.size() * 4 + LbvhBuilder::estimateBytes(flat.patches.size() * 4);
     for (const TextureView& m : flat.vdMaps) b += size_t(m.width) * m.height * sizeof(Vec3);
     b += 2 * std::max<size_t>(rays * 16, 1 << 16) * sizeof(VdPair) * 2;  // pairs, sorted, sort scratch
     if (maxLevel > kVdSharedLevel) b += size_t(132 * 16) * vdTreeBytes(maxLevel);  // per-block work buffers

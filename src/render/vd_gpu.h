@@ -38,11 +38,9 @@ public:
     // object-space BLAS per VD mesh over its patches' boxes (built by the
     // LBVH variant of *instanced, again when it changes), the VD instances'
     // world boxes and a top-level LBVH over them.
-    void prepare(const Scene& scene, const FlatScene& flat, float t, cudaStream_t stream, StageTimer* timer,
-                 const AccelOptions* instanced = nullptr);
-    // The frame's view; the patches' quadrant boxes (pair culling) again
-    // when vd.max_level changes.
-    VdView view(const FlatScene& flat, const VdOptions& o, float pixelAngle, uint32_t rays, cudaStream_t stream);
+    void prepare(const Scene& scene, const FlatScene& flat, const VdOptions& o, float t, cudaStream_t stream,
+                 StageTimer* timer, const AccelOptions* instanced = nullptr);
+    VdView view(const VdOptions& o, float pixelAngle, uint32_t rays, cudaStream_t stream);
     // Steps 2-3 over the pairs appended since the last call (reads their
     // count back: one synchronisation). Closest: hits; shadow: blocked.
     void resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t* blocked,
@@ -64,16 +62,19 @@ private:
     std::vector<DeviceBuffer<Vec3>> mapTexels_;
     DeviceBuffer<TextureView> maps_;
     DeviceBuffer<uint32_t> links_;
-    DeviceBuffer<Aabb> quarters_, worldQuarters_;  // vdQuarterTable at quarterLevel_; in world space this frame
-    int quarterLevel_ = -1;
+    // vd.pair_cull: vdCullTable at cullLevel_ (object space); the sixteenths in
+    // world space this frame (flat mode); what the view points at.
+    DeviceBuffer<Aabb> cullQuadrants_, cullSixteenths_, worldSixteenths_;
+    const Aabb* sixteenths_ = nullptr;
+    int cullLevel_ = -1, boxShift_ = 0;
     VdFrameData frame_;  // host side of this frame
     DeviceBuffer<Affine> objectFromWorld_, worldFromObject_;
-    DeviceBuffer<Aabb> worldBoxes_;
+    DeviceBuffer<Aabb> worldBoxes_;  // flat mode: the middle level's primitives in world space
     LbvhBuilder boxes_;
     // Instanced mode: per VD mesh a BLAS over its patches; per VD instance a
     // member of the top level.
     struct PatchMesh {
-        uint32_t mesh = 0, boxOffset = 0, count = 0;  // boxOffset into meshPatchBoxes_
+        uint32_t mesh = 0, first = 0, boxOffset = 0, count = 0;  // first: its first instance's first patch; boxOffset into meshPatchBoxes_
         Aabb box;                                      // object space
     };
     std::vector<PatchMesh> patchMeshes_;

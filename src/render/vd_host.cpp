@@ -9,15 +9,33 @@ namespace strata {
 
 float pixelAngle(const CameraView& cam, int height) { return 2.0f * length(cam.up) / float(height); }
 
-void VdHost::prepare(const Scene& scene, const FlatScene& flat, float t, const AccelOptions* instanced) {
+void VdHost::prepare(const Scene& scene, const FlatScene& flat, const VdOptions& o, float t,
+                     const AccelOptions* instanced) {
     poseVdPatches(scene, flat, t, frame_);
     members_.clear();
+    // vd.pair_cull: the middle level's primitives are the patches' cull boxes
+    // (object space, again when vd.max_level changes), else their loose boxes.
+    boxShift_ = o.pairCull ? kVdQuadrantShift : 0;
+    if (o.pairCull && o.maxLevel != cullLevel_) {
+        cull_ = vdCullTable(flat, o.maxLevel);
+        cullLevel_ = o.maxLevel;
+    }
+    sixteenths_ = nullptr;
     if (!instanced) {
-        boxes_ = buildLbvhHost(frame_.worldBoxes, 63, LbvhVariant::Karras).bvh;
+        if (o.pairCull) {
+            worldQuadrants_.resize(cull_.quadrants.size());
+            worldSixteenths_.resize(cull_.sixteenths.size());
+            for (size_t k = 0; k < flat.patches.size(); ++k)
+                vdWorldCullBoxes(&cull_.sixteenths[kVdCullBoxes * k], frame_.worldFromObject[flat.patchInstance[k]],
+                                 &worldSixteenths_[kVdCullBoxes * k], &worldQuadrants_[4 * k]);
+            sixteenths_ = worldSixteenths_.data();
+        }
+        boxes_ = buildLbvhHost(o.pairCull ? worldQuadrants_ : frame_.worldBoxes, 63, LbvhVariant::Karras).bvh;
     } else {
+        if (o.pairCull) sixteenths_ = cull_.sixteenths.data();
         const std::string key = instanced->builder + "/" + std::to_string(instanced->mortonBits) + "/" +
-                                instanced->traversal;
-        if (key != patchKey_) {  // one object-space BLAS per VD mesh, again when the builder changes
+                                instanced->traversal + (o.pairCull ? "/cull " + std::to_string(cullLevel_) : "");
+        if (key != patchKey_) {  // one object-space BLAS per VD mesh, again when the builder or the boxes change
             ranges_ = meshPatchRanges(scene, flat);
             meshBlas_.assign(scene.meshes.size(), -1);
             meshBox_.assign(scene.meshes.size(), Aabb{});
@@ -25,8 +43,14 @@ void VdHost::prepare(const Scene& scene, const FlatScene& flat, float t, const A
             for (size_t m = 0; m < scene.meshes.size(); ++m) {
                 if (ranges_.meshCount[m] == 0) continue;
                 std::vector<Aabb> b;
-                for (uint32_t k = 0; k < ranges_.meshCount[m]; ++k) b.push_back(flat.patches[ranges_.meshFirst[m] + k].box);
-                for (const Aabb& a : b) meshBox_[m].grow(a);
+                for (uint32_t k = 0; k < ranges_.meshCount[m]; ++k) {
+                    const uint32_t patch = ranges_.meshFirst[m] + k;
+                    meshBox_[m].grow(flat.patches[patch].box);
+                    if (o.pairCull)
+                        b.insert(b.end(), cull_.quadrants.begin() + 4 * patch, cull_.quadrants.begin() + 4 * (patch + 1));
+                    else
+                        b.push_back(flat.patches[patch].box);
+                }
                 meshBlas_[m] = int32_t(patchBlas_.size());
                 patchBlas_.emplace_back();
                 buildHostAccel(b, *instanced, patchBlas_.back());
@@ -58,13 +82,6 @@ VdView VdHost::view(const FlatScene& flat, const VdOptions& o, float angle, uint
     size_t want = std::max<size_t>({size_t(rays) * 16, size_t(1) << 16, 2 * size_t(mostPairs_)});
     if (pairs_.size() < want) pairs_.resize(want);
     if (!o.freezeLod) std::fill(frozen_.begin(), frozen_.end(), int8_t(0));
-    if (o.maxLevel != quarterLevel_) {
-        quarters_ = vdQuarterTable(flat, o.maxLevel);
-        quarterLevel_ = o.maxLevel;
-    }
-    worldQuarters_.resize(quarters_.size());
-    for (size_t k = 0; k < flat.patches.size(); ++k)
-        vdWorldQuarters(&quarters_[4 * k], frame_.worldFromObject[flat.patchInstance[k]], &worldQuarters_[4 * k]);
     VdView v;
     v.numPatches = uint32_t(flat.patches.size());
     v.patches = flat.patches.data();
@@ -73,7 +90,7 @@ VdView VdHost::view(const FlatScene& flat, const VdOptions& o, float angle, uint
     v.worldFromObject = frame_.worldFromObject.data();
     v.maps = flat.vdMaps.data();
     v.links = flat.vdLinks.data();
-    v.quarters = o.pairCull ? worldQuarters_.data() : nullptr;
+    v.sixteenths = sixteenths_;
     v.boxes = boxes_.view();
     if (!members_.empty())
         v.instances = TwoLevelView{patchTop_.view(), members_.data(), blasViews_.data(), uint32_t(members_.size())};
@@ -82,7 +99,7 @@ VdView VdHost::view(const FlatScene& flat, const VdOptions& o, float angle, uint
     v.pairCapacity = uint32_t(pairs_.size());
     v.pixelAngle = angle;
     v.lodBias = o.lodBias;
-    v.maxLevel = o.maxLevel;
+    v.maxLevel = boxShift_ ? std::min(o.maxLevel, cullLevel_) : o.maxLevel;  // trees no finer than the cull boxes
     counts_[0] = counts_[1] = 0;
     return v;
 }
@@ -104,8 +121,8 @@ void VdHost::resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t
         int level = 1;
         // The frame's first resolve fixes the level for its later ones (and
         // vd.freeze_lod across frames): see vdJobsKernel in vd_gpu.cu.
-        if (frozen_[patch] > 0) {
-            level = frozen_[patch];
+        if (frozen_[patch] > 0) {  // clamped to this frame's range, as on the GPU
+            level = vdClampLevel(frozen_[patch], std::min(p.maxLevel, v.maxLevel));
         } else {
             const Affine& w = v.worldFromObject[v.patchInstance[patch]];
             for (uint32_t i = begin; i < end; ++i)
@@ -136,7 +153,8 @@ size_t VdHost::memoryBytes() const {
                members_.size() * sizeof(InstanceView);
     for (const HostAccel& a : patchBlas_)
         b += a.bvh.nodes.size() * sizeof(BvhNode) + a.bvh.primIndex.size() * 4 + a.skipNodes.size() * sizeof(StacklessNode);
-    b += (quarters_.size() + worldQuarters_.size()) * sizeof(Aabb);
+    b += (cull_.quadrants.size() + cull_.sixteenths.size() + worldQuadrants_.size() + worldSixteenths_.size()) *
+         sizeof(Aabb);
     return b + pairs_.size() * sizeof(VdPair) + boxes_.nodes.size() * sizeof(BvhNode) +
            boxes_.primIndex.size() * sizeof(uint32_t) + frame_.worldBoxes.size() * sizeof(Aabb);
 }

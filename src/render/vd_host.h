@@ -27,7 +27,8 @@ public:
     // (as VdGpu::prepare): flat mode (instanced == nullptr) the BVH over the
     // patches' world boxes; instanced mode a BLAS per VD mesh over its
     // patches' object-space boxes and a top level over the VD instances.
-    void prepare(const Scene& scene, const FlatScene& flat, float t, const AccelOptions* instanced = nullptr);
+    void prepare(const Scene& scene, const FlatScene& flat, const VdOptions& o, float t,
+                 const AccelOptions* instanced = nullptr);
     // Host pointers for the trace stages (valid until the next prepare/resolve).
     VdView view(const FlatScene& flat, const VdOptions& o, float pixelAngle, uint32_t rays);
     // Steps 2-3 for the pairs appended since the last call; rays are the
@@ -51,8 +52,12 @@ private:
     HostBvh patchTop_;
     std::string patchKey_;
     AccelOptions patchOptions_;
-    std::vector<Aabb> quarters_, worldQuarters_;  // vdQuarterTable at quarterLevel_; in world space this frame
-    int quarterLevel_ = -1;
+    // vd.pair_cull: vdCullTable at cullLevel_; in world space this frame (flat
+    // mode); the sixteenths the view points at.
+    VdCullTable cull_;
+    std::vector<Aabb> worldQuadrants_, worldSixteenths_;
+    const Aabb* sixteenths_ = nullptr;
+    int cullLevel_ = -1, boxShift_ = 0;
     std::vector<VdPair> pairs_;
     uint32_t counts_[2] = {0, 0};
     uint32_t mostPairs_ = 0;  // the most pairs one resolve had

@@ -39,9 +39,14 @@ struct VdView {
     const Affine* worldFromObject = nullptr;
     const TextureView* maps = nullptr;
     const uint32_t* links = nullptr;         // vdNodeCount(kVdMaxLevel) links
-    const Aabb* quarters = nullptr;          // 4 per patch: vdQuarterBoxes in world space, this frame; none: no culling
-    BvhView boxes;                           // flat mode: BVH over the patches' world boxes (leaf prim = patch)
-    TwoLevelView instances;                  // instanced mode: the patches through the instances (accel/two_level.h)
+    // The middle level's primitives: each patch's loose box, or with
+    // vd.pair_cull its four quadrants' boxes (vdCullBoxes: primitive k is
+    // quadrant k & 3 of patch k >> 2) and, per patch, the kVdCullBoxes boxes
+    // of their sixteenths (world space in flat mode, object space in
+    // instanced mode) that a ray must meet too.
+    const Aabb* sixteenths = nullptr;
+    BvhView boxes;                           // flat mode: BVH over the world boxes
+    TwoLevelView instances;                  // instanced mode: through the instances (accel/two_level.h), object boxes
     VdPair* pairs = nullptr;
     uint32_t* pairCount = nullptr;           // [0] appended, [1] dropped (buffer full)
     uint32_t pairCapacity = 0;
@@ -51,9 +56,10 @@ struct VdView {
     int32_t maxLevel = 5;                    // vd.max_level (each patch may cap it lower)
 };
 
-// Step 1 for one ray: the patches whose world box the ray enters before
-// tmax. Collected in registers and appended a batch at a time, so a ray takes
-// its buffer space with one atomic per batch instead of one per pair.
+// Step 1 for one ray: the patches whose box (or one of whose cull boxes)
+// the ray enters before tmax. Collected in registers and appended a batch at
+// a time, so a ray takes its buffer space with one atomic per batch instead
+// of one per pair.
 constexpr int kVdPairBatch = 16;
 STRATA_HD void vdFlushPairs(const VdView& v, const uint32_t* patch, int n, uint32_t slot) {
     if (n == 0) return;
@@ -63,10 +69,9 @@ STRATA_HD void vdFlushPairs(const VdView& v, const uint32_t* patch, int n, uint3
         else atomicAddU32(&v.pairCount[1], 1u);
     }
 }
-// Flat mode: the BVH over the patches' world boxes. Instanced mode
-// (ViaInstances, v.instances set): the instances of VD meshes, each with its
-// mesh's object-space BLAS over the patches' loose boxes; the object ray
-// meets the patch's own box.
+// Flat mode: the BVH over the world boxes. Instanced mode (ViaInstances,
+// v.instances set): the instances of VD meshes, each with its mesh's
+// object-space BLAS over the boxes; the object ray meets the patch's own.
 template <bool ViaInstances>
 STRATA_HD void vdAppendPairsAs(const VdView& v, const Ray& ray, float tmax, uint32_t slot) {
     Ray r = ray;
@@ -74,24 +79,40 @@ STRATA_HD void vdAppendPairsAs(const VdView& v, const Ray& ray, float tmax, uint
     float t = tmax;
     uint32_t batch[kVdPairBatch];
     int n = 0;
-    // The pair only when the ray meets one of the patch's quadrant boxes:
-    // most rays that enter a patch's loose box miss its surface.
-    auto add = [&](uint32_t patch, float tm) {
-        if (v.quarters && !vdQuartersHit(v.quarters + 4 * size_t(patch), r, tm)) return 3.0e38f;
+    uint32_t seen = 0;  // one bit per patch id mod 32 in the batch: most adds need no search
+    auto add = [&](uint32_t patch) {
+        // A ray meets several quadrants of a patch: one pair for them all
+        // while the batch holds it (a second pair, after a flush, only
+        // costs a second walk of the patch's tree).
+        const uint32_t bit = 1u << (patch & 31u);
+        if (seen & bit)
+            for (int i = 0; i < n; ++i)
+                if (batch[i] == patch) return 3.0e38f;
+        seen |= bit;
         batch[n++] = patch;
         if (n == kVdPairBatch) {
             vdFlushPairs(v, batch, n, slot);
             n = 0;
+            seen = 0;
         }
         return 3.0e38f;  // never a hit here: the bottom level decides
     };
+    // Primitive k (of a patch base): the patch, or with the sixteenths a
+    // quadrant whose sixteenths the ray must meet.
+    auto visit = [&](uint32_t base, uint32_t k, const Ray& ray, float tm) {
+        if (!v.sixteenths) return add(base + k);
+        const uint32_t patch = base + (k >> kVdQuadrantShift);
+        if (!vdSixteenthsHit(v.sixteenths + kVdCullBoxes * size_t(patch) + 4 * (k & 3u), ray, tm)) return 3.0e38f;
+        return add(patch);
+    };
     if constexpr (ViaInstances) {
-        auto patch = [&](const InstanceView& inst, const BlasView&, uint32_t p, const Ray&, float tm) {
-            return add(inst.patchBase + p, tm);
+        auto patch = [&](const InstanceView& inst, const BlasView&, uint32_t p, const Ray& o, float tm) {
+            return visit(inst.patchBase, p, o, tm);
         };
         traverseInstances<false>(v.instances, r, t, patch, nullptr);
     } else {
-        traverseBvh<false>(v.boxes, r, t, [&](uint32_t p, const Ray&, float tm) { return add(p, tm); }, nullptr);
+        traverseBvh<false>(v.boxes, r, t, [&](uint32_t p, const Ray& w, float tm) { return visit(0, p, w, tm); },
+                           nullptr);
     }
     vdFlushPairs(v, batch, n, slot);
 }
@@ -110,8 +131,7 @@ STRATA_HD int vdRayLevel(const VdView& v, const VdPatch& p, const Affine& worldF
     float dist = fmaxf(length(c - ray.org) - 0.5f * length(hi - lo), 1e-3f * size);
     float footprint = fmaxf(v.pixelAngle * dist * length(ray.dir), 1e-30f);
     int level = int(ceilf(log2f(fmaxf(size / footprint, 1.0f)) + v.lodBias));
-    int top = p.maxLevel < v.maxLevel ? p.maxLevel : v.maxLevel;
-    return level < 1 ? 1 : level > top ? top : level;
+    return vdClampLevel(level, p.maxLevel < v.maxLevel ? p.maxLevel : v.maxLevel);
 }
 
 // Step 3 for one ray against one built patch tree.

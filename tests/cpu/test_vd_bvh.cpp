@@ -4,6 +4,7 @@
 // triangles.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <random>
 
 #include "accel/vd/vd_bvh.h"
@@ -235,28 +236,36 @@ TEST(VdBvh, ClosestAndAnyHitEqualBruteForceOverThePretessellatedCells) {
     }
 }
 
-// Pair culling's quadrant boxes (vdQuarterBoxes at level L) hold every cell of
-// every level 1..L in its quadrant, so no ray that hits the patch at such a
-// level misses them; and they cull: many rays entering the loose box miss
-// all four.
-TEST(VdBvh, QuarterBoxesHoldEveryCellUpToTheirLevelAndCullRaysThatMissTheSurface) {
+// Pair culling's boxes (vdCullBoxes at level L) hold every cell of the
+// levels the trees may have (vdClampLevel: 2..L, or 1 when L is 1) in the box
+// of its sixteenth (inside its quadrant's), so no ray that hits the patch at such a level misses them
+// all; and they cull: many rays entering the loose box miss every one.
+TEST(VdBvh, CullBoxesHoldEveryCellOfTheirLevelsAndCullRaysThatMissTheSurface) {
+    auto meets = [](const Aabb& b, const Ray& r) {
+        const Vec3 inv = safeInverse(r.dir);
+        return slabEntry(b.lo, b.hi, r.org, inv, r.tmin, r.tmax) < r.tmax;
+    };
     for (const char* g : {"vd-mushroom", "vd-hook", "vd-spike", "vd-bark"}) {
         PatchFixture f = loadAsset(g);
         std::mt19937 rng(5);
         std::uniform_real_distribution<float> u(0.0f, 1.0f);
         int entered = 0, culled = 0, hits = 0;
-        for (int L : {1, 3, 4}) {
+        for (int L : {1, 2, 4}) {
             for (const VdPatch& p : f.patches) {
-                Aabb q[4];
-                vdQuarterBoxes(p, f.map, L, q);
-                for (int k = 0; k < 4; ++k) ASSERT_TRUE(p.box.contains(q[k])) << g;  // never looser than the patch box
-                for (int l = 1; l <= L; ++l) {
+                Aabb quadrant[4], b[kVdCullBoxes];
+                vdCullBoxes(p, f.map, L, quadrant, b);
+                for (int q = 0; q < 4; ++q) {
+                    ASSERT_TRUE(p.box.contains(quadrant[q])) << g;  // never looser than the patch box
+                    for (int k = 0; k < 4; ++k) ASSERT_TRUE(quadrant[q].contains(b[4 * q + k])) << g;
+                }
+                for (int l = vdClampLevel(1, L); l <= L; ++l) {
                     const uint32_t n = 1u << l;
                     for (uint32_t y = 0; y < n; ++y)
                         for (uint32_t x = 0; x < n; ++x) {
                             Vec3 c[4];
                             vdCellCorners(p, f.map, l, x, y, c);
-                            const Aabb& box = q[2 * (2 * y >= n) + (2 * x >= n)];
+                            const uint32_t X = 4 * x / n, Y = 4 * y / n;  // the sixteenth
+                            const Aabb& box = b[4 * (2 * (Y / 2) + X / 2) + 2 * (Y % 2) + X % 2];
                             for (const Vec3& v : c)
                                 ASSERT_TRUE(box.contains(Aabb{v, v})) << g << " L " << L << " level " << l;
                         }
@@ -269,8 +278,10 @@ TEST(VdBvh, QuarterBoxesHoldEveryCellUpToTheirLevelAndCullRaysThatMissTheSurface
                     ray.dir = normalize(Vec3{u(rng) - 0.5f, u(rng) - 0.5f, u(rng) - 0.5f});
                     ray.org = through - ray.dir * (2.0f * length(e));
                     ray.tmin = 0;
-                    const bool kept = vdQuartersHit(q, ray, ray.tmax);
-                    for (int l = 1; l <= L; ++l) {
+                    ray.tmax = 1e30f;
+                    bool kept = false;  // as step 1 tests them: a quadrant, then its sixteenths
+                    for (int q = 0; q < 4; ++q) kept = kept || (meets(quadrant[q], ray) && vdSixteenthsHit(b + 4 * q, ray, ray.tmax));
+                    for (int l = vdClampLevel(1, L); l <= L; ++l) {
                         const bool hit = bruteForce(p, f.map, l, ray) < ray.tmax;
                         ASSERT_TRUE(kept || !hit) << g << " L " << L << ": a ray hitting level " << l << " was culled";
                         hits += hit;
@@ -281,8 +292,19 @@ TEST(VdBvh, QuarterBoxesHoldEveryCellUpToTheirLevelAndCullRaysThatMissTheSurface
             }
         }
         EXPECT_GT(hits, 0) << g;
-        EXPECT_GT(culled, entered / 10) << g << ": the quadrant boxes should cull rays that only cross the loose box";
+        EXPECT_GT(culled, entered / 10) << g << ": the cull boxes should drop rays that only cross the loose box";
+        std::printf("%s: %d of %d rays through the loose box culled\n", g, culled, entered);
     }
+}
+
+TEST(VdBvh, LevelsStayAtTwoOrMoreWhereTheCapsAllow) {
+    EXPECT_EQ(vdClampLevel(1, 5), 2);
+    EXPECT_EQ(vdClampLevel(0, 5), 2);
+    EXPECT_EQ(vdClampLevel(4, 5), 4);
+    EXPECT_EQ(vdClampLevel(7, 5), 5);
+    EXPECT_EQ(vdClampLevel(1, 1), 1);
+    EXPECT_EQ(vdClampLevel(3, 1), 1);
+    EXPECT_EQ(vdClampLevel(1, 2), 2);
 }
 
 }  // namespace

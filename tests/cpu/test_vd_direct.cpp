@@ -73,9 +73,9 @@ uint64_t checkDirectAgainstPretess(Mode& direct, Mode& pre, const std::vector<Ra
                                    const AccelOptions* instanced = nullptr, bool pairCull = true) {
     const uint32_t n = uint32_t(rays.size());
     VdHost vd;
-    vd.prepare(*direct.s, direct.flat, 0.0f, instanced);
     VdOptions o = direct.scene.options.vd;
     o.pairCull = pairCull;
+    vd.prepare(*direct.s, direct.flat, o, 0.0f, instanced);
     direct.view.vd = vd.view(direct.flat, o, 1e-3f, n);
     EXPECT_EQ(direct.view.vd.instances.numInstances, instanced ? 3u : 0u) << what << ": the VD instances";
     ThreadPool pool(2);
@@ -155,7 +155,7 @@ TEST(VdDirect, VdSurfaceMatchesTheHitCell) {
     Mode direct;
     setUp(direct, dir.write("s.json", kScene), "direct");
     VdHost vd;
-    vd.prepare(*direct.s, direct.flat, 0.0f);
+    vd.prepare(*direct.s, direct.flat, direct.scene.options.vd, 0.0f);
     VdOptions o = direct.scene.options.vd;
     direct.view.vd = vd.view(direct.flat, o, 1e-3f, 1000);
     ThreadPool pool(1);

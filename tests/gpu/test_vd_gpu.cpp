@@ -76,8 +76,8 @@ TEST(GpuVd, DirectCoversWhatPretessCoversAtTheSameLevel) {
 // Instanced mode: the patches are found through the instances' top level and
 // their mesh's object-space BLAS. Camera rays cover exactly what flat mode
 // covers, the image matches flat mode and the CPU backend's instanced image
-// within noise, from no more pairs (both modes drop the pairs whose ray
-// misses the patch's quadrant boxes: vd.pair_cull).
+// within noise, from no more pairs (the object ray meets the patch's own
+// quadrant and sixteenth boxes: vd.pair_cull).
 TEST(GpuVd, InstancedModeFindsThePatchesThroughTheInstanceHierarchy) {
     REQUIRE_GPU();
     Scene s = loadTestScene();
@@ -100,9 +100,9 @@ TEST(GpuVd, InstancedModeFindsThePatchesThroughTheInstanceHierarchy) {
     }
 }
 
-// vd.pair_cull drops the pairs whose ray misses the boxes around the
-// patch's four quadrants: the hits are the same (the image too, bit for bit:
-// same hits, same shading), the pairs far fewer.
+// vd.pair_cull drops the pairs whose ray misses the boxes of the patch's
+// quadrants and sixteenths: the hits are the same (the image too, bit for
+// bit: same hits, same shading), the pairs far fewer.
 TEST(GpuVd, PairCullingKeepsTheHitsFromFewerPairs) {
     REQUIRE_GPU();
     Scene s = loadTestScene();

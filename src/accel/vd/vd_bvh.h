@@ -254,34 +254,63 @@ STRATA_HD void vdBuildTree(const VdPatch& p, const TextureView& map, int level, 
     }
 }
 
-// Pair culling (step 1): a box per quadrant of the patch (s and t halved;
-// quadrant q = 2 * (t >= 1/2) + (s >= 1/2)) around its displaced grid at
-// `level`. A cell of any level l in 1 .. level lies in one quadrant and its
-// corners are vertices of that grid (the grids nest), so its triangles lie in
-// the quadrant's box: a ray that meets none of the four boxes cannot hit the
-// patch at any level up to `level`. Padded by 2^-16 of the patch box against
+// Pair culling (step 1, vd.pair_cull): the middle level bounds a patch by
+// its four quadrants' boxes (s and t halved: quadrant q = 2 * (t >= 1/2) +
+// (s >= 1/2)) instead of one box, and a ray that meets a quadrant's box is
+// tested against the boxes of that quadrant's four sixteenths (halved again,
+// numbered alike) before it makes a pair. The boxes hold the patch's displaced
+// grid at `level`: a cell of a level l in 2 .. level lies in one sixteenth and
+// its corners are vertices of the grid (the grids nest), so its triangles lie
+// in that box, and a ray that meets none of the boxes cannot hit the patch at
+// those levels. Below level 2 the sixteenths are their quadrant's box (a
+// level-1 cell is a quadrant). Padded by 2^-16 of the patch box against
 // rounding (the tree's quantized boxes are at least that much larger too).
-STRATA_HD void vdQuarterBoxes(const VdPatch& p, const TextureView& map, int level, Aabb out[4]) {
-    for (int q = 0; q < 4; ++q) out[q] = Aabb{};
-    const uint32_t n = 1u << level, half = n / 2;
+constexpr int kVdQuadrantShift = 2;  // log2 of the quadrants per patch
+constexpr int kVdCullBoxes = 16;     // sixteenths per patch, quadrant by quadrant: box 4q + k
+constexpr int kVdMinCullLevel = 2;   // the sixteenths hold every cell from this level on
+STRATA_HD void vdCullBoxes(const VdPatch& p, const TextureView& map, int level, Aabb quadrant[4],
+                           Aabb sixteenth[kVdCullBoxes]) {
+    for (int b = 0; b < kVdCullBoxes; ++b) sixteenth[b] = Aabb{};
+    const uint32_t n = 1u << level, d = level < kVdMinCullLevel ? 2u : 4u;  // d x d regions
+    const uint32_t w = n / d;                                               // grid cells per region side
+    // The regions a vertex at i touches: two where it lies on a border.
+    auto regions = [&](uint32_t i, uint32_t& r0, uint32_t& r1) {
+        r1 = i / w < d ? i / w : d - 1;
+        r0 = i % w == 0 && i > 0 ? i / w - 1 : r1;
+    };
+    const uint32_t up = 4 / d;  // sixteenths per region side
     for (uint32_t j = 0; j <= n; ++j)
         for (uint32_t i = 0; i <= n; ++i) {
             const Vec3 v = vdPosition(p, map, float(i) / n, float(j) / n);
-            // A vertex on a mid line belongs to the quadrants on both sides.
-            for (uint32_t b = j <= half ? 0u : 1u; b <= (j >= half ? 1u : 0u); ++b)
-                for (uint32_t a = i <= half ? 0u : 1u; a <= (i >= half ? 1u : 0u); ++a) out[2 * b + a].grow(v);
+            uint32_t x0, x1, y0, y1;
+            regions(i, x0, x1);
+            regions(j, y0, y1);
+            for (uint32_t y = y0; y <= y1; ++y)
+                for (uint32_t x = x0; x <= x1; ++x)
+                    for (uint32_t b = 0; b < up; ++b)
+                        for (uint32_t a = 0; a < up; ++a) {
+                            const uint32_t X = x * up + a, Y = y * up + b;  // the sixteenth, 0..3 each
+                            sixteenth[4 * (2 * (Y / 2) + X / 2) + 2 * (Y % 2) + X % 2].grow(v);
+                        }
         }
     const Vec3 e = p.box.extent();
     const float pad = fmaxf(fmaxf(e.x, e.y), e.z) * (1.0f / 65536.0f);
-    for (int q = 0; q < 4; ++q) out[q] = Aabb{out[q].lo - make3(pad), out[q].hi + make3(pad)};
+    for (int q = 0; q < 4; ++q) {
+        quadrant[q] = Aabb{};
+        for (int k = 0; k < 4; ++k) {
+            Aabb& b = sixteenth[4 * q + k];
+            b = Aabb{b.lo - make3(pad), b.hi + make3(pad)};
+            quadrant[q].grow(b);
+        }
+    }
 }
-// Whether the (object-space) ray meets one of a patch's quadrant boxes in
-// [ray.tmin, tmax].
-STRATA_HD bool vdQuartersHit(const Aabb* quarter, const Ray& ray, float tmax) {
+// Whether the ray meets one of a quadrant's four sixteenths in [ray.tmin,
+// tmax] (boxes and ray in the same space).
+STRATA_HD bool vdSixteenthsHit(const Aabb* box, const Ray& ray, float tmax) {
     const Vec3 inv = safeInverse(ray.dir);
     bool hit = false;
-    for (int q = 0; q < 4; ++q) {
-        const Aabb& b = quarter[q];
+    for (int k = 0; k < 4; ++k) {
+        const Aabb& b = box[k];
         const float tx0 = (b.lo.x - ray.org.x) * inv.x, tx1 = (b.hi.x - ray.org.x) * inv.x;
         const float ty0 = (b.lo.y - ray.org.y) * inv.y, ty1 = (b.hi.y - ray.org.y) * inv.y;
         const float tz0 = (b.lo.z - ray.org.z) * inv.z, tz1 = (b.hi.z - ray.org.z) * inv.z;
@@ -290,6 +319,12 @@ STRATA_HD bool vdQuartersHit(const Aabb* quarter, const Ray& ray, float tmax) {
         hit |= tn <= tf;
     }
     return hit;
+}
+// The level range of a patch whose finest level is `top`: pair culling's
+// sixteenths need trees of at least kVdMinCullLevel where the cap allows.
+STRATA_HD int vdClampLevel(int level, int top) {
+    const int lo = top < kVdMinCullLevel ? (top < 1 ? 1 : top) : kVdMinCullLevel;
+    return level < lo ? lo : level > top ? top : level;
 }
 
 // The two triangles of a leaf cell against the ray (object space); on a hit
