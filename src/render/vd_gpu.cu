@@ -56,16 +56,17 @@ __global__ void vdLevelsKernel(VdView v, const VdPair* sorted, uint32_t n, const
     if ((threadIdx.x & 31) == unsigned(__ffs(same) - 1)) atomicMax(&level[patch], best);
 }
 
-// One job per kVdJobRays of a patch's rays, so a patch seen by many rays
-// (a trunk filling the view) is spread over many blocks instead of keeping
-// one block busy while the rest of the GPU waits. Each job rebuilds the
-// patch's tree: cheap next to hundreds of traversals.
-constexpr uint32_t kVdJobRays = 2048;
+// One job per jobRays of a patch's rays, so a patch seen by many rays (a
+// trunk filling the view) is spread over many blocks instead of keeping one
+// block busy while the rest of the GPU waits. Each job rebuilds the patch's
+// tree: cheap next to hundreds of traversals, but not free, so jobs are as
+// long as keeps every block busy (vdJobRays).
+constexpr uint32_t kVdMinJobRays = 256, kVdMaxJobRays = 2048;
 struct VdJob {
     uint32_t patch, begin, end, level;
 };
 __global__ void vdJobsKernel(uint32_t numPatches, const VdPatch* patches, const uint32_t* range, const int* level,
-                             int maxLevel, int8_t* frozen, VdJob* jobs, uint32_t* numJobs) {
+                             int maxLevel, uint32_t jobRays, int8_t* frozen, VdJob* jobs, uint32_t* numJobs) {
     uint32_t p = blockIdx.x * blockDim.x + threadIdx.x;
     if (p >= numPatches) return;
     const uint32_t begin = range[2 * p], end = range[2 * p + 1];
@@ -81,10 +82,10 @@ __global__ void vdJobsKernel(uint32_t numPatches, const VdPatch* patches, const 
     if (frozen[p] > 0) l = frozen[p];
     else frozen[p] = int8_t(l);
     l = vdClampLevel(l, min(patches[p].maxLevel, maxLevel));
-    const uint32_t chunks = (end - begin + kVdJobRays - 1) / kVdJobRays;
+    const uint32_t chunks = (end - begin + jobRays - 1) / jobRays;
     uint32_t k = atomicAdd(numJobs, chunks);
     for (uint32_t c = 0; c < chunks; ++c)
-        jobs[k + c] = VdJob{p, begin + c * kVdJobRays, min(end, begin + (c + 1) * kVdJobRays), uint32_t(l)};
+        jobs[k + c] = VdJob{p, begin + c * jobRays, min(end, begin + (c + 1) * jobRays), uint32_t(l)};
 }
 
 // Algorithm 1 of the paper with persistent blocks: take a job, build its
@@ -138,6 +139,16 @@ __global__ void __launch_bounds__(kBottomBlock, 5) vdBottomKernel(VdView v, cons
         }
         __syncthreads();  // before thread 0 takes the next job and the buffers are rebuilt
     }
+}
+
+// Rays per job for n pairs: about four jobs per block of the bottom kernel
+// (a power of two in [kVdMinJobRays, kVdMaxJobRays]). On the H100, 2,048 for
+// every resolve left most blocks idle on vd-mushroom (4 patches: 4.4 -> 2.9
+// ms per frame) and was 5% slower on vd-party than 1,024 (docs/perf.md).
+uint32_t vdJobRays(uint32_t n, uint32_t blocks) {
+    uint32_t r = kVdMaxJobRays;
+    while (r > kVdMinJobRays && uint64_t(r) * 4 * blocks > n) r /= 2;
+    return r;
 }
 
 int bitsFor(uint32_t n) {
@@ -357,7 +368,9 @@ void VdGpu::resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t*
     {
         StageScope s(timer, stages.bottom);
         // Levels per patch, then the jobs (a patch's rays in chunks).
-        const size_t maxJobs = numPatches_ + n / kVdJobRays + 1;
+        const uint32_t blocks = workLevel_ <= kVdSharedLevel ? sharedBlocks_ : blocks_;
+        const uint32_t jobRays = vdJobRays(n, blocks);
+        const size_t maxJobs = numPatches_ + n / jobRays + 1;
         if (jobs_.size() < maxJobs * sizeof(VdJob)) jobs_.resize(maxJobs * sizeof(VdJob));
         STRATA_CUDA_CHECK(cudaMemsetAsync(level_.data(), 0, level_.size() * sizeof(int), stream));
         STRATA_CUDA_CHECK(cudaMemsetAsync(job_.data(), 0, 2 * sizeof(uint32_t), stream));
@@ -366,7 +379,7 @@ void VdGpu::resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t*
         STRATA_LAUNCH_CHECK("vd/levels");
         VdJob* jobs = reinterpret_cast<VdJob*>(jobs_.data());
         vdJobsKernel<<<(numPatches_ + 255) / 256, 256, 0, stream>>>(numPatches_, patches_.data(), range_.data(), level_.data(),
-                                                                    v.maxLevel, frozen_.data(), jobs, job_.data());
+                                                                    v.maxLevel, jobRays, frozen_.data(), jobs, job_.data());
         STRATA_LAUNCH_CHECK("vd/jobs");
         const uint32_t perBlock = vdNodeCount(workLevel_), gridPerBlock = vdGridCount(workLevel_);
         const bool shared = workLevel_ <= kVdSharedLevel;
