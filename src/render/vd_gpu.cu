@@ -66,7 +66,8 @@ struct VdJob {
     uint32_t patch, begin, end, level;
 };
 __global__ void vdJobsKernel(uint32_t numPatches, const VdPatch* patches, const uint32_t* range, const int* level,
-                             int maxLevel, uint32_t jobRays, int8_t* frozen, VdJob* jobs, uint32_t* numJobs) {
+                             int maxLevel, uint32_t jobRays, int8_t* frozen, VdJob* jobs, uint32_t capacity,
+                             uint32_t* numJobs) {
     uint32_t p = blockIdx.x * blockDim.x + threadIdx.x;
     if (p >= numPatches) return;
     const uint32_t begin = range[2 * p], end = range[2 * p + 1];
@@ -82,10 +83,13 @@ __global__ void vdJobsKernel(uint32_t numPatches, const VdPatch* patches, const 
     if (frozen[p] > 0) l = frozen[p];
     else frozen[p] = int8_t(l);
     l = vdClampLevel(l, min(patches[p].maxLevel, maxLevel));
-    const uint32_t chunks = (end - begin + jobRays - 1) / jobRays;
-    uint32_t k = atomicAdd(numJobs, chunks);
-    for (uint32_t c = 0; c < chunks; ++c)
-        jobs[k + c] = VdJob{p, begin + c * jobRays, min(end, begin + (c + 1) * jobRays), uint32_t(l)};
+    // Full jobs from the front of the queue, a patch's last (shorter) one
+    // from the back: the blocks take the long jobs first, and the GPU's last
+    // jobs are short ones (numJobs: [0] at the front, [2] at the back).
+    const uint32_t full = (end - begin) / jobRays, rest = (end - begin) % jobRays;
+    const uint32_t k = atomicAdd(&numJobs[0], full);
+    for (uint32_t c = 0; c < full; ++c) jobs[k + c] = VdJob{p, begin + c * jobRays, begin + (c + 1) * jobRays, uint32_t(l)};
+    if (rest) jobs[capacity - 1 - atomicAdd(&numJobs[2], 1u)] = VdJob{p, end - rest, end, uint32_t(l)};
 }
 
 // Algorithm 1 of the paper with persistent blocks: take a job, build its
@@ -94,7 +98,7 @@ __global__ void vdJobsKernel(uint32_t numPatches, const VdPatch* patches, const 
 // the global work buffers), trace its rays.
 template <bool Shadow, bool Shared>
 __global__ void __launch_bounds__(kBottomBlock, 5) vdBottomKernel(VdView v, const VdPair* sorted, const VdJob* jobs,
-                                                               const uint32_t* numJobs, const Ray* rays,
+                                                               uint32_t capacity, const uint32_t* numJobs, const Ray* rays,
                                                                HitRecord* hits, uint32_t* blocked, VdNode* work,
                                                                uint32_t nodesPerBlock, Vec3* grids,
                                                                uint32_t gridPerBlock, uint32_t* next) {
@@ -103,13 +107,13 @@ __global__ void __launch_bounds__(kBottomBlock, 5) vdBottomKernel(VdView v, cons
     VdNode* nodes = Shared ? reinterpret_cast<VdNode*>(sTree) : work + size_t(blockIdx.x) * nodesPerBlock;
     Vec3* grid = Shared ? reinterpret_cast<Vec3*>(sTree + size_t(nodesPerBlock) * sizeof(VdNode))
                         : grids + size_t(blockIdx.x) * gridPerBlock;
-    const uint32_t total = *numJobs;
+    const uint32_t front = numJobs[0], total = front + numJobs[2];
     for (;;) {
         if (threadIdx.x == 0) sJob = atomicAdd(next, 1u);
         __syncthreads();
         const uint32_t j = sJob;
         if (j >= total) return;
-        const VdJob job = jobs[j];
+        const VdJob job = jobs[j < front ? j : capacity - 1 - (j - front)];
         const VdPatch& p = v.patches[job.patch];
         const int level = int(job.level);
         const TextureView map = v.maps[p.map];
@@ -176,7 +180,7 @@ VdGpu::VdGpu(const Scene& scene, const FlatScene& flat) {
     counts_.resize(2);
     STRATA_CUDA_CHECK(cudaMemset(counts_.data(), 0, 2 * sizeof(uint32_t)));
     range_.resize(2 * size_t(numPatches_));
-    job_.resize(2);  // [0] jobs made, [1] the next job to take
+    job_.resize(3);  // [0] jobs at the front of the queue, [1] the next job to take, [2] jobs at its back
     level_.resize(numPatches_);
     frozen_.resize(numPatches_);
     STRATA_CUDA_CHECK(cudaMemset(frozen_.data(), 0, numPatches_));
@@ -373,19 +377,20 @@ void VdGpu::resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t*
         const size_t maxJobs = numPatches_ + n / jobRays + 1;
         if (jobs_.size() < maxJobs * sizeof(VdJob)) jobs_.resize(maxJobs * sizeof(VdJob));
         STRATA_CUDA_CHECK(cudaMemsetAsync(level_.data(), 0, level_.size() * sizeof(int), stream));
-        STRATA_CUDA_CHECK(cudaMemsetAsync(job_.data(), 0, 2 * sizeof(uint32_t), stream));
+        STRATA_CUDA_CHECK(cudaMemsetAsync(job_.data(), 0, 3 * sizeof(uint32_t), stream));
         vdLevelsKernel<<<(n + 255) / 256, 256, 0, stream>>>(v, sorted_.data(), n, rays, frozen_.data(),
                                                              level_.data());
         STRATA_LAUNCH_CHECK("vd/levels");
         VdJob* jobs = reinterpret_cast<VdJob*>(jobs_.data());
         vdJobsKernel<<<(numPatches_ + 255) / 256, 256, 0, stream>>>(numPatches_, patches_.data(), range_.data(), level_.data(),
-                                                                    v.maxLevel, jobRays, frozen_.data(), jobs, job_.data());
+                                                                    v.maxLevel, jobRays, frozen_.data(), jobs,
+                                                                    uint32_t(maxJobs), job_.data());
         STRATA_LAUNCH_CHECK("vd/jobs");
         const uint32_t perBlock = vdNodeCount(workLevel_), gridPerBlock = vdGridCount(workLevel_);
         const bool shared = workLevel_ <= kVdSharedLevel;
         auto launch = [&](auto kernel) {
             kernel<<<shared ? sharedBlocks_ : blocks_, kBottomBlock, shared ? vdTreeBytes(workLevel_) : 0, stream>>>(
-                v, sorted_.data(), jobs, job_.data(), rays, hits, blocked, work_.data(), perBlock, grid_.data(),
+                v, sorted_.data(), jobs, uint32_t(maxJobs), job_.data(), rays, hits, blocked, work_.data(), perBlock, grid_.data(),
                 gridPerBlock, job_.data() + 1);
         };
         if (blocked) shared ? launch(vdBottomKernel<true, true>) : launch(vdBottomKernel<true, false>);
