@@ -1,6 +1,7 @@
 // render/vd_gpu.h — vd.mode direct on the GPU (Harada's pipeline): the
 // patches, maps and link table in device memory, this frame's transforms and
-// the LBVH over the patches' world boxes, the pair buffer, and steps 2-3 as
+// the LBVH over the patches' world boxes (vd.pair_cull: their quadrants'
+// boxes, with the sixteenths' beside them), the pair buffer, and steps 2-3 as
 // kernels: CUB radix sort of the pairs by patch, each patch's range found, and
 // the bottom kernel — persistent blocks, as many as fill the GPU, each taking
 // the next patch, choosing its level from its rays' footprints, building the

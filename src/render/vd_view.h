@@ -2,7 +2,9 @@
 // (vd.mode direct), host or device pointers, and the per-ray parts of
 // Harada's pipeline that both backends share:
 //   1. trace (top+middle): after the triangles, every patch whose box the ray
-//      enters within its current hit distance becomes a (patch, ray) pair;
+//      enters within its current hit distance becomes a (patch, ray) pair
+//      (vd.pair_cull: a box of one of its quadrants and then of one of that
+//      quadrant's sixteenths);
 //   2. the pairs are sorted by patch (the backend's sort);
 //   3. per patch: a level from the rays' pixel footprints, the patch's quad
 //      BVH built at that level, every ray traversed (closest hits by a 64-bit
