@@ -19,7 +19,7 @@ ThreadPool::~ThreadPool() {
 }
 
 void ThreadPool::runChunks() {
-    const uint32_t chunk = 256;
+    const uint32_t chunk = chunk_;
     for (;;) {
         uint32_t begin = next_.fetch_add(chunk);
         if (begin >= n_) break;
@@ -45,9 +45,10 @@ void ThreadPool::work() {
     }
 }
 
-void ThreadPool::parallelFor(uint32_t n, const std::function<void(uint32_t)>& fn) {
+void ThreadPool::parallelFor(uint32_t n, const std::function<void(uint32_t)>& fn, uint32_t chunk) {
     if (n == 0) return;
-    if (workers_.empty() || n < 512) {
+    chunk = std::max(1u, chunk);
+    if (workers_.empty() || n < 2 * chunk) {
         for (uint32_t i = 0; i < n; ++i) fn(i);
         return;
     }
@@ -55,6 +56,7 @@ void ThreadPool::parallelFor(uint32_t n, const std::function<void(uint32_t)>& fn
         std::lock_guard<std::mutex> lock(mutex_);
         fn_ = &fn;
         n_ = n;
+        chunk_ = chunk;
         next_ = 0;
         busy_ = unsigned(workers_.size());
         ++generation_;

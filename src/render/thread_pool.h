@@ -19,8 +19,9 @@ public:
     ThreadPool(const ThreadPool&) = delete;
     ThreadPool& operator=(const ThreadPool&) = delete;
 
-    // Calls fn(i) for every i in [0, n); returns when all calls are done.
-    void parallelFor(uint32_t n, const std::function<void(uint32_t)>& fn);
+    // Calls fn(i) for every i in [0, n), the threads taking `chunk`
+    // consecutive i at a time (1 for long calls); returns when all are done.
+    void parallelFor(uint32_t n, const std::function<void(uint32_t)>& fn, uint32_t chunk = 256);
     unsigned size() const { return unsigned(workers_.size()) + 1; }
 
 private:
@@ -31,7 +32,7 @@ private:
     std::mutex mutex_;
     std::condition_variable wake_, done_;
     const std::function<void(uint32_t)>* fn_ = nullptr;
-    uint32_t n_ = 0;
+    uint32_t n_ = 0, chunk_ = 256;
     std::atomic<uint32_t> next_{0};
     unsigned busy_ = 0;
     uint64_t generation_ = 0;
