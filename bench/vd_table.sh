@@ -14,6 +14,9 @@ for scene in assets/scenes/vd-party.json assets/scenes/vd-mushroom.json; do
       --warmup 5 --frames "$FRAMES" 2>&1 | grep -E "^(scene|build|  build/(sort|aabb|vd)|trace|  trace|vd|  vd|shade|shadow|total)|memory|VD patches|rays"
   done
 done
+echo "== vd-party direct without pair culling (vd.pair_cull false)"
+"$CLI" bench assets/scenes/vd-party.json --res 1920x1080 --spp 1 --bounces 1 --set vd.mode=direct --set vd.max_level=5 \
+  --set vd.pair_cull=false --warmup 5 --frames "$FRAMES" 2>&1 | grep -E "^(trace|vd|  vd/(sort|bottom)|shadow|total)|memory|VD patches"
 echo "== vd-party at level 7"
 "$CLI" bench assets/scenes/vd-party.json --res 1920x1080 --bounces 1 --set vd.mode=pretess --set vd.max_level=7 --frames 5 --warmup 1 2>&1 | tail -2
 "$CLI" bench assets/scenes/vd-party.json --res 1920x1080 --bounces 1 --set vd.mode=direct --set vd.max_level=7 --frames 20 --warmup 3 2>&1 | grep -E "^(vd|total)|memory"
