@@ -88,7 +88,8 @@ __global__ void vdJobsKernel(uint32_t numPatches, const VdPatch* patches, const 
     // jobs are short ones (numJobs: [0] at the front, [2] at the back).
     const uint32_t full = (end - begin) / jobRays, rest = (end - begin) % jobRays;
     const uint32_t k = atomicAdd(&numJobs[0], full);
-    for (uint32_t c = 0; c < full; ++c) jobs[k + c] = VdJob{p, begin + c * jobRays, begin + (c + 1) * jobRays, uint32_t(l)};
+    for (uint32_t c = 0; c < full; ++c)
+        jobs[k + c] = VdJob{p, begin + c * jobRays, begin + (c + 1) * jobRays, uint32_t(l)};
     if (rest) jobs[capacity - 1 - atomicAdd(&numJobs[2], 1u)] = VdJob{p, end - rest, end, uint32_t(l)};
 }
 
@@ -98,8 +99,8 @@ __global__ void vdJobsKernel(uint32_t numPatches, const VdPatch* patches, const 
 // the global work buffers), trace its rays.
 template <bool Shadow, bool Shared>
 __global__ void __launch_bounds__(kBottomBlock, 5) vdBottomKernel(VdView v, const VdPair* sorted, const VdJob* jobs,
-                                                               uint32_t capacity, const uint32_t* numJobs, const Ray* rays,
-                                                               HitRecord* hits, uint32_t* blocked, VdNode* work,
+                                                               uint32_t capacity, const uint32_t* numJobs,
+                                                               const Ray* rays, HitRecord* hits, uint32_t* blocked, VdNode* work,
                                                                uint32_t nodesPerBlock, Vec3* grids,
                                                                uint32_t gridPerBlock, uint32_t* next) {
     extern __shared__ __align__(16) unsigned char sTree[];
@@ -382,16 +383,16 @@ void VdGpu::resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t*
                                                              level_.data());
         STRATA_LAUNCH_CHECK("vd/levels");
         VdJob* jobs = reinterpret_cast<VdJob*>(jobs_.data());
-        vdJobsKernel<<<(numPatches_ + 255) / 256, 256, 0, stream>>>(numPatches_, patches_.data(), range_.data(), level_.data(),
-                                                                    v.maxLevel, jobRays, frozen_.data(), jobs,
-                                                                    uint32_t(maxJobs), job_.data());
+        vdJobsKernel<<<(numPatches_ + 255) / 256, 256, 0, stream>>>(numPatches_, patches_.data(), range_.data(),
+                                                                    level_.data(), v.maxLevel, jobRays, frozen_.data(),
+                                                                    jobs, uint32_t(maxJobs), job_.data());
         STRATA_LAUNCH_CHECK("vd/jobs");
         const uint32_t perBlock = vdNodeCount(workLevel_), gridPerBlock = vdGridCount(workLevel_);
         const bool shared = workLevel_ <= kVdSharedLevel;
         auto launch = [&](auto kernel) {
             kernel<<<shared ? sharedBlocks_ : blocks_, kBottomBlock, shared ? vdTreeBytes(workLevel_) : 0, stream>>>(
-                v, sorted_.data(), jobs, uint32_t(maxJobs), job_.data(), rays, hits, blocked, work_.data(), perBlock, grid_.data(),
-                gridPerBlock, job_.data() + 1);
+                v, sorted_.data(), jobs, uint32_t(maxJobs), job_.data(), rays, hits, blocked, work_.data(), perBlock,
+                grid_.data(), gridPerBlock, job_.data() + 1);
         };
         if (blocked) shared ? launch(vdBottomKernel<true, true>) : launch(vdBottomKernel<true, false>);
         else shared ? launch(vdBottomKernel<false, true>) : launch(vdBottomKernel<false, false>);
@@ -412,7 +413,8 @@ size_t VdGpu::memoryBytes() const {
     size_t patchBlas = meshPatchBoxes_.bytes() + memberBoxes_.bytes() + members_.bytes() + patchBlasViews_.bytes() +
                        patchTop_.memoryBytes();
     for (const auto& b : patchBlas_) patchBlas += b->memoryBytes();
-    return patchBlas + cullQuadrants_.bytes() + cullSixteenths_.bytes() + worldSixteenths_.bytes() + objectFromWorld_.bytes() + worldFromObject_.bytes() + worldBoxes_.bytes() + boxes_.memoryBytes() +
+    return patchBlas + cullQuadrants_.bytes() + cullSixteenths_.bytes() + worldSixteenths_.bytes() +
+           objectFromWorld_.bytes() + worldFromObject_.bytes() + worldBoxes_.bytes() + boxes_.memoryBytes() +
            range_.bytes() + job_.bytes() + frozen_.bytes() + work_.bytes() + grid_.bytes() + level_.bytes() +
            jobs_.bytes();
 }

@@ -309,15 +309,7 @@ STRATA_HD void vdCullBoxes(const VdPatch& p, const TextureView& map, int level, 
 STRATA_HD bool vdSixteenthsHit(const Aabb* box, const Ray& ray, float tmax) {
     const Vec3 inv = safeInverse(ray.dir);
     bool hit = false;
-    for (int k = 0; k < 4; ++k) {
-        const Aabb& b = box[k];
-        const float tx0 = (b.lo.x - ray.org.x) * inv.x, tx1 = (b.hi.x - ray.org.x) * inv.x;
-        const float ty0 = (b.lo.y - ray.org.y) * inv.y, ty1 = (b.hi.y - ray.org.y) * inv.y;
-        const float tz0 = (b.lo.z - ray.org.z) * inv.z, tz1 = (b.hi.z - ray.org.z) * inv.z;
-        const float tn = fmaxf(fmaxf(fminf(tx0, tx1), fminf(ty0, ty1)), fmaxf(fminf(tz0, tz1), ray.tmin));
-        const float tf = fminf(fminf(fmaxf(tx0, tx1), fmaxf(ty0, ty1)), fminf(fmaxf(tz0, tz1), tmax));
-        hit |= tn <= tf;
-    }
+    for (int k = 0; k < 4; ++k) hit |= slabEntry(box[k].lo, box[k].hi, ray.org, inv, ray.tmin, tmax) <= tmax;
     return hit;
 }
 // The level range of a patch whose finest level is `top`: pair culling's
