@@ -18,13 +18,17 @@ STRATA_HD Vec3 sampleTexture(const TextureView& t, Vec2 uv) {  // bilinear, wrap
     float y = (1.0f - (uv.y - floorf(uv.y))) * t.height - 0.5f;
     float fx = floorf(x), fy = floorf(y);
     float ax = x - fx, ay = y - fy;
-    int x0 = int(fx), y0 = int(fy);
-    auto px = [&](int xi, int yi) {
-        xi = ((xi % t.width) + t.width) % t.width;
-        yi = imin(imax(yi, 0), t.height - 1);
-        return t.pixels[yi * t.width + xi];
-    };
-    return lerp(lerp(px(x0, y0), px(x0 + 1, y0), ax), lerp(px(x0, y0 + 1), px(x0 + 1, y0 + 1), ax), ay);
+    // Columns: a finite uv gives x0 in [-1, width - 1], wrapped with one
+    // compare (integer remainders cost more than the rest of the lookup:
+    // VD patches sample their maps several times per vertex and hit).
+    int x0 = int(fx);
+    if (x0 < 0) x0 += t.width;
+    if (unsigned(x0) >= unsigned(t.width)) x0 = ((x0 % t.width) + t.width) % t.width;  // NaN or huge uv
+    const int x1 = x0 + 1 == t.width ? 0 : x0 + 1;
+    const int y0 = int(fy);
+    const Vec3* r0 = t.pixels + imin(imax(y0, 0), t.height - 1) * t.width;
+    const Vec3* r1 = t.pixels + imin(imax(y0 + 1, 0), t.height - 1) * t.width;
+    return lerp(lerp(r0[x0], r0[x1], ax), lerp(r1[x0], r1[x1], ax), ay);
 }
 
 }  // namespace strata
