@@ -72,6 +72,16 @@ std::function<int()> addBenchCommand(CLI::App& app) {
         }
         double tot = median(totals);
         std::printf("%-20s %10.3f %9u\n", "total", tot, recs.back().launches);
+        // With one bounce, the frame less the bounce rays' stages: what the
+        // camera rays and their shadow rays cost (Harada's benchmark).
+        if (o.render.bounces == 1 && o.render.nee &&
+            std::find(names.begin(), names.end(), "shade/primary") != names.end()) {
+            std::vector<double> v;
+            for (const FrameRecord& x : recs)
+                v.push_back(x.totalMs - x.stageMs("trace/bounce") - x.stageMs("vd/bounce") - x.stageMs("shade/bounce"));
+            std::printf("%-20s %10.3f %9s  (total less trace/bounce, vd/bounce, shade/bounce)\n", "primary+shadow",
+                        median(v), "");
+        }
         std::printf("\nframe rate:          %.1f fps (GPU time of the frame's stages)\n", tot > 0 ? 1000.0 / tot : 0.0);
         double traceMs = stageMedian("trace"), shadowMs = stageMedian("shadow");
         double primaryMs = stageMedian("trace/primary"), bounceMs = stageMedian("trace/bounce");

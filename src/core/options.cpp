@@ -137,6 +137,11 @@ const std::vector<Field>& fields() {
           "only when the ray also meets a box of one of their sixteenths, not whenever it enters the patch box",
           {}},
          [](Options& o) -> void* { return &o.vd.pairCull; }},
+        {{"vd.last_bounce_any_hit", OptionKind::Bool,
+          "direct: rays of the last bounce, which only gather emission, stop at any VD hit before their closest "
+          "triangle instead of finding the closest VD hit (same image; off when a VD patch emits)",
+          {}},
+         [](Options& o) -> void* { return &o.vd.lastBounceAnyHit; }},
         {{"animation.fps", OptionKind::Float, "scene time per frame is 1/fps seconds", {}},
          [](Options& o) -> void* { return &o.animation.fps; }},
         {{"animation.start_time", OptionKind::Float, "scene time of the first frame (s)", {}},

@@ -55,6 +55,10 @@ struct VdOptions {
     float lodBias = 0;       // direct: levels added to the pixel-footprint level
     bool freezeLod = false;  // direct: keep each patch's level from when this was turned on
     bool pairCull = true;    // direct: a (patch, ray) pair only when the ray meets a quadrant box of the patch
+    // direct: the last bounce's rays, which only gather emission, ask the
+    // bottom level for any VD hit before their closest triangle, not the
+    // closest VD hit (when no VD patch emits: the image is the same)
+    bool lastBounceAnyHit = true;
 };
 
 struct AnimationOptions {

@@ -79,12 +79,17 @@ public:
         for (int pass = 0; pass < opt_.render.spp; ++pass) {
             PassParams p{w, h, opt_.render.seed, uint32_t(frameIndex * opt_.render.spp + pass),
                          opt_.render.bounces, opt_.render.rrStart, opt_.render.nee};
+            p.vdAnyHitLast = vd && vdAnyHitLast(flat_, opt_.vd);
             timed(3, [&] { pool_.parallelFor(n, [&](uint32_t i) { stageGenerate(sv, b, p, i); }); });
             for (int bounce = 0; bounce <= p.maxBounces; ++bounce) {
                 uint32_t count = paths_.counters[bounce & 1];
                 if (count == 0) break;
                 timed(2, [&] { pool_.parallelFor(count, [&](uint32_t i) { stageTraceClosest(sv, b, bounce, i); }); });
-                if (vd) timed(6, [&] { vd_.resolve(sv.vd, b.rays[bounce & 1], b.hits, nullptr, pool_); });
+                if (vd) timed(6, [&] {
+                    const bool anyHit = vdOcclusionOnly(p, bounce);  // flags in shadowBlocked
+                    if (anyHit) std::fill(b.shadowBlocked, b.shadowBlocked + count, 0u);
+                    vd_.resolve(sv.vd, b.rays[bounce & 1], b.hits, anyHit ? b.shadowBlocked : nullptr, pool_);
+                });
                 timed(3, [&] { pool_.parallelFor(count, [&](uint32_t i) { stageShade(sv, b, p, bounce, i); }); });
                 uint32_t shadows = paths_.counters[kShadowQueue];
                 timed(4, [&] { pool_.parallelFor(std::max(shadows, 1u), [&](uint32_t i) { stageTraceShadow(sv, b, i); }); });

@@ -76,7 +76,7 @@ __global__ void closestHitsKernel(SceneView s, const Ray* rays, uint32_t n, HitR
 enum Stage {
     kAnimate, kBuild, kBuildBounds, kBuildMorton, kBuildSort, kBuildHierarchy, kBuildAabb, kBuildBlas, kBuildTop,
     kBuildKdLarge, kBuildKdSmall, kBuildVd, kTrace, kTracePrimary, kTraceBounce, kVd, kVdSort, kVdBottom, kVdPrimary, kVdBounce,
-    kVdShadow, kShade,
+    kVdShadow, kShade, kShadePrimary, kShadeBounce,
     kShadow, kAccumulate, kNumStages
 };
 const std::vector<std::string>& stageList() {
@@ -85,7 +85,8 @@ const std::vector<std::string>& stageList() {
                                                "build/kd_large",
                                                "build/kd_small", "build/vd_boxes", "trace", "trace/primary",
                                                "trace/bounce", "vd", "vd/sort", "vd/bottom", "vd/primary",
-                                               "vd/bounce", "vd/shadow", "shade", "shadow",
+                                               "vd/bounce", "vd/shadow", "shade", "shade/primary",
+                                               "shade/bounce", "shadow",
                                                "accumulate"};
     return s;
 }
@@ -230,10 +231,13 @@ public:
         for (int pass = 0; pass < opt_.render.spp; ++pass) {
             PassParams p{w, h, opt_.render.seed, uint32_t(frameIndex * opt_.render.spp + pass),
                          opt_.render.bounces, opt_.render.rrStart, opt_.render.nee};
-            timer_.begin(kShade);
+            p.vdAnyHitLast = vd_ && vdAnyHitLast(flat_, opt_.vd);
+            timer_.begin(kShade);  // camera rays: shade/primary
+            timer_.begin(kShadePrimary);
             generateKernel<<<blocks(n), kBlock, 0, stream_>>>(sv, b, p);
             STRATA_LAUNCH_CHECK("generate");
             timer_.countLaunches();
+            timer_.end(kShadePrimary);
             timer_.end(kShade);
             for (int bounce = 0; bounce <= p.maxBounces; ++bounce) {
                 timer_.begin(kTrace);
@@ -248,14 +252,19 @@ public:
                 if (vd_) {  // vd/sort and vd/bottom add over every resolve; vd/primary etc. split by ray kind
                     timer_.begin(kVd);
                     timer_.begin(bounce == 0 ? kVdPrimary : kVdBounce);
-                    vd_->resolve(sv.vd, b.rays[bounce & 1], b.hits, nullptr, stream_, &timer_, vdStages);
+                    const bool anyHit = vdOcclusionOnly(p, bounce);  // flags in shadowBlocked
+                    if (anyHit) STRATA_CUDA_CHECK(cudaMemsetAsync(b.shadowBlocked, 0, n * sizeof(uint32_t), stream_));
+                    vd_->resolve(sv.vd, b.rays[bounce & 1], b.hits, anyHit ? b.shadowBlocked : nullptr, stream_,
+                                 &timer_, vdStages);
                     timer_.end(bounce == 0 ? kVdPrimary : kVdBounce);
                     timer_.end(kVd);
                 }
                 timer_.begin(kShade);
+                timer_.begin(bounce == 0 ? kShadePrimary : kShadeBounce);
                 shadeKernel<<<blocks(n), kBlock, 0, stream_>>>(sv, b, p, bounce, n);
                 STRATA_LAUNCH_CHECK("shade");
                 timer_.countLaunches();
+                timer_.end(bounce == 0 ? kShadePrimary : kShadeBounce);
                 timer_.end(kShade);
                 if (!p.nee || bounce == p.maxBounces) continue;  // no shadow rays spawned
                 timer_.begin(kShadow);

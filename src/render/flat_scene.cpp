@@ -115,6 +115,9 @@ FlatScene flattenScene(const Scene& scene) {
     if (f.patches.size() > kVdMaxPatches)
         throw Error(scene.path + ": " + std::to_string(f.patches.size()) + " VD patches over all instances; vd.mode " +
                     "direct supports at most " + std::to_string(kVdMaxPatches) + " (use vd.mode pretess)");
+    for (const VdPatch& p : f.patches)
+        f.vdEmits = f.vdEmits || (size_t(p.material) < f.materials.size() &&
+                                  f.materials[size_t(p.material)].type == MaterialType::Emissive);
     if (!f.patches.empty()) {
         for (const VdMap& m : scene.vdMaps) f.vdMaps.push_back(TextureView{m.texels.data(), m.width, m.height});
         f.vdLinks.resize(vdNodeCount(kVdMaxLevel));

@@ -43,7 +43,12 @@ struct FlatScene {
     std::vector<uint32_t> patchOrigin;  // per patch: the same patch of its mesh's first instance (object space alike)
     std::vector<TextureView> vdMaps;   // point into Scene::vdMaps
     std::vector<uint32_t> vdLinks;     // the shared link table (vdNodeCount(kVdMaxLevel))
+    bool vdEmits = false;              // a patch's material is emissive
 };
+// PassParams::vdAnyHitLast for these options: direct patches, none emitting.
+inline bool vdAnyHitLast(const FlatScene& flat, const VdOptions& o) {
+    return o.mode == "direct" && o.lastBounceAnyHit && !flat.patches.empty() && !flat.vdEmits;
+}
 
 // Where each mesh's and instance's VD patches sit in FlatScene::patches (one
 // run per instance of a VD mesh, in the mesh's patch order): what instanced

@@ -51,7 +51,17 @@ struct PassParams {
     int32_t maxBounces;
     int32_t rrStart;
     bool nee;
+    // vd.last_bounce_any_hit in effect (direct mode, no VD patch emits): see
+    // vdOcclusionOnly.
+    bool vdAnyHitLast = false;
 };
+
+// Whether this bounce's VD resolve asks for any hit instead of the closest:
+// the last bounce's rays only gather what they reach of an emitter or the
+// environment, so a VD patch before their closest triangle (found by the
+// trace stage) only blocks them, wherever it is hit. The resolve flags them
+// in shadowBlocked, indexed by ray slot (no shadow rays are in flight then).
+STRATA_HD bool vdOcclusionOnly(const PassParams& p, int bounce) { return p.vdAnyHitLast && bounce == p.maxBounces; }
 
 // Appends to a queue: returns a slot. On the GPU the threads of a warp that
 // append together take their slots with one atomic (warp-aggregated), instead
@@ -199,6 +209,7 @@ STRATA_HD void stageShade(const SceneView& s, const PathBuffers& b, const PassPa
     Ray ray = b.rays[cur][slot];
     HitRecord h = b.hits[slot];
     b.hits[slot] = kNoHit;  // ready for the next bounce's atomicMin
+    if (vdOcclusionOnly(p, bounce) && b.shadowBlocked[slot]) return;  // a (non-emitting) VD patch is in the way
     Vec3 beta = b.throughput[path];
     float lastPdf = b.lastPdf[path];
     int groups = lightGroups(s);

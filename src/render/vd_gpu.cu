@@ -136,7 +136,7 @@ __global__ void __launch_bounds__(kBottomBlock, 5) vdBottomKernel(VdView v, cons
             const uint32_t slot = uint32_t(sorted[i]);
             if (Shadow) {  // a ray another patch has blocked is done
                 if (!atomicLoadU32(&blocked[slot]) &&
-                    vdTraceRay<true>(v, job.patch, nodes, grid, level, rays[slot], nullptr))
+                    vdTraceRay<true>(v, job.patch, nodes, grid, level, rays[slot], hits ? &hits[slot] : nullptr))
                     blocked[slot] = 1u;
             } else {
                 vdTraceRay<false>(v, job.patch, nodes, grid, level, rays[slot], &hits[slot]);

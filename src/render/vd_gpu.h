@@ -43,7 +43,9 @@ public:
                  StageTimer* timer, const AccelOptions* instanced = nullptr);
     VdView view(const VdOptions& o, float pixelAngle, uint32_t rays, cudaStream_t stream);
     // Steps 2-3 over the pairs appended since the last call (reads their
-    // count back: one synchronisation). Closest: hits; shadow: blocked.
+    // count back: one synchronisation). Closest: hits (blocked null); any
+    // hit: blocked, before each ray's tmax and, when hits is given, before
+    // its hit's distance (vdOcclusionOnly).
     void resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t* blocked,
                  cudaStream_t stream, StageTimer* timer, const VdGpuStages& stages);
     uint64_t pairsResolved() const { return pairsResolved_; }

@@ -138,7 +138,8 @@ void VdHost::resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t
             const uint32_t slot = uint32_t(pairs_[i]);
             if (blocked) {
                 if (!atomicLoadU32(&blocked[slot]) &&  // a ray another patch has blocked is done
-                    vdTraceRay<true>(v, patch, nodes.data(), grid.data(), level, rays[slot], nullptr))
+                    vdTraceRay<true>(v, patch, nodes.data(), grid.data(), level, rays[slot],
+                                     hits ? &hits[slot] : nullptr))
                     atomicExchU32(&blocked[slot], 1u);
             } else {
                 vdTraceRay<false>(v, patch, nodes.data(), grid.data(), level, rays[slot], &hits[slot]);

@@ -32,7 +32,9 @@ public:
     // Host pointers for the trace stages (valid until the next prepare/resolve).
     VdView view(const FlatScene& flat, const VdOptions& o, float pixelAngle, uint32_t rays);
     // Steps 2-3 for the pairs appended since the last call; rays are the
-    // traced queue. Closest: hits get atomicMin'd; shadow: blocked[slot] = 1.
+    // traced queue. Closest: hits get atomicMin'd (blocked null); any hit:
+    // blocked[slot] = 1, for a hit before the ray's tmax and, when hits is
+    // given, before its hit's distance (vdOcclusionOnly).
     void resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t* blocked, ThreadPool& pool);
     const VdFrameData& frame() const { return frame_; }
     uint64_t pairsResolved() const { return pairsResolved_; }

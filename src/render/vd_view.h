@@ -136,13 +136,16 @@ STRATA_HD int vdRayLevel(const VdView& v, const VdPatch& p, const Affine& worldF
     return vdClampLevel(level, p.maxLevel < v.maxLevel ? p.maxLevel : v.maxLevel);
 }
 
-// Step 3 for one ray against one built patch tree.
+// Step 3 for one ray against one built patch tree. Closest hit: the ray's
+// hit record is read for the distance to beat and updated. AnyHit: true on
+// a hit before the ray's tmax, or before hit's distance when given (the
+// last bounce's rays: their closest triangle), which is not updated.
 template <bool AnyHit>
 STRATA_HD bool vdTraceRay(const VdView& v, uint32_t patch, const VdNode* nodes, const Vec3* grid, int level,
                           const Ray& worldRay, HitRecord* hit) {
     const VdPatch& p = v.patches[patch];
     const Ray r = objectRay(v.objectFromWorld[v.patchInstance[patch]], worldRay);
-    float tmax = AnyHit || !hit ? worldRay.tmax : fminf(worldRay.tmax, hitDistance(atomicLoadU64(hit)));
+    float tmax = hit ? fminf(worldRay.tmax, hitDistance(atomicLoadU64(hit))) : worldRay.tmax;
     uint32_t node = vdTraverse<AnyHit>(nodes, v.links, level, p, v.maps[p.map], r, tmax, nullptr, grid);
     if (node == kVdNoNode) return false;
     if (!AnyHit) atomicMinU64(hit, packHit(tmax, vdPayload(patch, node)));

@@ -94,6 +94,24 @@ uint64_t checkDirectAgainstPretess(Mode& direct, Mode& pre, const std::vector<Ra
         if (!blocked[i]) vdAppendPairs(direct.view.vd, rays[i], rays[i].tmax, i);
     }
     vd.resolve(direct.view.vd, rays.data(), nullptr, blocked.data(), pool);
+    // Occlusion only (the last bounce's rays, vd.last_bounce_any_hit): any
+    // VD hit before the closest triangle, which stays as it was; flagged
+    // exactly when the closest hit above is a VD hit.
+    std::vector<HitRecord> tris(n);
+    std::vector<uint32_t> occluded(n, 0);
+    for (uint32_t i = 0; i < n; ++i) {
+        tris[i] = traceClosest(direct.view, rays[i]);
+        vdAppendPairs(direct.view.vd, rays[i], isHit(tris[i]) ? hitDistance(tris[i]) : rays[i].tmax, i);
+    }
+    const std::vector<HitRecord> trisBefore = tris;
+    vd.resolve(direct.view.vd, rays.data(), tris.data(), occluded.data(), pool);
+    EXPECT_EQ(tris, trisBefore) << what << ": an any-hit resolve leaves the hits alone";
+    int occludedCount = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        EXPECT_EQ(occluded[i] != 0, isHit(hits[i]) && isVdPayload(hitPayload(hits[i]))) << what << ", ray " << i;
+        occludedCount += occluded[i] != 0;
+    }
+    EXPECT_GT(occludedCount, int(n) / 8) << what;
     EXPECT_EQ(vd.pairsDropped(), 0u) << what;
     EXPECT_GT(vd.pairsResolved(), uint64_t(n)) << what;
 
@@ -177,6 +195,48 @@ TEST(VdDirect, VdSurfaceMatchesTheHitCell) {
     }
     EXPECT_GT(checked, 100);
     EXPECT_LE(farOff, checked / 50);
+}
+
+// vd.last_bounce_any_hit: the last bounce's rays ask for any VD hit before
+// their closest triangle; the image is the same, bit for bit (such a ray
+// gathers nothing either way). A patch that emits turns it off.
+TEST(VdDirect, LastBounceAnyHitRendersTheSameImage) {
+    test::TempDir dir;
+    const std::string lit = std::string(kScene).substr(0, std::string(kScene).rfind('}')) +
+                            R"(, "lights": {"environment": {"color": [0.5, 0.55, 0.6]},
+                                  "sun": {"direction": [0.4, 1, 0.3], "radiance": [3, 3, 3]}}})";
+    const std::string path = dir.write("s.json", lit);
+    for (int bounces : {1, 2}) {
+        std::vector<float> img[2];
+        for (int k = 0; k < 2; ++k) {
+            Scene s = loadScene(path);
+            s.options.vd.lastBounceAnyHit = k == 0;
+            s.options.render.backend = "cpu";
+            s.options.render.width = 48;
+            s.options.render.height = 32;
+            s.options.render.spp = 2;
+            s.options.render.bounces = bounces;
+            auto r = makeCpuRenderer(s);
+            r->renderFrame(0.0f, 0);
+            r->finish();
+            r->readRadiance(img[k]);
+        }
+        EXPECT_EQ(img[0], img[1]) << bounces << " bounces";
+        double sum = 0;
+        for (float v : img[0]) sum += v;
+        EXPECT_GT(sum, 0.0);
+    }
+    Scene s = loadScene(path);
+    EXPECT_TRUE(vdAnyHitLast(flattenScene(s), s.options.vd));
+    s.options.vd.lastBounceAnyHit = false;
+    EXPECT_FALSE(vdAnyHitLast(flattenScene(s), s.options.vd));
+    s = loadScene(path);
+    s.materials.push_back(Material{});
+    s.materials.back().type = MaterialType::Emissive;
+    s.materials.back().emission = Vec3{1, 1, 1};
+    for (Mesh& m : s.meshes)
+        if (m.vd.map >= 0) m.quadMaterial.assign(m.quads.size(), int32_t(s.materials.size() - 1));
+    EXPECT_FALSE(vdAnyHitLast(flattenScene(s), s.options.vd)) << "a VD patch emits";
 }
 
 TEST(VdDirect, CpuBackendRendersDirectLikePretess) {
