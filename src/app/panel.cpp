@@ -109,6 +109,13 @@ void TimingOverlay::draw(const std::vector<std::string>& stages, int width, int 
     double rays = avg([](const FrameRecord& r, size_t) { return double(r.rays + r.shadowRays); });
     double traceMs = avg([](const FrameRecord& r, size_t) { return r.stageMs("trace") + r.stageMs("shadow"); });
     ImGui::Text("%.2f M rays/frame, %.0f Mrays/s (trace + shadow)", rays * 1e-6, traceMs > 0 ? rays / (traceMs * 1e3) : 0.0);
+    if (last.vdPairs > 0) {
+        double pairs = avg([](const FrameRecord& r, size_t) { return double(r.vdPairs); });
+        ImGui::Text("VD: %.2f M (patch, ray) pairs/frame, vd %.3f ms (sort %.3f, bottom %.3f)", pairs * 1e-6,
+                    avg([](const FrameRecord& r, size_t) { return r.stageMs("vd"); }),
+                    avg([](const FrameRecord& r, size_t) { return r.stageMs("vd/sort"); }),
+                    avg([](const FrameRecord& r, size_t) { return r.stageMs("vd/bottom"); }));
+    }
     // Rolling plots: total, build, trace.
     std::vector<float> series(recent_.size());
     auto plot = [&](const char* name, auto get) {

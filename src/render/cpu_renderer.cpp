@@ -43,6 +43,7 @@ public:
         rec.frame = frameIndex;
         rec.sceneTime = t;
         for (const std::string& s : stageNames()) rec.stages.push_back({s, 0, 0});
+        const uint64_t pairsBefore = vd_.pairsResolved();
         auto timed = [&](int stage, auto&& fn) {
             auto t0 = Clock::now();
             fn();
@@ -61,7 +62,7 @@ public:
                 else buildHostAccel(bounds_, opt_.accel, accel_);
                 // Patch transforms, and in flat mode the BVH over the patch boxes.
                 const bool viaInstances = opt_.accel.mode == "instanced" && opt_.accel.builder != "kdtree";
-                if (!flat_.patches.empty()) vd_.prepare(scene_, flat_, opt_.vd, t, viaInstances ? &opt_.accel : nullptr);
+                if (!flat_.patches.empty()) vd_.prepare(scene_, flat_, opt_.vd, t, opt_.accel, viaInstances);
             });
         }
         CameraView cam = cameraView(t, int(w), int(h));
@@ -105,6 +106,7 @@ public:
         rec.triangles = flat_.tris.size();
         rec.rays = paths_.counters[kRaysTraced];
         rec.shadowRays = paths_.counters[kShadowRaysTraced];
+        rec.vdPairs = vd_.pairsResolved() - pairsBefore;
         records_.push_back(rec);
     }
 

@@ -180,6 +180,7 @@ public:
         header.sceneTime = t;
         header.triangles = gpu_->numTris();
         timer_.beginFrame(stream_, header);
+        const uint64_t pairsBefore = vd_ ? vd_->pairsResolved() : 0;
 
         if (rebuild_.needed(opt_.accel, opt_.vd, t)) {
             timer_.begin(kAnimate);
@@ -212,7 +213,7 @@ public:
             if (vd_) {  // this frame's patch transforms, and in flat mode the BVH over the patch boxes
                 timer_.begin(kBuildVd);
                 const bool viaInstances = opt_.accel.mode == "instanced" && opt_.accel.builder != "kdtree";
-                vd_->prepare(scene_, flat_, opt_.vd, t, stream_, &timer_, viaInstances ? &opt_.accel : nullptr);
+                vd_->prepare(scene_, flat_, opt_.vd, t, stream_, &timer_, opt_.accel, viaInstances);
                 timer_.end(kBuildVd);
             }
             timer_.end(kBuild);
@@ -296,6 +297,8 @@ public:
         samples_ += uint32_t(opt_.render.spp);
         STRATA_CUDA_CHECK(cudaMemcpyAsync(hostCounters_.data() + (frameIndex % kRing) * kNumCounters, paths_.counters.data(),
                                           kNumCounters * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream_));
+        // Each resolve read its pair count back: the frame's is known now.
+        framePairs_[frameIndex % kRing] = vd_ ? vd_->pairsResolved() - pairsBefore : 0;
         timer_.endFrame();
     }
 
@@ -398,6 +401,7 @@ private:
         const uint32_t* c = hostCounters_.data() + (out.frame % kRing) * kNumCounters;
         out.rays = c[kRaysTraced];
         out.shadowRays = c[kShadowRaysTraced];
+        out.vdPairs = framePairs_[out.frame % kRing];
         return true;
     }
 
@@ -414,6 +418,7 @@ private:
     PathStorage<DeviceBuffer> paths_;
     DeviceBuffer<uint32_t> image_;
     PinnedBuffer<uint32_t> hostCounters_;  // kRing frames' counters, read a frame late
+    uint64_t framePairs_[kRing] = {};      // the same frames' VD pairs
 };
 
 }  // namespace

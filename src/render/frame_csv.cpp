@@ -18,7 +18,7 @@ std::string csvHeader(const std::vector<std::string>& stages) {
     for (const OptionInfo& o : Options::all()) h += "," + o.key;
     for (const std::string& s : stages) h += "," + s + "_ms";
     for (const std::string& s : stages) h += "," + s + "_launches";
-    return h + ",total_ms,launches,build_launches,triangles,rays,shadow_rays\n";
+    return h + ",total_ms,launches,build_launches,triangles,rays,shadow_rays,vd_pairs\n";
 }
 
 std::string csvRow(const FrameRecord& r, const Options& options) {
@@ -35,7 +35,8 @@ std::string csvRow(const FrameRecord& r, const Options& options) {
     std::snprintf(buf, sizeof buf, ",%.4f", r.totalMs);
     row += buf;
     row += "," + std::to_string(r.launches) + "," + std::to_string(r.buildLaunches) + "," +
-           std::to_string(r.triangles) + "," + std::to_string(r.rays) + "," + std::to_string(r.shadowRays) + "\n";
+           std::to_string(r.triangles) + "," + std::to_string(r.rays) + "," + std::to_string(r.shadowRays) + "," +
+           std::to_string(r.vdPairs) + "\n";
     return row;
 }
 

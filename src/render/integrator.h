@@ -131,7 +131,8 @@ STRATA_HD void stageTraceClosestAs(const SceneView& s, const PathBuffers& b, int
     atomicMinU64(&b.hits[slot], h);
     // VD patches entered before the triangle hit: pairs for the bottom level.
     if (s.vd.numPatches)
-        vdAppendPairsAs<K == TraceKind::TwoLevel>(s.vd, ray, isHit(h) ? hitDistance(h) : ray.tmax, slot);
+        vdAppendPairsAs<K == TraceKind::TwoLevel, K == TraceKind::BvhStackless>(s.vd, ray,
+                                                                               isHit(h) ? hitDistance(h) : ray.tmax, slot);
 }
 STRATA_HD void stageTraceClosest(const SceneView& s, const PathBuffers& b, int bounce, uint32_t slot) {
     withTraceKind(traceKindOf(s), [&](auto k) { stageTraceClosestAs<decltype(k)::value>(s, b, bounce, slot); });
@@ -347,7 +348,7 @@ STRATA_HD void stageTraceShadowAs(const SceneView& s, const PathBuffers& b, uint
         return;
     }
     b.shadowBlocked[slot] = blocked ? 1u : 0u;
-    if (!blocked) vdAppendPairsAs<K == TraceKind::TwoLevel>(s.vd, ray, ray.tmax, slot);
+    if (!blocked) vdAppendPairsAs<K == TraceKind::TwoLevel, K == TraceKind::BvhStackless>(s.vd, ray, ray.tmax, slot);
 }
 STRATA_HD void stageTraceShadow(const SceneView& s, const PathBuffers& b, uint32_t slot) {
     withTraceKind(traceKindOf(s), [&](auto k) { stageTraceShadowAs<decltype(k)::value>(s, b, slot); });

@@ -212,7 +212,7 @@ void VdGpu::ensureWork(int maxLevel) {
 }
 
 void VdGpu::prepare(const Scene& scene, const FlatScene& flat, const VdOptions& o, float t, cudaStream_t stream,
-                    StageTimer* timer, const AccelOptions* instanced) {
+                    StageTimer* timer, const AccelOptions& accel, bool viaInstances) {
     poseVdPatches(scene, flat, t, frame_);
     objectFromWorld_.upload(frame_.objectFromWorld, stream);
     worldFromObject_.upload(frame_.worldFromObject, stream);
@@ -228,7 +228,7 @@ void VdGpu::prepare(const Scene& scene, const FlatScene& flat, const VdOptions& 
         cullLevel_ = o.maxLevel;
     }
     const uint32_t numBoxes = numPatches_ << boxShift_;
-    if (!instanced) {
+    if (!viaInstances) {
         if (o.pairCull) {
             worldBoxes_.resize(numBoxes);
             worldSixteenths_.resize(size_t(numPatches_) * kVdCullBoxes);
@@ -240,7 +240,8 @@ void VdGpu::prepare(const Scene& scene, const FlatScene& flat, const VdOptions& 
             worldBoxes_.upload(frame_.worldBoxes, stream);
         }
         sixteenths_ = o.pairCull ? worldSixteenths_.data() : nullptr;
-        boxes_.build(worldBoxes_.data(), numBoxes, 63, stream, timer, LbvhStages{}, LbvhVariant::Karras);
+        boxes_.build(worldBoxes_.data(), numBoxes, accel.mortonBits, stream, timer, LbvhStages{}, lbvhVariantOf(accel));
+        boxesTraversal_ = traversalOf(accel);
         return;
     }
     sixteenths_ = o.pairCull ? cullSixteenths_.data() : nullptr;
@@ -275,19 +276,19 @@ void VdGpu::prepare(const Scene& scene, const FlatScene& flat, const VdOptions& 
         members_.resize(memberInstance_.size());
         patchBlasViews_.resize(patchMeshes_.size());
     }
-    const std::string key = instanced->builder + "/" + std::to_string(instanced->mortonBits) +
+    const std::string key = accel.builder + "/" + std::to_string(accel.mortonBits) +
                             (o.pairCull ? "/cull " + std::to_string(cullLevel_) : "");
     if (key != patchKey_) {  // object space: again only when the builder or the boxes change
         for (size_t k = 0; k < patchMeshes_.size(); ++k) {
             const PatchMesh& pm = patchMeshes_[k];
             const Aabb* boxes = o.pairCull ? cullQuadrants_.data() + (size_t(pm.first) << boxShift_)
                                            : meshPatchBoxes_.data() + pm.boxOffset;
-            patchBlas_[k]->build(boxes, pm.count << boxShift_, instanced->mortonBits, stream, timer, LbvhStages{},
-                                 lbvhVariantOf(*instanced));
+            patchBlas_[k]->build(boxes, pm.count << boxShift_, accel.mortonBits, stream, timer, LbvhStages{},
+                                 lbvhVariantOf(accel));
         }
         patchKey_ = key;
     }
-    const BvhTraversal traversal = traversalOf(*instanced);
+    const BvhTraversal traversal = traversalOf(accel);
     std::vector<BlasView> blas(patchMeshes_.size());
     for (size_t k = 0; k < blas.size(); ++k) blas[k].bvh = patchBlas_[k]->view(traversal);
     std::vector<InstanceView> members(memberInstance_.size());
@@ -325,7 +326,7 @@ VdView VdGpu::view(const VdOptions& o, float angle, uint32_t rays, cudaStream_t 
     v.maps = maps_.data();
     v.links = links_.data();
     v.sixteenths = sixteenths_;
-    v.boxes = boxes_.view();
+    v.boxes = boxes_.view(boxesTraversal_);
     v.instances = instances_;
     v.pairs = pairs_.data();
     v.pairCount = counts_.data();

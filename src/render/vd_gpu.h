@@ -34,13 +34,14 @@ class VdGpu {
 public:
     explicit VdGpu(const Scene& scene, const FlatScene& flat);
     // This frame's transforms (posed on the host: one per instance) and the
-    // structure the pair generation walks. Flat mode (instanced == nullptr):
-    // the patches' world boxes and an LBVH over them. Instanced mode: one
-    // object-space BLAS per VD mesh over its patches' boxes (built by the
-    // LBVH variant of *instanced, again when it changes), the VD instances'
+    // structure the pair generation walks, built by accel.builder's LBVH
+    // variant (Karras for the kd-tree) and walked with accel.traversal. Flat
+    // mode: the patches' world boxes and a tree over them, every frame.
+    // Instanced mode (viaInstances): one object-space BLAS per VD mesh over
+    // its patches' boxes (again when the builder changes), the VD instances'
     // world boxes and a top-level LBVH over them.
     void prepare(const Scene& scene, const FlatScene& flat, const VdOptions& o, float t, cudaStream_t stream,
-                 StageTimer* timer, const AccelOptions* instanced = nullptr);
+                 StageTimer* timer, const AccelOptions& accel, bool viaInstances);
     VdView view(const VdOptions& o, float pixelAngle, uint32_t rays, cudaStream_t stream);
     // Steps 2-3 over the pairs appended since the last call (reads their
     // count back: one synchronisation). Closest: hits (blocked null); any
@@ -74,6 +75,7 @@ private:
     DeviceBuffer<Affine> objectFromWorld_, worldFromObject_;
     DeviceBuffer<Aabb> worldBoxes_;  // flat mode: the middle level's primitives in world space
     LbvhBuilder boxes_;
+    BvhTraversal boxesTraversal_ = BvhTraversal::Stack;
     // Instanced mode: per VD mesh a BLAS over its patches; per VD instance a
     // member of the top level.
     struct PatchMesh {

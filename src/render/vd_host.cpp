@@ -10,7 +10,7 @@ namespace strata {
 float pixelAngle(const CameraView& cam, int height) { return 2.0f * length(cam.up) / float(height); }
 
 void VdHost::prepare(const Scene& scene, const FlatScene& flat, const VdOptions& o, float t,
-                     const AccelOptions* instanced) {
+                     const AccelOptions& accel, bool viaInstances) {
     poseVdPatches(scene, flat, t, frame_);
     members_.clear();
     // vd.pair_cull: the middle level's primitives are the patches' cull boxes
@@ -21,7 +21,7 @@ void VdHost::prepare(const Scene& scene, const FlatScene& flat, const VdOptions&
         cullLevel_ = o.maxLevel;
     }
     sixteenths_ = nullptr;
-    if (!instanced) {
+    if (!viaInstances) {
         if (o.pairCull) {
             worldQuadrants_.resize(cull_.quadrants.size());
             worldSixteenths_.resize(cull_.sixteenths.size());
@@ -30,11 +30,12 @@ void VdHost::prepare(const Scene& scene, const FlatScene& flat, const VdOptions&
                                  &worldSixteenths_[kVdCullBoxes * k], &worldQuadrants_[4 * k]);
             sixteenths_ = worldSixteenths_.data();
         }
-        boxes_ = buildLbvhHost(o.pairCull ? worldQuadrants_ : frame_.worldBoxes, 63, LbvhVariant::Karras).bvh;
+        buildHostAccel(o.pairCull ? worldQuadrants_ : frame_.worldBoxes, accel, boxes_);
+        boxesView_ = boxes_.view(accel);
     } else {
         if (o.pairCull) sixteenths_ = cull_.sixteenths.data();
-        const std::string key = instanced->builder + "/" + std::to_string(instanced->mortonBits) + "/" +
-                                instanced->traversal + (o.pairCull ? "/cull " + std::to_string(cullLevel_) : "");
+        const std::string key = accel.builder + "/" + std::to_string(accel.mortonBits) + "/" + accel.traversal +
+                                (o.pairCull ? "/cull " + std::to_string(cullLevel_) : "");
         if (key != patchKey_) {  // one object-space BLAS per VD mesh, again when the builder or the boxes change
             ranges_ = meshPatchRanges(scene, flat);
             meshBlas_.assign(scene.meshes.size(), -1);
@@ -53,9 +54,9 @@ void VdHost::prepare(const Scene& scene, const FlatScene& flat, const VdOptions&
                 }
                 meshBlas_[m] = int32_t(patchBlas_.size());
                 patchBlas_.emplace_back();
-                buildHostAccel(b, *instanced, patchBlas_.back());
+                buildHostAccel(b, accel, patchBlas_.back());
             }
-            patchOptions_ = *instanced;
+            patchOptions_ = accel;
             blasViews_.assign(patchBlas_.size(), BlasView{});
             for (size_t k = 0; k < patchBlas_.size(); ++k) blasViews_[k].bvh = patchBlas_[k].view(patchOptions_);
             patchKey_ = key;
@@ -91,7 +92,7 @@ VdView VdHost::view(const FlatScene& flat, const VdOptions& o, float angle, uint
     v.maps = flat.vdMaps.data();
     v.links = flat.vdLinks.data();
     v.sixteenths = sixteenths_;
-    v.boxes = boxes_.view();
+    v.boxes = boxesView_;
     if (!members_.empty())
         v.instances = TwoLevelView{patchTop_.view(), members_.data(), blasViews_.data(), uint32_t(members_.size())};
     v.pairs = pairs_.data();
@@ -156,8 +157,9 @@ size_t VdHost::memoryBytes() const {
         b += a.bvh.nodes.size() * sizeof(BvhNode) + a.bvh.primIndex.size() * 4 + a.skipNodes.size() * sizeof(StacklessNode);
     b += (cull_.quadrants.size() + cull_.sixteenths.size() + worldQuadrants_.size() + worldSixteenths_.size()) *
          sizeof(Aabb);
-    return b + pairs_.size() * sizeof(VdPair) + boxes_.nodes.size() * sizeof(BvhNode) +
-           boxes_.primIndex.size() * sizeof(uint32_t) + frame_.worldBoxes.size() * sizeof(Aabb);
+    return b + pairs_.size() * sizeof(VdPair) + boxes_.bvh.nodes.size() * sizeof(BvhNode) +
+           boxes_.bvh.primIndex.size() * sizeof(uint32_t) + boxes_.skipNodes.size() * sizeof(StacklessNode) +
+           frame_.worldBoxes.size() * sizeof(Aabb);
 }
 
 }  // namespace strata

@@ -24,11 +24,12 @@ float pixelAngle(const CameraView& cam, int height);
 class VdHost {
 public:
     // This frame's transforms and the structure the pair generation walks
-    // (as VdGpu::prepare): flat mode (instanced == nullptr) the BVH over the
-    // patches' world boxes; instanced mode a BLAS per VD mesh over its
+    // (as VdGpu::prepare, built by accel.builder: the CPU's SAH reference
+    // for a builder that is not an LBVH): flat mode a tree over the patches'
+    // world boxes; instanced mode (viaInstances) a BLAS per VD mesh over its
     // patches' object-space boxes and a top level over the VD instances.
-    void prepare(const Scene& scene, const FlatScene& flat, const VdOptions& o, float t,
-                 const AccelOptions* instanced = nullptr);
+    void prepare(const Scene& scene, const FlatScene& flat, const VdOptions& o, float t, const AccelOptions& accel,
+                 bool viaInstances);
     // Host pointers for the trace stages (valid until the next prepare/resolve).
     VdView view(const FlatScene& flat, const VdOptions& o, float pixelAngle, uint32_t rays);
     // Steps 2-3 for the pairs appended since the last call; rays are the
@@ -43,7 +44,8 @@ public:
 
 private:
     VdFrameData frame_;
-    HostBvh boxes_;
+    HostAccel boxes_;
+    BvhView boxesView_;
     // Instanced mode (see prepare).
     MeshPatches ranges_;
     std::vector<int32_t> meshBlas_;  // per mesh: its patch BLAS, -1: not a VD mesh

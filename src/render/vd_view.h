@@ -71,10 +71,12 @@ STRATA_HD void vdFlushPairs(const VdView& v, const uint32_t* patch, int n, uint3
         else atomicAddU32(&v.pairCount[1], 1u);
     }
 }
-// Flat mode: the BVH over the world boxes. Instanced mode (ViaInstances,
+// Flat mode: the tree over the world boxes, walked as the trace kernel walks
+// the triangles' (Stackless: over its skip links; compiled per kernel, so
+// the stack kernels carry no stackless walk). Instanced mode (ViaInstances,
 // v.instances set): the instances of VD meshes, each with its mesh's
 // object-space BLAS over the boxes; the object ray meets the patch's own.
-template <bool ViaInstances>
+template <bool ViaInstances, bool Stackless = false>
 STRATA_HD void vdAppendPairsAs(const VdView& v, const Ray& ray, float tmax, uint32_t slot) {
     Ray r = ray;
     r.tmax = tmax;
@@ -113,13 +115,15 @@ STRATA_HD void vdAppendPairsAs(const VdView& v, const Ray& ray, float tmax, uint
         };
         traverseInstances<false>(v.instances, r, t, patch, nullptr);
     } else {
-        traverseBvh<false>(v.boxes, r, t, [&](uint32_t p, const Ray& w, float tm) { return visit(0, p, w, tm); },
-                           nullptr);
+        auto box = [&](uint32_t p, const Ray& w, float tm) { return visit(0, p, w, tm); };
+        if (Stackless && v.boxes.skipNodes) traverseStackless<false>(v.boxes.skipNodes, v.boxes.numSkipNodes, r, t, box);
+        else traverseBvh<false>(v.boxes, r, t, box, nullptr);
     }
     vdFlushPairs(v, batch, n, slot);
 }
 STRATA_HD void vdAppendPairs(const VdView& v, const Ray& ray, float tmax, uint32_t slot) {
     if (v.instances.numInstances) vdAppendPairsAs<true>(v, ray, tmax, slot);
+    else if (v.boxes.traversal == BvhTraversal::Stackless) vdAppendPairsAs<false, true>(v, ray, tmax, slot);
     else vdAppendPairsAs<false>(v, ray, tmax, slot);
 }
 

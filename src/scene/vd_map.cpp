@@ -40,19 +40,27 @@ VdMap readPfm(const std::string& path) {
     double scale = 0;
     if (!(f >> magic >> w >> h >> scale) || (magic != "PF" && magic != "Pf") || scale == 0 || !std::isfinite(scale))
         throw Error(path + ": not a PFM file (expected the header \"PF\" or \"Pf\", width, height, scale)");
-    if (w <= 0 || h <= 0 || w > kMaxVdSide || h > kMaxVdSide)
-        throw Error(path + ": displacement map of " + std::to_string(w) + "x" + std::to_string(h) +
-                    " texels; each side must be 1-" + std::to_string(kMaxVdSide));
+    checkSize(path, w, h);
     f.get();  // the single whitespace after the scale
     const int channels = magic == "PF" ? 3 : 1;
     const bool little = scale < 0;
     uint16_t probe = 1;
     const bool hostLittle = *reinterpret_cast<uint8_t*>(&probe) == 1;
+    // The bytes the header promises must be in the file before they are
+    // allocated (a 15-byte file may claim 16384 x 16384 RGB texels: 3 GiB).
+    const size_t bytes = size_t(w) * size_t(h) * size_t(channels) * sizeof(float);
+    const std::streampos dataStart = f.tellg();
+    f.seekg(0, std::ios::end);
+    const long long have = dataStart < 0 ? 0 : (long long)(f.tellg() - dataStart);
+    if (have < (long long)bytes)
+        throw Error(path + ": truncated PFM (" + std::to_string(have) + " of " + std::to_string(bytes) +
+                    " data bytes)");
+    f.seekg(dataStart);
     std::vector<float> data(size_t(w) * size_t(h) * channels);
-    f.read(reinterpret_cast<char*>(data.data()), std::streamsize(data.size() * sizeof(float)));
-    if (size_t(f.gcount()) != data.size() * sizeof(float))
-        throw Error(path + ": truncated PFM (" + std::to_string(f.gcount()) + " of " +
-                    std::to_string(data.size() * sizeof(float)) + " data bytes)");
+    f.read(reinterpret_cast<char*>(data.data()), std::streamsize(bytes));
+    if (size_t(f.gcount()) != bytes)
+        throw Error(path + ": truncated PFM (" + std::to_string(f.gcount()) + " of " + std::to_string(bytes) +
+                    " data bytes)");
     if (little != hostLittle)
         for (float& v : data) {
             uint32_t u;

@@ -88,6 +88,16 @@ expect_error "bounces out of range" "render.bounces" render "$SRC/tests/data/cub
 printf '#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 4 +X 16\n\002\002\000\020\001' >"$TMP/cut.hdr"
 printf '{"meshes": [{"name": "c", "obj": "%s/tests/data/cube.obj"}], "lights": {"environment": {"hdr": "cut.hdr"}}}\n' "$SRC" >"$TMP/cut_env.json"
 expect_error "truncated HDR environment" "cut.hdr: cannot read HDR image: truncated" render "$TMP/cut_env.json" --backend cpu
+# VD maps: missing, a NaN texel, a header promising more than the file holds
+vd_scene() { printf '{"meshes": [{"name": "c", "obj": "%s/tests/data/cube.obj", "vd": {"map": "%s"}}]}\n' "$SRC" "$1" >"$TMP/$2"; }
+vd_scene nomap.pfm vd_missing.json
+printf 'PF\n1 1\n-1\n' >"$TMP/nan.pfm" && printf '\000\000\300\177\000\000\000\000\000\000\000\000' >>"$TMP/nan.pfm"
+vd_scene nan.pfm vd_nan.json
+printf 'PF\n16384 16384\n-1\nabc' >"$TMP/huge.pfm"
+vd_scene huge.pfm vd_huge.json
+expect_error "missing displacement map" "nomap.pfm: cannot open displacement map" render "$TMP/vd_missing.json" --backend cpu
+expect_error "displacement map with a NaN" "nan.pfm: displacement texel (0, 0) is not finite" render "$TMP/vd_nan.json" --backend cpu
+expect_error "PFM shorter than its header" "huge.pfm: truncated PFM" render "$TMP/vd_huge.json" --backend cpu
 expect_error "stackless needs lbvh-skip" "lbvh-skip" render "$SRC/tests/data/cube_scene.json" --backend cpu --traversal stackless
 expect_error "bad --kd-opts" "accel.kd_opts" render "$SRC/tests/data/cube_scene.json" --backend cpu --builder kdtree --kd-opts ABX
 expect_error "unknown builder" "accel.builder" render "$SRC/tests/data/cube_scene.json" --backend cpu --builder octree

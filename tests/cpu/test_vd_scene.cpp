@@ -102,6 +102,9 @@ TEST(VdMap, BadFilesGiveOneClearMessage) {
     EXPECT_CONTAINS(errorOf([&] { loadVdMap(dir.write("x.exr", "nope")); }), "unsupported displacement map format");
     EXPECT_CONTAINS(errorOf([&] { loadVdMap(dir.write("h.pfm", "P6\n1 1\n255\n...")); }), "not a PFM");
     EXPECT_CONTAINS(errorOf([&] { loadVdMap(dir.write("t.pfm", pfm(4, 4, {1, 2, 3}))); }), "truncated PFM");
+    // A header promising 3 GiB in a 20-byte file: refused from the file's size, before any allocation.
+    EXPECT_CONTAINS(errorOf([&] { loadVdMap(dir.write("huge.pfm", "PF\n16384 16384\n-1\nabc")); }),
+                    "truncated PFM (3 of 3221225472 data bytes)");
     EXPECT_CONTAINS(errorOf([&] { loadVdMap(dir.write("big.pfm", "PF\n100000 100000\n-1\n")); }), "1-16384");
     std::string nan = errorOf([&] { loadVdMap(dir.write("n.pfm", pfm(2, 1, {0, 0, 0, NAN, 0, 0}))); });
     EXPECT_CONTAINS(nan, "n.pfm");

@@ -110,9 +110,11 @@ TEST(GpuVd, PairCullingKeepsTheHitsFromFewerPairs) {
         uint64_t culled = 0, all = 0;
         Scene off = s;
         off.options.vd.pairCull = false;
-        const std::vector<float> a = render(s, "cuda", "direct", bounces, 2, nullptr, "flat", &culled),
+        FrameRecord rec;
+        const std::vector<float> a = render(s, "cuda", "direct", bounces, 2, &rec, "flat", &culled),
                                  b = render(off, "cuda", "direct", bounces, 2, nullptr, "flat", &all);
         EXPECT_EQ(a, b) << bounces << " bounces";
+        EXPECT_EQ(rec.vdPairs, culled) << "the frame's record carries its pairs";
         EXPECT_LT(culled, all * 3 / 4) << bounces << " bounces";
         EXPECT_GT(culled, 0u);
     }
