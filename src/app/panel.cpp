@@ -111,8 +111,9 @@ void TimingOverlay::draw(const std::vector<std::string>& stages, int width, int 
     ImGui::Text("%.2f M rays/frame, %.0f Mrays/s (trace + shadow)", rays * 1e-6, traceMs > 0 ? rays / (traceMs * 1e3) : 0.0);
     if (last.vdPairs > 0) {
         double pairs = avg([](const FrameRecord& r, size_t) { return double(r.vdPairs); });
-        ImGui::Text("VD: %.2f M (patch, ray) pairs/frame, vd %.3f ms (sort %.3f, bottom %.3f)", pairs * 1e-6,
-                    avg([](const FrameRecord& r, size_t) { return r.stageMs("vd"); }),
+        ImGui::Text("VD: %.2f M (patch, ray) pairs/frame, vd %.3f ms (pairs %.3f, sort %.3f, bottom %.3f)",
+                    pairs * 1e-6, avg([](const FrameRecord& r, size_t) { return r.stageMs("vd"); }),
+                    avg([](const FrameRecord& r, size_t) { return r.stageMs("vd/pairs"); }),
                     avg([](const FrameRecord& r, size_t) { return r.stageMs("vd/sort"); }),
                     avg([](const FrameRecord& r, size_t) { return r.stageMs("vd/bottom"); }));
     }

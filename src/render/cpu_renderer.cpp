@@ -87,6 +87,7 @@ public:
                 if (count == 0) break;
                 timed(2, [&] { pool_.parallelFor(count, [&](uint32_t i) { stageTraceClosest(sv, b, bounce, i); }); });
                 if (vd) timed(6, [&] {
+                    pool_.parallelFor(count, [&](uint32_t i) { stageVdPairs(sv, b, bounce, i); });
                     const bool anyHit = vdOcclusionOnly(p, bounce);  // flags in shadowBlocked
                     if (anyHit) std::fill(b.shadowBlocked, b.shadowBlocked + count, 0u);
                     vd_.resolve(sv.vd, b.rays[bounce & 1], b.hits, anyHit ? b.shadowBlocked : nullptr, pool_);
@@ -95,7 +96,10 @@ public:
                 uint32_t shadows = paths_.counters[kShadowQueue];
                 timed(4, [&] { pool_.parallelFor(std::max(shadows, 1u), [&](uint32_t i) { stageTraceShadow(sv, b, i); }); });
                 if (vd) {
-                    timed(6, [&] { vd_.resolve(sv.vd, b.shadowRays, nullptr, b.shadowBlocked, pool_); });
+                    timed(6, [&] {
+                        pool_.parallelFor(shadows, [&](uint32_t i) { stageVdShadowPairs(sv, b, i); });
+                        vd_.resolve(sv.vd, b.shadowRays, nullptr, b.shadowBlocked, pool_);
+                    });
                     timed(4, [&] { pool_.parallelFor(shadows, [&](uint32_t i) { stageShadowFinish(b, i); }); });
                 }
             }

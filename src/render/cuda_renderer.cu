@@ -48,6 +48,17 @@ __global__ void traceShadowKernel(SceneView s, PathBuffers b, uint32_t maxCount)
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < maxCount) stageTraceShadowAs<K>(s, b, i);
 }
+// VD pairs (stage 2b / 4a), compiled per kind as the traces are.
+template <TraceKind K>
+__global__ void vdPairsKernel(SceneView s, PathBuffers b, int bounce, uint32_t maxCount) {
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < maxCount) stageVdPairsAs<K>(s, b, bounce, i);
+}
+template <TraceKind K>
+__global__ void vdShadowPairsKernel(SceneView s, PathBuffers b, uint32_t maxCount) {
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < maxCount) stageVdShadowPairsAs<K>(s, b, i);
+}
 __global__ void shadowFinishKernel(PathBuffers b, uint32_t maxCount) {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < maxCount) stageShadowFinish(b, i);
@@ -75,7 +86,8 @@ __global__ void closestHitsKernel(SceneView s, const Ray* rays, uint32_t n, HitR
 
 enum Stage {
     kAnimate, kBuild, kBuildBounds, kBuildMorton, kBuildSort, kBuildHierarchy, kBuildAabb, kBuildBlas, kBuildTop,
-    kBuildKdLarge, kBuildKdSmall, kBuildVd, kTrace, kTracePrimary, kTraceBounce, kVd, kVdSort, kVdBottom, kVdPrimary, kVdBounce,
+    kBuildKdLarge, kBuildKdSmall, kBuildVd, kTrace, kTracePrimary, kTraceBounce, kVd, kVdPairs, kVdSort, kVdBottom,
+    kVdPrimary, kVdBounce,
     kVdShadow, kShade, kShadePrimary, kShadeBounce,
     kShadow, kAccumulate, kNumStages
 };
@@ -84,7 +96,7 @@ const std::vector<std::string>& stageList() {
                                                "build/hierarchy", "build/aabb", "build/blas", "build/top",
                                                "build/kd_large",
                                                "build/kd_small", "build/vd_boxes", "trace", "trace/primary",
-                                               "trace/bounce", "vd", "vd/sort", "vd/bottom", "vd/primary",
+                                               "trace/bounce", "vd", "vd/pairs", "vd/sort", "vd/bottom", "vd/primary",
                                                "vd/bounce", "vd/shadow", "shade", "shade/primary",
                                                "shade/bounce", "shadow",
                                                "accumulate"};
@@ -250,9 +262,16 @@ public:
                 timer_.countLaunches();
                 timer_.end(bounce == 0 ? kTracePrimary : kTraceBounce);
                 timer_.end(kTrace);
-                if (vd_) {  // vd/sort and vd/bottom add over every resolve; vd/primary etc. split by ray kind
+                if (vd_) {  // vd/pairs, vd/sort and vd/bottom add over every resolve; vd/primary etc. split by ray kind
                     timer_.begin(kVd);
                     timer_.begin(bounce == 0 ? kVdPrimary : kVdBounce);
+                    timer_.begin(kVdPairs);
+                    withTraceKind(traceKindOf(sv), [&](auto k) {
+                        vdPairsKernel<decltype(k)::value><<<blocks(n), kBlock, 0, stream_>>>(sv, b, bounce, n);
+                    });
+                    STRATA_LAUNCH_CHECK("vd/pairs");
+                    timer_.countLaunches();
+                    timer_.end(kVdPairs);
                     const bool anyHit = vdOcclusionOnly(p, bounce);  // flags in shadowBlocked
                     if (anyHit) STRATA_CUDA_CHECK(cudaMemsetAsync(b.shadowBlocked, 0, n * sizeof(uint32_t), stream_));
                     vd_->resolve(sv.vd, b.rays[bounce & 1], b.hits, anyHit ? b.shadowBlocked : nullptr, stream_,
@@ -278,6 +297,13 @@ public:
                 if (vd_) {
                     timer_.begin(kVd);
                     timer_.begin(kVdShadow);
+                    timer_.begin(kVdPairs);
+                    withTraceKind(traceKindOf(sv), [&](auto k) {
+                        vdShadowPairsKernel<decltype(k)::value><<<blocks(n), kBlock, 0, stream_>>>(sv, b, n);
+                    });
+                    STRATA_LAUNCH_CHECK("vd/pairs");
+                    timer_.countLaunches();
+                    timer_.end(kVdPairs);
                     vd_->resolve(sv.vd, b.shadowRays, nullptr, b.shadowBlocked, stream_, &timer_, vdStages);
                     timer_.end(kVdShadow);
                     timer_.end(kVd);

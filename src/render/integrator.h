@@ -114,8 +114,7 @@ STRATA_HD void stageGenerate(const SceneView& s, const PathBuffers& b, const Pas
 
 // Stage 2: closest hit of each queued ray, resolved with a 64-bit atomicMin.
 // Slot 0 also resets the queues that shade will fill (they are unused here).
-// K: the structure (traceKindOf(s)), fixed at compile time on the GPU; VD
-// pairs come through the instances exactly when the triangles do.
+// K: the structure (traceKindOf(s)), fixed at compile time on the GPU.
 template <TraceKind K>
 STRATA_HD void stageTraceClosestAs(const SceneView& s, const PathBuffers& b, int bounce, uint32_t slot) {
     int cur = bounce & 1;
@@ -129,13 +128,26 @@ STRATA_HD void stageTraceClosestAs(const SceneView& s, const PathBuffers& b, int
     const Ray ray = b.rays[cur][slot];
     HitRecord h = traceClosestAs<K>(s, ray);
     atomicMinU64(&b.hits[slot], h);
-    // VD patches entered before the triangle hit: pairs for the bottom level.
-    if (s.vd.numPatches)
-        vdAppendPairsAs<K == TraceKind::TwoLevel, K == TraceKind::BvhStackless>(s.vd, ray,
-                                                                               isHit(h) ? hitDistance(h) : ray.tmax, slot);
 }
 STRATA_HD void stageTraceClosest(const SceneView& s, const PathBuffers& b, int bounce, uint32_t slot) {
     withTraceKind(traceKindOf(s), [&](auto k) { stageTraceClosestAs<decltype(k)::value>(s, b, bounce, slot); });
+}
+
+// Stage 2b (VD patches, vd_view.h step 1; timed as vd/pairs): the patches a
+// ray enters before its closest triangle (stage 2's hit) become pairs for
+// the bottom level; found through the instances exactly when the triangles
+// are (K), and over skip links when they are.
+template <TraceKind K>
+STRATA_HD void stageVdPairsAs(const SceneView& s, const PathBuffers& b, int bounce, uint32_t slot) {
+    const int cur = bounce & 1;
+    if (slot >= b.counters[cur]) return;
+    const Ray ray = b.rays[cur][slot];
+    const HitRecord h = b.hits[slot];
+    vdAppendPairsAs<K == TraceKind::TwoLevel, K == TraceKind::BvhStackless>(s.vd, ray,
+                                                                           isHit(h) ? hitDistance(h) : ray.tmax, slot);
+}
+STRATA_HD void stageVdPairs(const SceneView& s, const PathBuffers& b, int bounce, uint32_t slot) {
+    withTraceKind(traceKindOf(s), [&](auto k) { stageVdPairsAs<decltype(k)::value>(s, b, bounce, slot); });
 }
 
 struct LightSample {
@@ -335,7 +347,8 @@ STRATA_HD void stageShade(const SceneView& s, const PathBuffers& b, const PassPa
 // Stage 4: shadow rays (any hit); unoccluded ones add their contribution.
 // A path has at most one shadow ray per bounce, so the add does not race.
 // With VD patches the contribution waits for the bottom level: the ray is
-// marked blocked or not and its patch pairs appended; stageShadowFinish adds.
+// marked blocked or not (stageVdShadowPairs appends the pairs of the ones
+// that are not); stageShadowFinish adds.
 template <TraceKind K>
 STRATA_HD void stageTraceShadowAs(const SceneView& s, const PathBuffers& b, uint32_t slot) {
     uint32_t count = b.counters[kShadowQueue];
@@ -348,10 +361,20 @@ STRATA_HD void stageTraceShadowAs(const SceneView& s, const PathBuffers& b, uint
         return;
     }
     b.shadowBlocked[slot] = blocked ? 1u : 0u;
-    if (!blocked) vdAppendPairsAs<K == TraceKind::TwoLevel, K == TraceKind::BvhStackless>(s.vd, ray, ray.tmax, slot);
 }
 STRATA_HD void stageTraceShadow(const SceneView& s, const PathBuffers& b, uint32_t slot) {
     withTraceKind(traceKindOf(s), [&](auto k) { stageTraceShadowAs<decltype(k)::value>(s, b, slot); });
+}
+
+// Stage 4a (VD patches): the pairs of the shadow rays no triangle blocks.
+template <TraceKind K>
+STRATA_HD void stageVdShadowPairsAs(const SceneView& s, const PathBuffers& b, uint32_t slot) {
+    if (slot >= b.counters[kShadowQueue] || b.shadowBlocked[slot]) return;
+    const Ray ray = b.shadowRays[slot];
+    vdAppendPairsAs<K == TraceKind::TwoLevel, K == TraceKind::BvhStackless>(s.vd, ray, ray.tmax, slot);
+}
+STRATA_HD void stageVdShadowPairs(const SceneView& s, const PathBuffers& b, uint32_t slot) {
+    withTraceKind(traceKindOf(s), [&](auto k) { stageVdShadowPairsAs<decltype(k)::value>(s, b, slot); });
 }
 
 // Stage 4b (VD patches only): after the bottom level, unblocked shadow rays add.

@@ -115,6 +115,7 @@ TEST(GpuVd, PairCullingKeepsTheHitsFromFewerPairs) {
                                  b = render(off, "cuda", "direct", bounces, 2, nullptr, "flat", &all);
         EXPECT_EQ(a, b) << bounces << " bounces";
         EXPECT_EQ(rec.vdPairs, culled) << "the frame's record carries its pairs";
+        EXPECT_GT(rec.stageMs("vd/pairs"), 0.0) << "pair generation is a stage of its own";
         EXPECT_LT(culled, all * 3 / 4) << bounces << " bounces";
         EXPECT_GT(culled, 0u);
     }
