@@ -20,7 +20,8 @@ std::function<int()> addRenderCommand(CLI::App& app) {
     return [a, out, timings]() {
         Scene scene = loadWithOverrides(*a);
         if (scene.skippedDegenerate)
-            std::fprintf(stderr, "strata-cli: skipped %zu degenerate triangles\n", scene.skippedDegenerate);
+            std::fprintf(stderr, "strata-cli: skipped %zu degenerate faces (zero-area triangles or quads)\n",
+                         scene.skippedDegenerate);
         auto r = makeRenderer(scene);
         const Options& o = scene.options;
         std::fprintf(stderr, "strata-cli: %s, %zu triangles, %dx%d, %d spp, %d bounces, %d frame(s) on %s\n",

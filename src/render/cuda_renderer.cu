@@ -127,6 +127,12 @@ void checkFits(const Scene& scene, const FlatScene& flat) {
         s << scene.path << ": the scene needs about " << need / (1 << 20) << " MiB of GPU memory ("
           << t << " triangles, " << pixels << " pixels) but " << gpu.name << " has " << freeBytes / (1 << 20)
           << " MiB free" << (freeBytes < gpu.freeBytes ? " (STRATA_GPU_MEMORY_LIMIT_MB)" : "");
+        // Pre-tessellated VD meshes (their quads are triangles by now) are most of such a scene.
+        bool vdMeshes = false;
+        for (const Mesh& m : scene.meshes) vdMeshes = vdMeshes || m.vd.map >= 0;
+        if (vdMeshes && scene.options.vd.mode == "pretess")
+            s << "; the VD patches are pre-tessellated at vd.max_level " << scene.options.vd.maxLevel
+              << ": lower vd.max_level or use vd.mode direct";
         throw Error(s.str());
     }
 }

@@ -285,6 +285,50 @@ TEST(VdDirect, ShadedDirectAgreesWithPretessWithinNoise) {
     EXPECT_LT(same.meanAbsDiff, 0.25 * noise.meanAbsDiff);
 }
 
+// Patches of an OBJ that are barely quads: one with an edge collapsed to a
+// point (a triangle; its tangent frame is undefined at that edge), one a
+// sliver, one plain; a tangent-space map with a large scale. Both modes
+// load them, render finite radiance and cover the same pixels.
+TEST(VdDirect, DegenerateQuadsRenderSanelyInBothModes) {
+    test::TempDir dir;
+    std::string map = "PF\n2 2\n-1\n";
+    const float texels[12] = {0.2f, -0.1f, 0.5f, -0.3f, 0.2f, 0.8f, 0.1f, 0.1f, -0.4f, 0.0f, 0.3f, 1.2f};
+    map.append(reinterpret_cast<const char*>(texels), sizeof texels);
+    dir.write("m.pfm", map);
+    dir.write("q.obj", "v 0 0 0\nv 1 0 0\nv 1 0 0\nv 0 0 1\n"           // 2 = 3: an edge collapsed
+                       "v 2 0 0\nv 3 0 0\nv 3 0 1e-3\nv 2 0 1e-3\n"     // a sliver
+                       "v -2 0 0\nv -1 0 0\nv -1 0 1\nv -2 0 1\n"       // a plain quad
+                       "f 1 2 3 4\nf 5 6 7 8\nf 9 10 11 12\n");
+    const std::string path = dir.write(
+        "s.json", R"({"meshes": [{"name": "q", "obj": "q.obj", "vd": {"map": "m.pfm", "space": "tangent",
+                     "scale": 0.5, "max_level": 3}}],
+                     "camera": {"position": [0.5, 2.5, 2.5], "target": [0.5, 0, 0.5]},
+                     "lights": {"environment": {"color": [1, 1, 1]}}})");
+    std::vector<float> img[2];
+    const char* modes[2] = {"direct", "pretess"};
+    for (int k = 0; k < 2; ++k) {
+        Scene s = loadScene(path);
+        EXPECT_EQ(s.patchCount(), 3u);
+        s.options.vd.mode = modes[k];
+        s.options.render.backend = "cpu";
+        s.options.render.width = 64;
+        s.options.render.height = 48;
+        s.options.render.bounces = 0;
+        auto r = makeCpuRenderer(s);
+        r->renderFrame(0.0f, 0);
+        r->finish();
+        r->readRadiance(img[k]);
+        for (float v : img[k]) ASSERT_TRUE(std::isfinite(v)) << modes[k];
+    }
+    int differ = 0, background = 0;
+    for (size_t i = 0; i < img[0].size(); ++i) {
+        differ += img[0][i] != img[1][i];
+        background += img[1][i] == img[1][0];
+    }
+    EXPECT_LT(background, int(img[1].size())) << "the patches should cover some pixels";
+    EXPECT_LE(differ, 6) << "direct and pre-tessellated coverage differ";
+}
+
 TEST(VdDirect, CpuBackendRendersDirectLikePretess) {
     test::TempDir dir;
     const std::string path = dir.write("s.json", kScene);

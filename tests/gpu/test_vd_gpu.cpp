@@ -11,6 +11,7 @@
 #include <fstream>
 
 #include "../cpu/test_util.h"
+#include "core/error.h"
 #include "render/cuda_renderer.h"
 #include "render/renderer.h"
 #include "require_gpu.h"
@@ -133,6 +134,37 @@ TEST(GpuVd, LastBounceAnyHitRendersTheSameImage) {
         const std::vector<float> a = render(s, "cuda", "direct", bounces, 2), b = render(off, "cuda", "direct", bounces, 2);
         EXPECT_EQ(a, b) << bounces << " bounces";
     }
+}
+
+// Pre-tessellation that does not fit in GPU memory is one clear error that
+// says what to change; direct mode fits the same scene.
+TEST(GpuVd, PretessTooLargeForTheGpuSaysWhatToLower) {
+    REQUIRE_GPU();
+    Scene s = loadTestScene();
+    s.path = "vd.json";
+    s.options.vd.mode = "pretess";
+    s.options.vd.maxLevel = 7;  // 852 K triangles: about 280 MiB with their LBVH
+    s.options.render.width = 96;
+    s.options.render.height = 64;
+    setenv("STRATA_GPU_MEMORY_LIMIT_MB", "150", 1);
+    std::string message;
+    try {
+        makeCudaRenderer(s);
+    } catch (const Error& e) {
+        message = e.what();
+    }
+    s.options.vd.mode = "direct";
+    s.options.vd.maxLevel = 4;
+    bool directFits = true;
+    try {
+        makeCudaRenderer(s);
+    } catch (const Error&) {
+        directFits = false;
+    }
+    unsetenv("STRATA_GPU_MEMORY_LIMIT_MB");
+    EXPECT_NE(message.find("vd.json"), std::string::npos) << message;
+    EXPECT_NE(message.find("lower vd.max_level or use vd.mode direct"), std::string::npos) << message;
+    EXPECT_TRUE(directFits);
 }
 
 TEST(GpuVd, DirectImageEqualsTheCpuReferenceWithinNoise) {

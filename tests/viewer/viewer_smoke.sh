@@ -74,6 +74,21 @@ for mode in direct pretess off; do
   fi
 done
 
+# Live switching in one session, as the panel does it: direct -> pretess ->
+# off -> direct -> a coarser level. The recording stops at the first vd.*
+# change by design (its columns and geometry change): one row shows that the
+# change was applied at frame 1.
+if xvfb-run -a -s "-screen 0 1024x768x24" "${PRELOAD[@]}" "$VIEWER" "$SRC/assets/scenes/vd-mushroom.json" --backend cpu \
+     --width 160 --height 120 --frames 6 --exit --fixed-step --set vd.max_level=3 --record "$TMP/vd-live.csv" \
+     --at 1:vd.mode=pretess --at 2:vd.mode=off --at 3:vd.mode=direct --at 4:vd.max_level=2 \
+     --screenshot-ui "$TMP/vd-live.png" >"$TMP/vd-live.log" 2>&1 \
+   && python3 "$SRC/tests/viewer/check_png.py" "$TMP/vd-live.png" 160 120 \
+   && [ "$(($(wc -l <"$TMP/vd-live.csv") - 1))" -eq 1 ]; then
+  pass "VD modes switched live in one session"
+else
+  fail "VD live switching: $(tail -3 "$TMP/vd-live.log")"
+fi
+
 # Key bindings come from the config: a rebound config runs; an unknown key
 # name is one message naming the config file and the action.
 sed 's/"forward": "W"/"forward": "I"/' "$SRC/config/default.json" >"$TMP/keys.json"
