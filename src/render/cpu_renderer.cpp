@@ -87,7 +87,7 @@ public:
                 if (count == 0) break;
                 timed(2, [&] { pool_.parallelFor(count, [&](uint32_t i) { stageTraceClosest(sv, b, bounce, i); }); });
                 if (vd) timed(6, [&] {
-                    pool_.parallelFor(count, [&](uint32_t i) { stageVdPairs(sv, b, bounce, i); });
+                    pool_.parallelFor(count, [&](uint32_t i) { stageVdPairs(sv, b, p, bounce, i); });
                     const bool anyHit = vdOcclusionOnly(p, bounce);  // flags in shadowBlocked
                     if (anyHit) std::fill(b.shadowBlocked, b.shadowBlocked + count, 0u);
                     vd_.resolve(sv.vd, b.rays[bounce & 1], b.hits, anyHit ? b.shadowBlocked : nullptr, pool_);

@@ -50,9 +50,9 @@ __global__ void traceShadowKernel(SceneView s, PathBuffers b, uint32_t maxCount)
 }
 // VD pairs (stage 2b / 4a), compiled per kind as the traces are.
 template <TraceKind K>
-__global__ void vdPairsKernel(SceneView s, PathBuffers b, int bounce, uint32_t maxCount) {
+__global__ void vdPairsKernel(SceneView s, PathBuffers b, PassParams p, int bounce, uint32_t maxCount) {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < maxCount) stageVdPairsAs<K>(s, b, bounce, i);
+    if (i < maxCount) stageVdPairsAs<K>(s, b, p, bounce, i);
 }
 template <TraceKind K>
 __global__ void vdShadowPairsKernel(SceneView s, PathBuffers b, uint32_t maxCount) {
@@ -273,7 +273,7 @@ public:
                     timer_.begin(bounce == 0 ? kVdPrimary : kVdBounce);
                     timer_.begin(kVdPairs);
                     withTraceKind(traceKindOf(sv), [&](auto k) {
-                        vdPairsKernel<decltype(k)::value><<<blocks(n), kBlock, 0, stream_>>>(sv, b, bounce, n);
+                        vdPairsKernel<decltype(k)::value><<<blocks(n), kBlock, 0, stream_>>>(sv, b, p, bounce, n);
                     });
                     STRATA_LAUNCH_CHECK("vd/pairs");
                     timer_.countLaunches();

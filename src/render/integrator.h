@@ -136,18 +136,24 @@ STRATA_HD void stageTraceClosest(const SceneView& s, const PathBuffers& b, int b
 // Stage 2b (VD patches, vd_view.h step 1; timed as vd/pairs): the patches a
 // ray enters before its closest triangle (stage 2's hit) become pairs for
 // the bottom level; found through the instances exactly when the triangles
-// are (K), and over skip links when they are.
+// are (K), and over skip links when they are. A ray of the last bounce that
+// only asks whether a patch blocks it (vdOcclusionOnly) needs none when its
+// triangle does not emit: it gathers nothing either way.
 template <TraceKind K>
-STRATA_HD void stageVdPairsAs(const SceneView& s, const PathBuffers& b, int bounce, uint32_t slot) {
+STRATA_HD void stageVdPairsAs(const SceneView& s, const PathBuffers& b, const PassParams& p, int bounce,
+                              uint32_t slot) {
     const int cur = bounce & 1;
     if (slot >= b.counters[cur]) return;
     const Ray ray = b.rays[cur][slot];
     const HitRecord h = b.hits[slot];
+    if (vdOcclusionOnly(p, bounce) && isHit(h) &&
+        s.materials[s.geo.triMaterial[hitPayload(h)]].type != MaterialType::Emissive)
+        return;
     vdAppendPairsAs<K == TraceKind::TwoLevel, K == TraceKind::BvhStackless>(s.vd, ray,
                                                                            isHit(h) ? hitDistance(h) : ray.tmax, slot);
 }
-STRATA_HD void stageVdPairs(const SceneView& s, const PathBuffers& b, int bounce, uint32_t slot) {
-    withTraceKind(traceKindOf(s), [&](auto k) { stageVdPairsAs<decltype(k)::value>(s, b, bounce, slot); });
+STRATA_HD void stageVdPairs(const SceneView& s, const PathBuffers& b, const PassParams& p, int bounce, uint32_t slot) {
+    withTraceKind(traceKindOf(s), [&](auto k) { stageVdPairsAs<decltype(k)::value>(s, b, p, bounce, slot); });
 }
 
 struct LightSample {
