@@ -31,6 +31,32 @@ const char* kScene = R"({"meshes": [{"name": "f", "generator": "plane", "params"
   "camera": {"position": [0, 1.2, 3], "target": [0, 0.3, 0]},
   "vd": {"max_level": 4, "lod_bias": 8}})";
 
+// kScene lit by an environment and a sun (the shaded tests).
+std::string litScene() {
+    const std::string scene = kScene;
+    return scene.substr(0, scene.rfind('}')) + R"(, "lights": {"environment": {"color": [0.5, 0.55, 0.6]},
+        "sun": {"direction": [0.4, 1, 0.3], "radiance": [3, 3, 3]}}})";
+}
+
+// One frame of s on the CPU backend at w x h: its radiance (and, when rec is
+// given, its record).
+std::vector<float> renderCpu(Scene s, uint32_t w, uint32_t h, int spp, int bounces, FrameRecord* rec = nullptr,
+                             uint64_t* pairs = nullptr) {
+    s.options.render.backend = "cpu";
+    s.options.render.width = w;
+    s.options.render.height = h;
+    s.options.render.spp = spp;
+    s.options.render.bounces = bounces;
+    auto r = makeCpuRenderer(s);
+    r->renderFrame(0.0f, 0);
+    r->finish();
+    std::vector<float> img;
+    r->readRadiance(img);
+    if (rec) EXPECT_TRUE(r->popRecord(*rec));
+    if (pairs) *pairs = r->vdPairsResolved();
+    return img;
+}
+
 struct Mode {
     Scene scene;
     std::unique_ptr<Scene> holder;
@@ -211,24 +237,13 @@ TEST(VdDirect, VdSurfaceMatchesTheHitCell) {
 // gathers nothing either way). A patch that emits turns it off.
 TEST(VdDirect, LastBounceAnyHitRendersTheSameImage) {
     test::TempDir dir;
-    const std::string lit = std::string(kScene).substr(0, std::string(kScene).rfind('}')) +
-                            R"(, "lights": {"environment": {"color": [0.5, 0.55, 0.6]},
-                                  "sun": {"direction": [0.4, 1, 0.3], "radiance": [3, 3, 3]}}})";
-    const std::string path = dir.write("s.json", lit);
+    const std::string path = dir.write("s.json", litScene());
     for (int bounces : {1, 2}) {
         std::vector<float> img[2];
         for (int k = 0; k < 2; ++k) {
             Scene s = loadScene(path);
             s.options.vd.lastBounceAnyHit = k == 0;
-            s.options.render.backend = "cpu";
-            s.options.render.width = 48;
-            s.options.render.height = 32;
-            s.options.render.spp = 2;
-            s.options.render.bounces = bounces;
-            auto r = makeCpuRenderer(s);
-            r->renderFrame(0.0f, 0);
-            r->finish();
-            r->readRadiance(img[k]);
+            img[k] = renderCpu(s, 48, 32, 2, bounces);
         }
         EXPECT_EQ(img[0], img[1]) << bounces << " bounces";
         double sum = 0;
@@ -257,25 +272,12 @@ TEST(VdDirect, LastBounceAnyHitRendersTheSameImage) {
 // under the bound.
 TEST(VdDirect, ShadedDirectAgreesWithPretessWithinNoise) {
     test::TempDir dir;
-    const std::string lit = std::string(kScene).substr(0, std::string(kScene).rfind('}')) +
-                            R"(, "lights": {"environment": {"color": [0.5, 0.55, 0.6]},
-                                  "sun": {"direction": [0.4, 1, 0.3], "radiance": [3, 3, 3]}}})";
-    const std::string path = dir.write("s.json", lit);
+    const std::string path = dir.write("s.json", litScene());
     auto render = [&](const char* mode, uint32_t seed) {
         Scene s = loadScene(path);
         s.options.vd.mode = mode;
-        s.options.render.backend = "cpu";
-        s.options.render.width = 64;
-        s.options.render.height = 48;
-        s.options.render.spp = 4;
-        s.options.render.bounces = 2;
         s.options.render.seed = seed;
-        auto r = makeCpuRenderer(s);
-        r->renderFrame(0.0f, 0);
-        r->finish();
-        std::vector<float> img;
-        r->readRadiance(img);
-        return img;
+        return renderCpu(s, 64, 48, 4, 2);
     };
     const std::vector<float> direct = render("direct", 1), pre = render("pretess", 1), pre2 = render("pretess", 2);
     const test::ImageDiff same = test::compareImages(direct, pre), noise = test::compareImages(pre2, pre);
@@ -310,14 +312,7 @@ TEST(VdDirect, DegenerateQuadsRenderSanelyInBothModes) {
         Scene s = loadScene(path);
         EXPECT_EQ(s.patchCount(), 3u);
         s.options.vd.mode = modes[k];
-        s.options.render.backend = "cpu";
-        s.options.render.width = 64;
-        s.options.render.height = 48;
-        s.options.render.bounces = 0;
-        auto r = makeCpuRenderer(s);
-        r->renderFrame(0.0f, 0);
-        r->finish();
-        r->readRadiance(img[k]);
+        img[k] = renderCpu(s, 64, 48, 1, 0);
         for (float v : img[k]) ASSERT_TRUE(std::isfinite(v)) << modes[k];
     }
     int differ = 0, background = 0;
@@ -337,19 +332,12 @@ TEST(VdDirect, CpuBackendRendersDirectLikePretess) {
     for (int k = 0; k < 2; ++k) {
         Scene s = loadScene(path);
         s.options.vd.mode = modes[k];
-        s.options.render.backend = "cpu";
-        s.options.render.width = 48;
-        s.options.render.height = 32;
-        s.options.render.spp = 1;
-        s.options.render.bounces = 0;  // silhouettes: the background where a camera ray misses
-        auto r = makeCpuRenderer(s);
-        r->renderFrame(0.0f, 0);
-        r->finish();
-        r->readRadiance(img[k]);
+        // Silhouettes (no bounce): the background where a camera ray misses.
         // The frame's record (overlay, CSV) carries its pairs: all of them in direct mode, none in pretess.
         FrameRecord rec;
-        ASSERT_TRUE(r->popRecord(rec));
-        EXPECT_EQ(rec.vdPairs, r->vdPairsResolved()) << modes[k];
+        uint64_t pairs = 0;
+        img[k] = renderCpu(s, 48, 32, 1, 0, &rec, &pairs);
+        EXPECT_EQ(rec.vdPairs, pairs) << modes[k];
         EXPECT_EQ(rec.vdPairs > 0, k == 0) << modes[k];
         const std::string row = csvRow(rec, s.options);
         EXPECT_EQ(row.substr(row.rfind(',') + 1), std::to_string(rec.vdPairs) + "\n");
