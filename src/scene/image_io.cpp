@@ -224,7 +224,9 @@ std::string tidyPngChunks(const std::string& path, const std::string& b) {
         pos = end;
         if (type == "IEND") return out;
     }
-    out.append(b, pos, std::string::npos);
+    if (pos < b.size())  // a chunk cut inside its length and type
+        throw Error(path + ": cannot read image: corrupt PNG: the file ends " + std::to_string(b.size() - pos) +
+                    " bytes into a chunk header at byte " + std::to_string(pos));
     return out;
 }
 

@@ -116,6 +116,9 @@ TEST(ImageIo, MissingTruncatedAndGarbageFilesNameTheFile) {
     std::string truncated = dir.write("truncated.png", bytes.substr(0, bytes.size() / 2));
     msg = errorOf([&] { loadImage(truncated); });
     EXPECT_CONTAINS(msg, truncated);
+    // Cut 3 bytes into the chunk after IHDR (signature 8 + IHDR chunk 25): its header is incomplete.
+    std::string cut = dir.write("cut.png", bytes.substr(0, 8 + 25 + 3));
+    EXPECT_CONTAINS(errorOf([&] { loadImage(cut); }), "the file ends 3 bytes into a chunk header at byte 33");
 
     std::string empty = dir.write("empty.hdr", "");
     msg = errorOf([&] { loadImage(empty); });
