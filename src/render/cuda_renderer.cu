@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <initializer_list>
+#include <iterator>
 #include <sstream>
 
 #include "accel/kdtree/kd_gpu.h"
@@ -251,80 +253,54 @@ public:
             PassParams p{w, h, opt_.render.seed, uint32_t(frameIndex * opt_.render.spp + pass),
                          opt_.render.bounces, opt_.render.rrStart, opt_.render.nee};
             p.vdAnyHitLast = vd_ && vdAnyHitLast(flat_, opt_.vd);
-            timer_.begin(kShade);  // camera rays: shade/primary
-            timer_.begin(kShadePrimary);
-            generateKernel<<<blocks(n), kBlock, 0, stream_>>>(sv, b, p);
-            STRATA_LAUNCH_CHECK("generate");
-            timer_.countLaunches();
-            timer_.end(kShadePrimary);
-            timer_.end(kShade);
+            launchTimed({kShade, kShadePrimary}, "generate",  // camera rays: shade/primary
+                        [&] { generateKernel<<<blocks(n), kBlock, 0, stream_>>>(sv, b, p); });
             for (int bounce = 0; bounce <= p.maxBounces; ++bounce) {
-                timer_.begin(kTrace);
-                timer_.begin(bounce == 0 ? kTracePrimary : kTraceBounce);
-                withTraceKind(traceKindOf(sv), [&](auto k) {
-                    traceClosestKernel<decltype(k)::value><<<blocks(n), kBlock, 0, stream_>>>(sv, b, bounce, n);
+                const bool primary = bounce == 0;
+                launchTimed({kTrace, primary ? kTracePrimary : kTraceBounce}, "trace", [&] {
+                    withTraceKind(traceKindOf(sv), [&](auto k) {
+                        traceClosestKernel<decltype(k)::value><<<blocks(n), kBlock, 0, stream_>>>(sv, b, bounce, n);
+                    });
                 });
-                STRATA_LAUNCH_CHECK("trace");
-                timer_.countLaunches();
-                timer_.end(bounce == 0 ? kTracePrimary : kTraceBounce);
-                timer_.end(kTrace);
                 if (vd_) {  // vd/pairs, vd/sort and vd/bottom add over every resolve; vd/primary etc. split by ray kind
                     timer_.begin(kVd);
-                    timer_.begin(bounce == 0 ? kVdPrimary : kVdBounce);
-                    timer_.begin(kVdPairs);
-                    withTraceKind(traceKindOf(sv), [&](auto k) {
-                        vdPairsKernel<decltype(k)::value><<<blocks(n), kBlock, 0, stream_>>>(sv, b, p, bounce, n);
+                    timer_.begin(primary ? kVdPrimary : kVdBounce);
+                    launchTimed({kVdPairs}, "vd/pairs", [&] {
+                        withTraceKind(traceKindOf(sv), [&](auto k) {
+                            vdPairsKernel<decltype(k)::value><<<blocks(n), kBlock, 0, stream_>>>(sv, b, p, bounce, n);
+                        });
                     });
-                    STRATA_LAUNCH_CHECK("vd/pairs");
-                    timer_.countLaunches();
-                    timer_.end(kVdPairs);
                     const bool anyHit = vdOcclusionOnly(p, bounce);  // flags in shadowBlocked
                     if (anyHit) STRATA_CUDA_CHECK(cudaMemsetAsync(b.shadowBlocked, 0, n * sizeof(uint32_t), stream_));
                     vd_->resolve(sv.vd, b.rays[bounce & 1], b.hits, anyHit ? b.shadowBlocked : nullptr, stream_,
                                  &timer_, vdStages);
-                    timer_.end(bounce == 0 ? kVdPrimary : kVdBounce);
+                    timer_.end(primary ? kVdPrimary : kVdBounce);
                     timer_.end(kVd);
                 }
-                timer_.begin(kShade);
-                timer_.begin(bounce == 0 ? kShadePrimary : kShadeBounce);
-                shadeKernel<<<blocks(n), kBlock, 0, stream_>>>(sv, b, p, bounce, n);
-                STRATA_LAUNCH_CHECK("shade");
-                timer_.countLaunches();
-                timer_.end(bounce == 0 ? kShadePrimary : kShadeBounce);
-                timer_.end(kShade);
+                launchTimed({kShade, primary ? kShadePrimary : kShadeBounce}, "shade",
+                            [&] { shadeKernel<<<blocks(n), kBlock, 0, stream_>>>(sv, b, p, bounce, n); });
                 if (!p.nee || bounce == p.maxBounces) continue;  // no shadow rays spawned
-                timer_.begin(kShadow);
-                withTraceKind(traceKindOf(sv), [&](auto k) {
-                    traceShadowKernel<decltype(k)::value><<<blocks(n), kBlock, 0, stream_>>>(sv, b, n);
+                launchTimed({kShadow}, "shadow", [&] {
+                    withTraceKind(traceKindOf(sv), [&](auto k) {
+                        traceShadowKernel<decltype(k)::value><<<blocks(n), kBlock, 0, stream_>>>(sv, b, n);
+                    });
                 });
-                STRATA_LAUNCH_CHECK("shadow");
-                timer_.countLaunches();
-                timer_.end(kShadow);
                 if (vd_) {
                     timer_.begin(kVd);
                     timer_.begin(kVdShadow);
-                    timer_.begin(kVdPairs);
-                    withTraceKind(traceKindOf(sv), [&](auto k) {
-                        vdShadowPairsKernel<decltype(k)::value><<<blocks(n), kBlock, 0, stream_>>>(sv, b, n);
+                    launchTimed({kVdPairs}, "vd/pairs", [&] {
+                        withTraceKind(traceKindOf(sv), [&](auto k) {
+                            vdShadowPairsKernel<decltype(k)::value><<<blocks(n), kBlock, 0, stream_>>>(sv, b, n);
+                        });
                     });
-                    STRATA_LAUNCH_CHECK("vd/pairs");
-                    timer_.countLaunches();
-                    timer_.end(kVdPairs);
                     vd_->resolve(sv.vd, b.shadowRays, nullptr, b.shadowBlocked, stream_, &timer_, vdStages);
                     timer_.end(kVdShadow);
                     timer_.end(kVd);
-                    timer_.begin(kShadow);
-                    shadowFinishKernel<<<blocks(n), kBlock, 0, stream_>>>(b, n);
-                    STRATA_LAUNCH_CHECK("shadow/finish");
-                    timer_.countLaunches();
-                    timer_.end(kShadow);
+                    launchTimed({kShadow}, "shadow/finish",
+                                [&] { shadowFinishKernel<<<blocks(n), kBlock, 0, stream_>>>(b, n); });
                 }
             }
-            timer_.begin(kAccumulate);
-            accumulateKernel<<<blocks(n), kBlock, 0, stream_>>>(b, n);
-            STRATA_LAUNCH_CHECK("accumulate");
-            timer_.countLaunches();
-            timer_.end(kAccumulate);
+            launchTimed({kAccumulate}, "accumulate", [&] { accumulateKernel<<<blocks(n), kBlock, 0, stream_>>>(b, n); });
         }
         samples_ += uint32_t(opt_.render.spp);
         STRATA_CUDA_CHECK(cudaMemcpyAsync(hostCounters_.data() + (frameIndex % kRing) * kNumCounters, paths_.counters.data(),
@@ -332,6 +308,17 @@ public:
         // Each resolve read its pair count back: the frame's is known now.
         framePairs_[frameIndex % kRing] = vd_ ? vd_->pairsResolved() - pairsBefore : 0;
         timer_.endFrame();
+    }
+
+    // One kernel launch (launch()), checked and counted, timed under the
+    // stages given outermost first.
+    template <class Launch>
+    void launchTimed(std::initializer_list<int> stages, const char* what, Launch launch) {
+        for (int s : stages) timer_.begin(s);
+        launch();
+        STRATA_LAUNCH_CHECK(what);
+        timer_.countLaunches();
+        for (auto it = std::rbegin(stages); it != std::rend(stages); ++it) timer_.end(*it);
     }
 
     bool popRecord(FrameRecord& out) override { return take(out, false); }
