@@ -17,6 +17,7 @@ struct HostAccel {
     // The BvhView to trace with: stackless only where skip links exist
     // (accel/lbvh/lbvh_variant.h: traversalOf).
     BvhView view(const AccelOptions& o) const;
+    size_t bytes() const { return bvh.bytes() + skipNodes.size() * sizeof(StacklessNode); }
 };
 
 void buildHostAccel(const std::vector<Aabb>& primBounds, const AccelOptions& o, HostAccel& out);

@@ -361,7 +361,8 @@ void Viewer::panel() {
         ImGui::TextWrapped("%s", scene_->path.c_str());
         ImGui::Text("%zu triangles, %zu instances, %zu meshes, %zu VD patches", scene_->triangleCount(),
                     scene_->instances.size(), scene_->meshes.size(), scene_->patchCount());
-        ImGui::Text("GPU memory: geometry %.1f MiB, acceleration %.1f MiB", renderer_->geometryBytes() / 1048576.0,
+        ImGui::Text("%s memory: geometry %.1f MiB, acceleration %.1f MiB",
+                    options_.render.backend == "cuda" ? "GPU" : "host", renderer_->geometryBytes() / 1048576.0,
                     renderer_->accelBytes() / 1048576.0);
         ImGui::InputText("##path", loadPath_, sizeof loadPath_);
         ImGui::SameLine();
@@ -392,6 +393,7 @@ void Viewer::panel() {
                     renderer_->accelBytes() / 1048576.0);
         if (renderer_->vdPairBytes())
             ImGui::Text("ray-pair buffers %.1f MiB (sized by the image)", renderer_->vdPairBytes() / 1048576.0);
+        ImGui::TextWrapped("VD patches on the GPU (estimate): %s", describeVdMemory(renderer_->vdMemory()).c_str());
     }
     if (ImGui::CollapsingHeader("Rendering", ImGuiTreeNodeFlags_DefaultOpen)) {
         changed |= optionWidgets(next, "render.", {"render.width", "render.height"});

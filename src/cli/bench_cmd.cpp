@@ -104,6 +104,9 @@ std::function<int()> addBenchCommand(CLI::App& app) {
                         "(%.0f per patch)\n",
                         scene.patchCount(), o.vd.mode.c_str(), o.vd.maxLevel, pairs,
                         pairs / double(scene.patchCount()));
+            std::printf("VD memory:           %s (estimated from the counts; the patches' geometry and "
+                        "structure)\n",
+                        describeVdMemory(r->vdMemory()).c_str());
         }
         if (!csvPath->empty()) {
             std::string csv = csvHeader(names);

@@ -122,6 +122,17 @@ public:
     }
     void finish() override {}
     uint64_t vdPairsResolved() const override { return vd_.pairsResolved(); }
+    // Host memory, counted as the CUDA backend counts its device memory.
+    size_t geometryBytes() const override {
+        return flat_.tris.size() * (sizeof(Tri) + 4 + 4) + flat_.uv.size() * sizeof(Vec2) +
+               (pos_.size() + nrm_.size()) * sizeof(Vec3) + bounds_.size() * sizeof(Aabb) + vdGeometryBytes();
+    }
+    size_t accelBytes() const override {
+        return accel_.bytes() + kd_.nodes.size() * sizeof(KdNode) + kd_.primIndex.size() * 4 +
+               instanced_.memoryBytes() + vd_.memoryBytes();
+    }
+    size_t vdBytes() const override { return flat_.patches.empty() ? 0 : vdGeometryBytes() + vd_.memoryBytes(); }
+    size_t vdPairBytes() const override { return vd_.pairBytes(); }
 
     void readImage(std::vector<uint8_t>& rgb) override {
         const uint32_t n = uint32_t(paths_.film.size());
@@ -147,6 +158,12 @@ public:
     }
 
 private:
+    size_t vdGeometryBytes() const {  // patches with their instance and origin, the link table, the maps
+        size_t b = flat_.patches.size() * (sizeof(VdPatch) + 8) + flat_.vdLinks.size() * 4;
+        for (const TextureView& m : flat_.vdMaps) b += size_t(m.width) * size_t(m.height) * sizeof(Vec3);
+        return flat_.patches.empty() ? 0 : b;
+    }
+
     ThreadPool pool_;
     FlatScene flat_;
     std::vector<Vec3> pos_, nrm_;

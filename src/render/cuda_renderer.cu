@@ -174,6 +174,8 @@ public:
                (instanced_ ? instanced_->memoryBytes() : 0);
     }
     size_t vdPairBytes() const override { return vd_ ? vd_->pairBytes() : 0; }
+    size_t vdBytes() const override { return vd_ ? vd_->geometryBytes() + vd_->memoryBytes() : 0; }
+    uint32_t vdBottomBlocks() const override { return vd_ ? vd_->workBlocks() : RendererBase::vdBottomBlocks(); }
     uint64_t vdPairsResolved() const override { return vd_ ? vd_->pairsResolved() : 0; }
 
     bool deviceDisplay() const override { return true; }

@@ -79,9 +79,8 @@ TwoLevelView InstancedHost::view() const {
 }
 
 size_t InstancedHost::memoryBytes() const {
-    size_t b = top_.nodes.size() * sizeof(BvhNode) + top_.primIndex.size() * 4;
-    for (const HostAccel& a : blasAccel_)
-        b += a.bvh.nodes.size() * sizeof(BvhNode) + a.bvh.primIndex.size() * 4 + a.skipNodes.size() * sizeof(StacklessNode);
+    size_t b = top_.bytes();
+    for (const HostAccel& a : blasAccel_) b += a.bytes();
     return b;
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "render/vd_memory.h"
 #include "scene/keyframes.h"
 #include "scene/scene.h"
 
@@ -60,6 +61,12 @@ public:
     // vd.mode direct: the (patch, ray) pair buffers (transient, sized by the
     // image, not the scene) and the pairs resolved so far.
     virtual size_t vdPairBytes() const { return 0; }
+    // vd.mode direct: the patches' own geometry and structure (their share
+    // of geometryBytes + accelBytes); 0 in the other modes.
+    virtual size_t vdBytes() const { return 0; }
+    // The VD patches' memory on the GPU, direct against pre-tessellated at
+    // the current options (render/vd_memory.h: an estimate from counts).
+    virtual VdMemoryComparison vdMemory() const { return {}; }
     virtual uint64_t vdPairsResolved() const { return 0; }
     // Display paths of the CUDA backend: the tone-mapped image as RGBA8 into
     // device memory (a mapped pixel buffer) or a CUDA surface object (a mapped

@@ -18,7 +18,8 @@ public:
     explicit RendererBase(const Scene& scene)
         : quadsAsTriangles_(trianglesFromQuads((checked(scene.options), scene))),
           scene_(quadsAsTriangles_ ? *quadsAsTriangles_ : scene),
-          opt_(checked(scene.options)) {}
+          opt_(checked(scene.options)),
+          vdCounts_(countVdScene(scene)) {}
 
     void setOptions(const Options& o) override { opt_ = checked(o); }
     const Options& options() const override { return opt_; }
@@ -27,6 +28,9 @@ public:
         if (pose) camera_ = *pose;
     }
     uint32_t samplesPerPixel() const override { return samples_; }
+    VdMemoryComparison vdMemory() const override {
+        return vdCounts_.meshes.empty() ? VdMemoryComparison{} : compareVdMemory(vdCounts_, opt_, vdBottomBlocks());
+    }
 
 protected:
     static const Options& checked(const Options& o) {
@@ -44,6 +48,9 @@ protected:
         samples_ = 0;
     }
     float inverseSamples() const { return samples_ ? 1.0f / float(samples_) : 0.0f; }
+    // The GPU's persistent bottom-level blocks (vdMemory's work buffers
+    // above level 5); the CPU backend estimates for an H100's 132 SMs x 5.
+    virtual uint32_t vdBottomBlocks() const { return 132 * 5; }
 
     std::unique_ptr<Scene> quadsAsTriangles_;  // before scene_, which may refer to it
     const Scene& scene_;
@@ -51,6 +58,7 @@ protected:
     uint32_t samples_ = 0;
 
 private:
+    VdSceneCounts vdCounts_;  // of the scene as loaded (its quads not yet triangles)
     int allocW_ = 0, allocH_ = 0;
     bool hasCamera_ = false;
     CameraPose camera_{};

@@ -52,6 +52,7 @@ public:
     uint64_t pairsResolved() const { return pairsResolved_; }
     uint64_t pairsDropped() const { return pairsDropped_; }
     uint32_t lastLaunches() const { return launches_; }
+    uint32_t workBlocks() const { return blocks_; }  // bottom kernel blocks with a work buffer (above level 5)
     size_t memoryBytes() const;       // the structure: patch-box BVH or patch hierarchy, per-block trees, levels, jobs
     size_t geometryBytes() const;     // patches, maps, links
     size_t pairBytes() const;         // pair buffers and the sort's scratch (sized by the image)

@@ -151,15 +151,13 @@ void VdHost::resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t
 }
 
 size_t VdHost::memoryBytes() const {
-    size_t b = patchTop_.nodes.size() * sizeof(BvhNode) + patchTop_.primIndex.size() * 4 +
-               members_.size() * sizeof(InstanceView);
-    for (const HostAccel& a : patchBlas_)
-        b += a.bvh.nodes.size() * sizeof(BvhNode) + a.bvh.primIndex.size() * 4 + a.skipNodes.size() * sizeof(StacklessNode);
-    b += (cull_.quadrants.size() + cull_.sixteenths.size() + worldQuadrants_.size() + worldSixteenths_.size()) *
-         sizeof(Aabb);
-    return b + pairs_.size() * sizeof(VdPair) + boxes_.bvh.nodes.size() * sizeof(BvhNode) +
-           boxes_.bvh.primIndex.size() * sizeof(uint32_t) + boxes_.skipNodes.size() * sizeof(StacklessNode) +
-           frame_.worldBoxes.size() * sizeof(Aabb);
+    size_t b = patchTop_.bytes() + members_.size() * sizeof(InstanceView) + boxes_.bytes() +
+               frame_.worldBoxes.size() * sizeof(Aabb) + frozen_.size();
+    for (const HostAccel& a : patchBlas_) b += a.bytes();
+    return b + (cull_.quadrants.size() + cull_.sixteenths.size() + worldQuadrants_.size() + worldSixteenths_.size()) *
+                   sizeof(Aabb);
 }
+
+size_t VdHost::pairBytes() const { return pairs_.size() * sizeof(VdPair); }
 
 }  // namespace strata

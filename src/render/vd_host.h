@@ -40,7 +40,8 @@ public:
     const VdFrameData& frame() const { return frame_; }
     uint64_t pairsResolved() const { return pairsResolved_; }
     uint64_t pairsDropped() const { return pairsDropped_; }
-    size_t memoryBytes() const;
+    size_t memoryBytes() const;  // the structure the pairs come from, cull boxes, levels
+    size_t pairBytes() const;    // the pair buffer (sized by the image)
 
 private:
     VdFrameData frame_;

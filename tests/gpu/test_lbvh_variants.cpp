@@ -13,6 +13,7 @@
 #include "accel/lbvh/lbvh_compare.h"
 #include "accel/lbvh/lbvh_gpu.h"
 #include "accel/lbvh/lbvh_host.h"
+#include "accel/lbvh/lbvh_memory.h"
 #include "render/cuda_renderer.h"
 #include "render/renderer.h"
 #include "require_gpu.h"
@@ -233,4 +234,26 @@ TEST(GpuLbvhVariants, RendererImageIsTheSameForEveryVariant) {
         for (size_t i = 0; i < rad.size(); ++i) differ += std::fabs(rad[i] - ref[i]) > 1e-3f * (1 + ref[i]);
         EXPECT_LE(differ, rad.size() / 200) << builder << " " << traversal;
     }
+}
+
+// lbvhBytes (accel/lbvh/lbvh_memory.h), what memory reports and checks
+// count for structures they do not build, against a fresh builder's buffers
+// (within 5% and CUB's scratch for small sorts).
+TEST(GpuLbvhVariants, MemoryFromTheCountMatchesTheBuildersBuffers) {
+    REQUIRE_GPU();
+    cudaStream_t stream;
+    STRATA_CUDA_CHECK(cudaStreamCreate(&stream));
+    for (uint32_t n : {2000u, 300000u, 2000000u})
+        for (LbvhVariant v : kVariants)
+            for (int bits : {30, 63}) {
+                Mesh m = test::makeRandomTriangles(n, 0.01f, n);
+                DeviceBuffer<Aabb> d;
+                d.upload(test::boundsOf(m), stream);
+                LbvhBuilder b;
+                buildOnce(b, d, n, bits, v, stream);
+                const double got = double(b.memoryBytes()), est = double(lbvhBytes(n, v, bits > 32));
+                std::printf("lbvh %u %s %d bits: %.0f bytes, estimated %.0f\n", n, lbvhVariantName(v), bits, got, est);
+                EXPECT_NEAR(est, got, 0.05 * got + 65536) << n << " " << lbvhVariantName(v) << " " << bits;
+            }
+    STRATA_CUDA_CHECK(cudaStreamDestroy(stream));
 }

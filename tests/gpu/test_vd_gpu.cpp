@@ -222,3 +222,42 @@ TEST(GpuVd, LevelOptionsChangeTheSurfaceAndFrozenLodHolds) {
     const std::vector<float> coarseImg = renderWith(o);
     EXPECT_EQ(frozenImg, coarseImg) << "with vd.freeze_lod the level-2 trees must stay";
 }
+
+// The side-by-side memory report (render/vd_memory.h) estimates from counts
+// what each mode costs; here it is held against what the renderer allocates
+// on the GPU in both modes: direct against the patches' own buffers, and
+// pre-tessellation against what its scene adds over direct's scene without
+// the patches (vd-party at level 3, flat and instanced, two builders).
+TEST(GpuVd, MemoryReportEstimatesWhatEachModeAllocates) {
+    REQUIRE_GPU();
+    for (const char* accelMode : {"flat", "instanced"})
+        for (const char* builder : {"lbvh-karras", "lbvh-skip"}) {
+            Scene s = loadScene(std::string(STRATA_SOURCE_DIR) + "/assets/scenes/vd-party.json");
+            s.options.accel.mode = accelMode;
+            s.options.accel.builder = builder;
+            s.options.vd.maxLevel = 3;
+            s.options.render.width = 64;
+            s.options.render.height = 48;
+            auto measure = [&](const char* mode, size_t* vdBytes, VdMemoryComparison* estimate) {
+                s.options.vd.mode = mode;
+                std::unique_ptr<Renderer> r = makeCudaRenderer(s);
+                r->renderFrame(0.0f, 1);
+                r->finish();
+                *vdBytes = r->vdBytes();
+                *estimate = r->vdMemory();
+                return r->geometryBytes() + r->accelBytes();
+            };
+            size_t directVd = 0, pretessVd = 0;
+            VdMemoryComparison e, e2;
+            const size_t direct = measure("direct", &directVd, &e), pretess = measure("pretess", &pretessVd, &e2);
+            const double directMeasured = double(directVd), pretessMeasured = double(pretess - (direct - directVd));
+            SCOPED_TRACE(std::string(accelMode) + " " + builder);
+            std::printf("%s %s: direct %zu estimated %llu; pretess %.0f estimated %llu (%llu triangles)\n", accelMode,
+                        builder, directVd, (unsigned long long)e.direct.total(), pretessMeasured,
+                        (unsigned long long)e.pretess.total(), (unsigned long long)e.pretessTriangles);
+            EXPECT_EQ(pretessVd, 0u);
+            EXPECT_EQ(e.pretess.total(), e2.pretess.total());  // the estimate does not depend on the mode it runs in
+            EXPECT_NEAR(double(e.direct.total()), directMeasured, 0.1 * directMeasured);
+            EXPECT_NEAR(double(e.pretess.total()), pretessMeasured, 0.1 * pretessMeasured);
+        }
+}

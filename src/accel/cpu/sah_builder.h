@@ -21,6 +21,7 @@ struct HostBvh {
     std::vector<BvhNode> nodes;
     std::vector<uint32_t> primIndex;
     uint32_t root = 0;
+    size_t bytes() const { return nodes.size() * sizeof(BvhNode) + primIndex.size() * sizeof(uint32_t); }
     BvhView view() const {
         BvhView v{nodes.data(), primIndex.data(), uint32_t(nodes.size()), uint32_t(primIndex.size())};
         v.root = root;

@@ -6,6 +6,7 @@
 
 #include "accel/lbvh/apetrei_gpu.h"
 #include "accel/lbvh/karras.h"
+#include "accel/lbvh/lbvh_memory.h"
 #include "gpu/cuda_check.h"
 #include "gpu/stage_timer.h"
 
@@ -248,9 +249,7 @@ size_t LbvhBuilder::memoryBytes() const {
 }
 
 size_t LbvhBuilder::estimateBytes(size_t n) {
-    // Nodes, parents, counters, keys (x2), ids (x2), store, skip nodes (2n-1),
-    // and about 16 bytes per primitive of sort scratch.
-    return n * (sizeof(BvhNode) + 2 * 4 + 4 + 2 * 8 + 2 * 4 + 4 + 2 * sizeof(StacklessNode) + 16);
+    return std::max(lbvhBytes(n, LbvhVariant::Karras, true), lbvhBytes(n, LbvhVariant::ApetreiSkip, true));
 }
 
 }  // namespace strata

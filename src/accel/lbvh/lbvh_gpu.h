@@ -49,8 +49,8 @@ public:
     LbvhVariant variant() const { return variant_; }
     uint32_t numPrims() const { return n_; }
     size_t memoryBytes() const;
-    // Device bytes of a build over n primitives (all variants' buffers, the
-    // sort's scratch estimated).
+    // Device bytes of a build over n primitives by the variant that needs the
+    // most (accel/lbvh/lbvh_memory.h).
     static size_t estimateBytes(size_t n);
 
 private:

@@ -1,0 +1,114 @@
+#include "render/vd_memory.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "accel/lbvh/lbvh_memory.h"
+#include "accel/two_level.h"
+#include "accel/vd/vd_bvh.h"
+#include "accel/vd/vd_surface.h"
+#include "core/texture.h"
+#include "core/transform.h"
+
+namespace strata {
+
+VdSceneCounts countVdScene(const Scene& scene) {
+    VdSceneCounts c;
+    c.instances = uint32_t(scene.instances.size());
+    c.maps = uint32_t(scene.vdMaps.size());
+    for (const VdMap& m : scene.vdMaps) c.mapTexels += uint64_t(m.width) * uint64_t(m.height);
+    std::vector<uint32_t> uses(scene.meshes.size(), 0);
+    for (const Instance& inst : scene.instances)
+        if (inst.mesh >= 0 && size_t(inst.mesh) < uses.size()) ++uses[size_t(inst.mesh)];
+    for (size_t i = 0; i < scene.meshes.size(); ++i) {
+        const Mesh& m = scene.meshes[i];
+        c.normals = c.normals || !m.normals.empty();
+        c.uvs = c.uvs || !m.uvs.empty();
+        if (m.vd.map < 0 || m.quads.empty() || uses[i] == 0) continue;
+        c.meshes.push_back({m.quads.size(), uses[i], m.vd.maxLevel, m.deforms()});
+    }
+    return c;
+}
+
+namespace {
+
+// Bytes per element of the CUDA backend's arrays (render/gpu_scene.cu,
+// render/vd_gpu.cu, render/instanced_gpu.cu).
+constexpr uint64_t kAabb = sizeof(Aabb), kVec3 = sizeof(Vec3);
+uint64_t flatVertexBytes(const VdSceneCounts& c) {  // posed position, normal, uv
+    return kVec3 + (c.normals ? kVec3 : 0) + (c.uvs ? sizeof(Vec2) : 0);
+}
+uint64_t meshVertexBytes(const VdSceneCounts& c) {  // rest position and normal, skin bone and weight
+    return kVec3 + (c.normals ? kVec3 : 0) + 8;
+}
+constexpr uint64_t kFlatTriangleBytes = sizeof(Tri) + 4 + 4 + kAabb;  // indices, material, light, bounds
+
+uint64_t vdWorkBytes(int level) { return uint64_t(vdNodeCount(level)) * sizeof(VdNode) + uint64_t(vdGridCount(level)) * kVec3; }
+
+}  // namespace
+
+VdMemoryComparison compareVdMemory(const VdSceneCounts& c, const Options& o, uint32_t bottomBlocks) {
+    VdMemoryComparison r;
+    r.level = o.vd.maxLevel;
+    const bool instanced = o.accel.mode == "instanced" && o.accel.builder != "kdtree";
+    const bool wide = o.accel.mortonBits > 32;
+    const LbvhVariant variant = lbvhVariantOf(o.accel);
+    const uint64_t shift = o.vd.pairCull ? kVdQuadrantShift : 0;  // middle-level boxes per patch: 4 quadrants, or 1
+
+    uint64_t members = 0, largestBlas = 0;
+    for (const VdSceneCounts::PatchMesh& m : c.meshes) {
+        r.patches += m.quads * m.instances;
+        members += m.instances;
+        // Pre-tessellation: a displaced (2^L + 1)^2 grid of 2 * 4^L triangles per patch.
+        const int level = std::min(o.vd.maxLevel, m.maxLevel);
+        const uint64_t side = (1ull << level) + 1, tris = m.quads * (2ull << (2 * level)), verts = m.quads * side * side;
+        r.pretess.geometry += verts * meshVertexBytes(c) + m.instances * (verts * flatVertexBytes(c) + tris * kFlatTriangleBytes);
+        if (!instanced) {
+            r.pretessTriangles += tris * m.instances;
+        } else {
+            r.pretessTriangles += tris;
+            // A static mesh's BLAS and its object-space triangles, once; a deforming one's BLAS per instance.
+            if (m.deforms) r.pretess.accel += m.instances * lbvhBytes(tris, variant, wide);
+            else r.pretess.accel += lbvhBytes(tris, variant, wide) + tris * sizeof(Tri);
+            largestBlas = std::max(largestBlas, tris);
+        }
+        // Direct, instanced: a BLAS per VD mesh over its patches' boxes, and their object boxes.
+        if (instanced) r.direct.accel += lbvhBytes(m.quads << shift, variant, wide) + m.quads * kAabb;
+    }
+    if (!instanced) r.pretess.accel += lbvhBytes(r.pretessTriangles, variant, wide);
+    else r.pretess.accel += largestBlas * kAabb;  // the static BLASes' shared bounds buffer
+
+    // Direct: patch records and their instances, the maps, the link table.
+    r.direct.geometry = r.patches * (sizeof(VdPatch) + 4) + c.mapTexels * kVec3 + c.maps * sizeof(TextureView) +
+                        uint64_t(vdNodeCount(kVdMaxLevel)) * 4;
+    // Per patch: its rays' range, level, frozen level, a job; per instance: both transforms.
+    r.direct.accel += r.patches * (8 + 4 + 1 + 16) + 12 + c.instances * 2 * sizeof(Affine);
+    if (o.vd.pairCull) r.direct.accel += r.patches * (4 + kVdCullBoxes) * kAabb;  // object-space cull boxes
+    if (!instanced) {
+        // World boxes (and sixteenths) each frame, and the tree over them.
+        r.direct.accel += (r.patches << shift) * kAabb + (o.vd.pairCull ? r.patches * kVdCullBoxes * kAabb : 0) +
+                          lbvhBytes(r.patches << shift, variant, wide);
+    } else {
+        r.direct.accel += members * (kAabb + sizeof(InstanceView)) + c.meshes.size() * sizeof(BlasView) +
+                          lbvhBytes(members, LbvhVariant::Karras, true);
+    }
+    if (o.vd.maxLevel > 5) r.direct.accel += uint64_t(bottomBlocks) * vdWorkBytes(o.vd.maxLevel);
+    return r;
+}
+
+std::string describeVdMemory(const VdMemoryComparison& c) {
+    auto mib = [](uint64_t b) {
+        char s[32];
+        const double m = double(b) / (1024.0 * 1024.0);
+        std::snprintf(s, sizeof s, m < 10 ? "%.2f MiB" : m < 1000 ? "%.1f MiB" : "%.0f MiB", m);
+        return std::string(s);
+    };
+    char line[256];
+    const double ratio = c.direct.total() ? double(c.pretess.total()) / double(c.direct.total()) : 0.0;
+    std::snprintf(line, sizeof line, "direct %s, pre-tessellated %s (%.2f M triangles at level %d): %.0fx",
+                  mib(c.direct.total()).c_str(), mib(c.pretess.total()).c_str(), double(c.pretessTriangles) / 1e6,
+                  c.level, ratio);
+    return line;
+}
+
+}  // namespace strata

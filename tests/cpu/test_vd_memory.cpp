@@ -1,0 +1,122 @@
+// The VD memory report (render/vd_memory.h): its counts equal what
+// pre-tessellation actually makes, its estimates scale as the modes do, and
+// the CPU backend reports the memory it holds. (The GPU suite holds the
+// estimates against the CUDA backend's allocations.)
+#include <gtest/gtest.h>
+
+#include "loader_test_util.h"
+#include "render/flat_scene.h"
+#include "render/renderer.h"
+#include "render/vd_memory.h"
+#include "scene/scene_loader.h"
+#include "scene/vd_scene.h"
+
+namespace strata {
+namespace {
+
+// A plane, a mushroom drawn twice (one mesh: instanced mode stores its
+// triangles once) and a hook, with its own cap of level 3.
+const char* kScene = R"({"meshes": [{"name": "f", "generator": "plane", "params": {"size": 6}},
+    {"name": "m", "generator": "vd-mushroom", "params": {"patches": 2, "resolution": 64}},
+    {"name": "h", "generator": "vd-hook", "params": {"patches": 3, "resolution": 64}, "vd": {"max_level": 3}}],
+  "instances": [{"mesh": "f"}, {"mesh": "m", "translate": [-0.6, 0, 0.2]},
+    {"mesh": "m", "translate": [0.4, 0, -0.5], "scale": 0.6}, {"mesh": "h", "translate": [0.7, 0.1, -0.3]}],
+  "camera": {"position": [0, 1.2, 3], "target": [0, 0.3, 0]},
+  "vd": {"max_level": 4}})";
+
+Scene withMode(Scene s, const std::string& mode, int level) {
+    s.options.vd.mode = mode;
+    s.options.vd.maxLevel = level;
+    return s;
+}
+
+// Triangles the scene stores in mode `mode`: per instance (flat) or per mesh.
+uint64_t storedTriangles(const Scene& s, bool perMesh) {
+    std::unique_ptr<Scene> holder;
+    const Scene& t = withQuadsAsTriangles(s, holder);
+    if (!perMesh) return flattenScene(t).tris.size();
+    uint64_t n = 0;
+    for (const Mesh& m : t.meshes) n += m.triangles.size();
+    return n;
+}
+
+}  // namespace
+
+TEST(VdMemory, PretessTrianglesAreWhatTessellationMakes) {
+    test::TempDir dir;
+    const Scene scene = loadScene(dir.write("s.json", kScene));
+    const VdSceneCounts counts = countVdScene(scene);
+    ASSERT_EQ(counts.meshes.size(), 2u);
+    for (const char* accelMode : {"flat", "instanced"})
+        for (int level : {1, 3, 4}) {
+            Scene s = withMode(scene, "pretess", level);
+            s.options.accel.mode = accelMode;
+            const bool perMesh = s.options.accel.mode == "instanced";
+            const VdMemoryComparison c = compareVdMemory(counts, s.options, 660);
+            const uint64_t made = storedTriangles(s, perMesh) - storedTriangles(withMode(s, "direct", level), perMesh);
+            EXPECT_EQ(c.pretessTriangles, made) << accelMode << " level " << level;
+            EXPECT_EQ(c.patches, scene.patchCount());
+            EXPECT_EQ(c.level, level);
+        }
+}
+
+TEST(VdMemory, EstimatesScaleAsTheModesDo) {
+    test::TempDir dir;
+    const Scene scene = loadScene(dir.write("s.json", kScene));
+    const VdSceneCounts counts = countVdScene(scene);
+    Options o = scene.options;
+    auto at = [&](int level) {
+        o.vd.maxLevel = level;
+        return compareVdMemory(counts, o, 660);
+    };
+    // The mushroom's patches go to the level asked for: its triangles (and
+    // their share of the structure) about 4x per level; direct mode's
+    // records do not change until the trees leave shared memory above 5.
+    const VdMemoryComparison l4 = at(4), l5 = at(5), l6 = at(6);
+    EXPECT_GT(l5.pretess.total(), 3 * l4.pretess.total());
+    EXPECT_LT(l5.pretess.total(), 5 * l4.pretess.total());
+    EXPECT_EQ(l4.direct.total(), l5.direct.total());
+    EXPECT_EQ(l6.direct.total() - l5.direct.total(), 660ull * (5461 * 20 + 65 * 65 * 12));  // per-block work buffers
+    EXPECT_GT(l5.pretess.total(), l5.direct.total());
+    // Instanced mode stores the twice-drawn mushroom's triangles once.
+    o.accel.mode = "instanced";
+    const VdMemoryComparison inst = at(5);
+    EXPECT_LT(inst.pretessTriangles, l5.pretessTriangles);
+    EXPECT_LT(inst.pretess.accel, l5.pretess.accel);
+    // Pair culling's boxes cost direct mode memory; they are in its estimate.
+    o.accel.mode = "flat";
+    o.vd.pairCull = false;
+    EXPECT_LT(at(5).direct.total(), l5.direct.total());
+    EXPECT_NE(describeVdMemory(l5).find("level 5"), std::string::npos) << describeVdMemory(l5);
+}
+
+// The CPU backend reports the host memory its geometry and structures hold
+// (it reported nothing before), the patches' own share in direct mode.
+TEST(VdMemory, CpuBackendReportsItsMemory) {
+    test::TempDir dir;
+    Scene scene = loadScene(dir.write("s.json", kScene));
+    scene.options.render.width = 32;
+    scene.options.render.height = 24;
+    size_t total[2] = {0, 0};
+    int k = 0;
+    for (const char* mode : {"direct", "pretess"}) {
+        auto r = makeCpuRenderer(withMode(scene, mode, 4));
+        r->renderFrame(0.0f, 0);
+        r->finish();
+        total[k] = r->geometryBytes() + r->accelBytes();
+        EXPECT_GT(r->geometryBytes(), 0u) << mode;
+        EXPECT_GT(r->accelBytes(), 0u) << mode;
+        if (k == 0) {
+            EXPECT_GT(r->vdBytes(), 0u);
+            EXPECT_LT(r->vdBytes(), total[k]);
+            EXPECT_GT(r->vdPairBytes(), 0u);
+        } else {
+            EXPECT_EQ(r->vdBytes(), 0u);
+        }
+        EXPECT_EQ(r->vdMemory().pretessTriangles, compareVdMemory(countVdScene(scene), r->options(), 660).pretessTriangles);
+        ++k;
+    }
+    EXPECT_GT(total[1], total[0]);
+}
+
+}  // namespace strata
