@@ -158,7 +158,7 @@ STRATA_HD bool vdTraceRay(const VdView& v, uint32_t patch, const VdNode* nodes, 
 
 // Step 4: the surface at a VD hit, in world space.
 struct VdSurface {
-    Vec3 ng, ns;  // geometric normal of the hit cell triangle; smooth normal of the displaced surface
+    Vec3 ng, ns;  // geometric normal of the hit cell triangle; its interpolated vertex normal
     Vec2 uv;
     int32_t material;
 };
@@ -182,15 +182,33 @@ STRATA_HD VdSurface vdSurfaceAt(const VdView& v, uint32_t payload, const Ray& wo
     vdIntersectCell(c, rr, tmax, &th, &tri);
     const float inv = 1.0f / float(1u << level);
     // Patch coordinates of the hit: triangle 0 is (v00 v10 v11), 1 is (v00 v11 v01).
-    float s = (float(x) + (tri == 0 ? th.u + th.v : th.v)) * inv;
-    float t = (float(y) + (tri == 0 ? th.v : th.u + th.v)) * inv;
+    // With barycentrics (u, v) of a triangle's second and third vertices:
+    // s = u + v, t = v in triangle 0; s = u, t = u + v in triangle 1.
+    const float fs = tri == 0 ? th.u + th.v : th.u, ft = tri == 0 ? th.v : th.u + th.v;  // within the cell
+    const float s = (float(x) + fs) * inv, t = (float(y) + ft) * inv;
     Vec3 a = tri == 0 ? c[1] : c[2], b = tri == 0 ? c[2] : c[3];
     Vec3 ngObj = cross(a - c[0], b - c[0]);
-    // Smooth normal: central differences of the displaced surface, one cell wide.
-    float hs = 0.5f * inv;
-    Vec3 ds = vdPosition(p, map, fminf(s + hs, 1.0f), t) - vdPosition(p, map, fmaxf(s - hs, 0.0f), t);
-    Vec3 dt = vdPosition(p, map, s, fminf(t + hs, 1.0f)) - vdPosition(p, map, s, fmaxf(t - hs, 0.0f));
-    Vec3 nsObj = cross(ds, dt);
+    // Smooth normal: the hit triangle's vertex normals interpolated, each a
+    // central difference over the level's grid (one-sided at the patch's
+    // border), as pre-tessellation makes its vertices' normals. P(di, dj) is
+    // the grid vertex (x + di, y + dj), clamped to the patch; the corners are
+    // c[], so the three normals take six more lookups of the map.
+    const int cells = 1 << level;
+    auto P = [&](int di, int dj) {
+        const int i = int(x) + di, j = int(y) + dj;
+        return vdPosition(p, map, float(i < 0 ? 0 : i > cells ? cells : i) * inv,
+                          float(j < 0 ? 0 : j > cells ? cells : j) * inv);
+    };
+    auto unit = [](Vec3 ds, Vec3 dt) {
+        Vec3 nn = cross(ds, dt);
+        return dot(nn, nn) > 0 ? normalize(nn) : Vec3{0, 0, 0};
+    };
+    const Vec3 n00 = unit(c[1] - P(-1, 0), c[3] - P(0, -1));
+    const Vec3 n11 = unit(P(2, 1) - c[3], P(1, 2) - c[1]);
+    // The third vertex: v10 (triangle 0) or v01 (triangle 1).
+    const Vec3 n3 = tri == 0 ? unit(P(2, 0) - c[0], c[2] - P(1, -1)) : unit(c[2] - P(-1, 1), P(0, 2) - c[0]);
+    // Weights of v00 and v11, and of the third vertex.
+    Vec3 nsObj = n00 * (1.0f - fmaxf(fs, ft)) + n11 * fminf(fs, ft) + n3 * fabsf(fs - ft);
     // Normals go to world space with the inverse transpose: rows of objectFromWorld's linear part.
     const Affine& m = v.objectFromWorld[inst];
     auto toWorld = [&](Vec3 n) {

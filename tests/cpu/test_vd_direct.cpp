@@ -203,10 +203,19 @@ TEST(VdDirect, ClosestHitsAndShadowVerdictsEqualPretessellationInBothModes) {
     }
 }
 
-TEST(VdDirect, VdSurfaceMatchesTheHitCell) {
+// The surface at a VD hit: unit normals, uv in the patch, and the smooth
+// normal and texture coordinates that pre-tessellation interpolates at the
+// same point from its vertices' (the tessellator's own central differences,
+// an independent path). Before, hits on a cell's second triangle read their
+// patch coordinates with u and v swapped: 68 of 266 normals differed.
+TEST(VdDirect, VdSurfaceMatchesTheHitCellAndPretessellationsNormal) {
     test::TempDir dir;
-    Mode direct;
-    setUp(direct, dir.write("s.json", kScene), "direct");
+    const std::string path = dir.write("s.json", kScene);
+    Mode direct, pre;
+    setUp(direct, path, "direct");
+    setUp(pre, path, "pretess");
+    ASSERT_FALSE(pre.nrm.empty());
+    ASSERT_FALSE(pre.flat.uv.empty());
     VdHost vd;
     vd.prepare(*direct.s, direct.flat, direct.scene.options.vd, 0.0f, direct.scene.options.accel, false);
     VdOptions o = direct.scene.options.vd;
@@ -216,7 +225,7 @@ TEST(VdDirect, VdSurfaceMatchesTheHitCell) {
     std::vector<HitRecord> hits(rays.size(), kNoHit);
     for (uint32_t i = 0; i < rays.size(); ++i) vdAppendPairs(direct.view.vd, rays[i], rays[i].tmax, i);
     vd.resolve(direct.view.vd, rays.data(), hits.data(), nullptr, pool);
-    int checked = 0, farOff = 0;
+    int checked = 0, farOff = 0, compared = 0, differs = 0, uvDiffers = 0;
     for (uint32_t i = 0; i < rays.size(); ++i) {
         if (!isHit(hits[i])) continue;
         VdSurface s = vdSurfaceAt(direct.view.vd, hitPayload(hits[i]), rays[i]);
@@ -227,9 +236,34 @@ TEST(VdDirect, VdSurfaceMatchesTheHitCell) {
         farOff += std::fabs(dot(s.ns, s.ng)) < 0.3f;
         EXPECT_TRUE(s.uv.x >= -1e-4f && s.uv.x <= 1 + 1e-4f && s.uv.y >= -1e-4f && s.uv.y <= 1 + 1e-4f);
         ++checked;
+        // Pre-tessellation's triangle at the same distance, and its normal there.
+        Ray r = rays[i];
+        r.tmax = hitDistance(hits[i]) * (1 + 1e-4f) + 1e-5f;
+        HitRecord h = traceClosest(pre.view, r);
+        // (Not the floor, instance 0, where a stem stands on it.)
+        if (!isHit(h) || hitPayload(h) < pre.flat.instanceTriOffset[1] ||
+            std::fabs(hitDistance(h) - hitDistance(hits[i])) > 1e-4f * hitDistance(h))
+            continue;
+        const Tri tri = pre.flat.tris[hitPayload(h)];
+        const Vec2 bc = triangleBarycentrics(r, pre.pos[tri.v[0]], pre.pos[tri.v[1]], pre.pos[tri.v[2]]);
+        const Vec3 n = normalize(pre.nrm[tri.v[0]] * (1 - bc.x - bc.y) + pre.nrm[tri.v[1]] * bc.x +
+                                 pre.nrm[tri.v[2]] * bc.y);
+        ++compared;
+        // Equal but for rounding where the instance scales uniformly; within
+        // the order of normalizing and interpolating under the hook's
+        // non-uniform scale (pre-tessellation normalizes the posed vertex normals).
+        const bool uniform = direct.flat.patchInstance[vdPayloadPatch(hitPayload(hits[i]))] != 3;
+        differs += dot(n, s.ns) < (uniform ? 0.99999f : 0.998f);
+        // And its texture coordinates.
+        const Vec2 uv = pre.flat.uv[tri.v[0]] * (1 - bc.x - bc.y) + pre.flat.uv[tri.v[1]] * bc.x +
+                        pre.flat.uv[tri.v[2]] * bc.y;
+        uvDiffers += std::fabs(uv.x - s.uv.x) + std::fabs(uv.y - s.uv.y) > 1e-4f;
     }
     EXPECT_GT(checked, 100);
     EXPECT_LE(farOff, checked / 50);
+    EXPECT_GT(compared, checked * 9 / 10);
+    EXPECT_EQ(uvDiffers, 0) << uvDiffers << " of " << compared << " texture coordinates differ from pre-tessellation's";
+    EXPECT_EQ(differs, 0) << differs << " of " << compared << " normals differ from pre-tessellation's";
 }
 
 // vd.last_bounce_any_hit: the last bounce's rays ask for any VD hit before
