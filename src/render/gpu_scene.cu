@@ -213,8 +213,9 @@ SceneView GpuScene::view(const BvhView& bvh, const CameraView& cam) const {
 }
 
 size_t GpuScene::geometryBytes() const {
-    size_t b = tris_.bytes() + triMaterial_.bytes() + lightOfTri_.bytes() + uv_.bytes() + restPos_.bytes() + restNrm_.bytes() +
-               skinBones_.bytes() + skinWeight_.bytes() + pos_.bytes() + nrm_.bytes() + bounds_.bytes();
+    size_t b = tris_.bytes() + triMaterial_.bytes() + lightOfTri_.bytes() + uv_.bytes() + restPos_.bytes() +
+               restNrm_.bytes() + skinBones_.bytes() + skinWeight_.bytes() + pos_.bytes() + nrm_.bytes() +
+               bounds_.bytes();
     for (const auto& f : framePos_) b += f.bytes();
     for (const auto& f : frameNrm_) b += f.bytes();
     return b;

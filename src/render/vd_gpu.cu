@@ -13,11 +13,6 @@ namespace {
 
 constexpr int kBottomBlock = 128;
 
-// Trees up to this level (and their displaced grids) are built in the block's
-// shared memory: 1,365 nodes and 33 x 33 vertices at level 5, 40 KiB; finer
-// ones in a global-memory work buffer per block, as in the paper.
-constexpr int kVdSharedLevel = 5;
-size_t vdTreeBytes(int level) { return vdNodeCount(level) * sizeof(VdNode) + vdGridCount(level) * sizeof(Vec3); }
 
 __global__ void vdWorldCullKernel(uint32_t numPatches, const Aabb* sixteenths, const uint32_t* patchInstance,
                                   const Affine* worldFromObject, Aabb* worldSixteenths, Aabb* worldQuadrants) {

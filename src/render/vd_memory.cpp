@@ -43,8 +43,6 @@ uint64_t meshVertexBytes(const VdSceneCounts& c) {  // rest position and normal,
 }
 constexpr uint64_t kFlatTriangleBytes = sizeof(Tri) + 4 + 4 + kAabb;  // indices, material, light, bounds
 
-uint64_t vdWorkBytes(int level) { return uint64_t(vdNodeCount(level)) * sizeof(VdNode) + uint64_t(vdGridCount(level)) * kVec3; }
-
 }  // namespace
 
 VdMemoryComparison compareVdMemory(const VdSceneCounts& c, const Options& o, uint32_t bottomBlocks) {
@@ -92,7 +90,7 @@ VdMemoryComparison compareVdMemory(const VdSceneCounts& c, const Options& o, uin
         r.direct.accel += members * (kAabb + sizeof(InstanceView)) + c.meshes.size() * sizeof(BlasView) +
                           lbvhBytes(members, LbvhVariant::Karras, true);
     }
-    if (o.vd.maxLevel > 5) r.direct.accel += uint64_t(bottomBlocks) * vdWorkBytes(o.vd.maxLevel);
+    if (o.vd.maxLevel > kVdSharedLevel) r.direct.accel += uint64_t(bottomBlocks) * vdTreeBytes(o.vd.maxLevel);
     return r;
 }
 

@@ -180,6 +180,11 @@ STRATA_HD void vdCellCorners(const VdPatch& p, const TextureView& map, int level
 // constant t. Built once per patch, it spares the leaf tests the map lookups.
 STRATA_HD uint32_t vdGridSide(int level) { return (1u << level) + 1u; }
 STRATA_HD uint32_t vdGridCount(int level) { return vdGridSide(level) * vdGridSide(level); }
+// A tree and its grid: the GPU builds trees up to kVdSharedLevel in the
+// block's shared memory (1,365 nodes and 33 x 33 vertices at level 5, 40
+// KiB), finer ones in a global-memory work buffer per block, as in the paper.
+constexpr int kVdSharedLevel = 5;
+inline size_t vdTreeBytes(int level) { return vdNodeCount(level) * sizeof(VdNode) + vdGridCount(level) * sizeof(Vec3); }
 STRATA_HD Vec3 vdGridVertex(const VdPatch& p, const TextureView& map, int level, uint32_t i) {
     const uint32_t n = 1u << level, side = n + 1;
     return vdPosition(p, map, float(i % side) / n, float(i / side) / n);
