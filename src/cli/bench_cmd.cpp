@@ -27,7 +27,7 @@ std::function<int()> addBenchCommand(CLI::App& app) {
     cmd->add_option("--warmup", *warmup, "frames rendered before timing")->capture_default_str();
     cmd->add_option("--csv", *csvPath, "also write every timed frame's record as CSV");
     return [a, warmup, csvPath]() {
-        Scene scene = loadWithOverrides(*a);
+        Scene scene = loadWithOverrides(*a, false);
         auto r = makeRenderer(scene);
         const Options& o = scene.options;
         std::vector<FrameRecord> recs;
@@ -100,11 +100,12 @@ std::function<int()> addBenchCommand(CLI::App& app) {
         std::printf("\n");
         if (scene.patchCount()) {
             const double pairs = double(r->vdPairsResolved()) / double(total);
-            std::printf("VD patches:          %zu (vd.mode %s, max level %d), %.0f patch-ray pairs per frame "
-                        "(%.0f per patch)\n",
-                        scene.patchCount(), o.vd.mode.c_str(), o.vd.maxLevel, pairs,
-                        pairs / double(scene.patchCount()));
-            std::printf("VD memory:           %s (estimated from the counts; the patches' geometry and "
+            std::printf("VD patches:          %zu (vd.mode %s, max level %d)", scene.patchCount(), o.vd.mode.c_str(),
+                        o.vd.maxLevel);
+            if (o.vd.mode == "direct")
+                std::printf(", %.0f patch-ray pairs per frame (%.0f per patch)", pairs,
+                            pairs / double(scene.patchCount()));
+            std::printf("\nVD memory:           %s (estimated from the counts; the patches' geometry and "
                         "structure)\n",
                         describeVdMemory(r->vdMemory()).c_str());
         }

@@ -35,7 +35,7 @@ void addCommonOptions(CLI::App& app, CommonArgs& a, int defaultFrames) {
     app.add_option("--set", a.sets, "key=value: set any option, named as in the scene file (repeatable)");
 }
 
-Scene loadWithOverrides(const CommonArgs& a) {
+Scene loadWithOverrides(const CommonArgs& a, bool quadsAsTriangles) {
     Scene s = loadScene(a.scene);
     Options& o = s.options;
     if (!a.backend.empty()) o.set("render.backend", a.backend);
@@ -53,7 +53,8 @@ Scene loadWithOverrides(const CommonArgs& a) {
     if (!a.kdOpts.empty()) o.set("accel.kd_opts", a.kdOpts);
     for (const std::string& kv : a.sets) o.setAssignment(kv);
     o.check();
-    if (std::unique_ptr<Scene> t = trianglesFromQuads(s)) s = std::move(*t);  // vd.mode is final here
+    if (quadsAsTriangles)
+        if (std::unique_ptr<Scene> t = trianglesFromQuads(s)) s = std::move(*t);  // vd.mode is final here
     if (a.frames < 1) throw Error("--frames: expected at least 1, got " + std::to_string(a.frames));
     return s;
 }

@@ -28,7 +28,11 @@ struct CommonArgs {
 void addCommonOptions(CLI::App& app, CommonArgs& a, int defaultFrames);
 
 // Loads the scene and applies the flags on top of its options (flags win).
-Scene loadWithOverrides(const CommonArgs& a);
+// quadsAsTriangles: its quads become triangles as vd.mode says (what the
+// commands that look at the triangles themselves need); commands that only
+// render leave them to the renderer, which then knows the patches as loaded
+// (its memory report compares direct with pre-tessellation in every mode).
+Scene loadWithOverrides(const CommonArgs& a, bool quadsAsTriangles = true);
 
 std::unique_ptr<Renderer> makeRenderer(const Scene& scene);
 bool cudaBackendBuilt();

@@ -18,14 +18,14 @@ std::function<int()> addRenderCommand(CLI::App& app) {
     cmd->add_option("--out", *out, "output PNG (written atomically)")->capture_default_str();
     cmd->add_option("--timings", *timings, "CSV file with one row of stage timings per frame");
     return [a, out, timings]() {
-        Scene scene = loadWithOverrides(*a);
+        Scene scene = loadWithOverrides(*a, false);
         if (scene.skippedDegenerate)
             std::fprintf(stderr, "strata-cli: skipped %zu degenerate faces (zero-area triangles or quads)\n",
                          scene.skippedDegenerate);
         auto r = makeRenderer(scene);
         const Options& o = scene.options;
         std::fprintf(stderr, "strata-cli: %s, %zu triangles, %dx%d, %d spp, %d bounces, %d frame(s) on %s\n",
-                     scene.path.c_str(), scene.triangleCount(), o.render.width, o.render.height, o.render.spp,
+                     scene.path.c_str(), r->triangleCount(), o.render.width, o.render.height, o.render.spp,
                      o.render.bounces, a->frames, r->name().c_str());
         std::string csv = csvHeader(r->stageNames());
         Progress progress("rendering frame");

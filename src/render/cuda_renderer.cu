@@ -110,7 +110,7 @@ size_t pathBytesPerPixel() {
            sizeof(Vec3) + 4 + 4;
 }
 
-void checkFits(const Scene& scene, const FlatScene& flat) {
+void checkFits(const Scene& scene, const FlatScene& flat, const VdMemoryComparison& vdMemory) {
     GpuInfo gpu = queryGpu();
     if (!gpu.available) throw Error("the CUDA backend needs a GPU: " + gpu.reason + " (try --backend cpu)");
     size_t pixels = size_t(scene.options.render.width) * scene.options.render.height;
@@ -133,8 +133,10 @@ void checkFits(const Scene& scene, const FlatScene& flat) {
         bool vdMeshes = false;
         for (const Mesh& m : scene.meshes) vdMeshes = vdMeshes || m.vd.map >= 0;
         if (vdMeshes && scene.options.vd.mode == "pretess")
-            s << "; the VD patches are pre-tessellated at vd.max_level " << scene.options.vd.maxLevel
-              << ": lower vd.max_level or use vd.mode direct";
+            s << "; the VD patches are pre-tessellated at vd.max_level " << scene.options.vd.maxLevel << " (about "
+              << vdMemory.pretess.total() / (1 << 20) << " MiB; traced directly they take about "
+              << std::max<uint64_t>(1, vdMemory.direct.total() / (1 << 20))
+              << " MiB): lower vd.max_level or use vd.mode direct";
         throw Error(s.str());
     }
 }
@@ -143,7 +145,7 @@ class CudaRenderer final : public RendererBase {
 public:
     explicit CudaRenderer(const Scene& scene) : RendererBase(scene), timer_(stageList()) {
         flat_ = flattenScene(scene_);
-        checkFits(scene_, flat_);
+        checkFits(scene_, flat_, vdMemory());
         gpuName_ = queryGpu().name;
         STRATA_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
         gpu_ = std::make_unique<GpuScene>(scene_, flat_);

@@ -56,6 +56,7 @@ public:
     // A camera that overrides the scene's (and its path); nullptr restores it.
     virtual void setCamera(const CameraPose* pose) = 0;
     virtual uint32_t samplesPerPixel() const = 0;  // accumulated in the current image
+    virtual size_t triangleCount() const = 0;      // over instances, the quads as vd.mode makes them
     virtual size_t geometryBytes() const { return 0; }
     virtual size_t accelBytes() const { return 0; }
     // vd.mode direct: the (patch, ray) pair buffers (transient, sized by the

@@ -28,6 +28,7 @@ public:
         if (pose) camera_ = *pose;
     }
     uint32_t samplesPerPixel() const override { return samples_; }
+    size_t triangleCount() const override { return scene_.triangleCount(); }
     VdMemoryComparison vdMemory() const override {
         return vdCounts_.meshes.empty() ? VdMemoryComparison{} : compareVdMemory(vdCounts_, opt_, vdBottomBlocks());
     }

@@ -58,6 +58,17 @@ for mode in "pretess 4 2050" "off 4 10"; do
   fi
 done
 
+# --- bench reports the VD patches' memory in both modes, whichever runs
+for mode in direct pretess; do
+  if "$CLI" bench "$SRC/assets/scenes/vd-mushroom.json" --backend cpu --res 16x12 --frames 1 --warmup 0 \
+       --set vd.mode=$mode --set vd.max_level=3 >"$TMP/o.txt" 2>"$TMP/err.txt" \
+     && grep -q "^VD memory: *direct .* MiB, pre-tessellated .* MiB (.* M triangles at level 3)" "$TMP/o.txt"; then
+    pass "bench vd.mode=$mode: VD memory, direct against pre-tessellated"
+  else
+    fail "bench vd.mode=$mode: $(cat "$TMP/o.txt" "$TMP/err.txt")"
+  fi
+done
+
 # --- bad input: non-zero exit, one message naming the problem, no output
 expect_error() {  # name, expected text, args...
   local name="$1" text="$2"

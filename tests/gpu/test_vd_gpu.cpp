@@ -164,6 +164,7 @@ TEST(GpuVd, PretessTooLargeForTheGpuSaysWhatToLower) {
     unsetenv("STRATA_GPU_MEMORY_LIMIT_MB");
     EXPECT_NE(message.find("vd.json"), std::string::npos) << message;
     EXPECT_NE(message.find("lower vd.max_level or use vd.mode direct"), std::string::npos) << message;
+    EXPECT_NE(message.find("traced directly they take about"), std::string::npos) << message;
     EXPECT_TRUE(directFits);
 }
 
