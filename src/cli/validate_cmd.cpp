@@ -141,6 +141,7 @@ std::function<int()> addValidateCommand(CLI::App& app) {
                 Scene sv = scene;
                 sv.options.accel.builder = lbvhVariantName(v);
                 sv.options.accel.traversal = "stack";
+                sv.options.accel.mode = "flat";  // the flat tree first (--set accel.mode=instanced left none)
                 GpuBuildResult g = buildOnGpuForValidation(sv, t);
                 if (!animateChecked) {
                     float maxDiff = 0;
