@@ -117,7 +117,7 @@ void checkFits(const Scene& scene, const FlatScene& flat, const VdMemoryComparis
     size_t t = flat.tris.size();
     size_t accel = LbvhBuilder::estimateBytes(t);
     if (scene.options.accel.mode == "instanced") accel += InstancedGpu::estimateBytes(scene);
-    size_t vd = flat.patches.empty() ? 0 : VdGpu::estimateBytes(flat, pixels, scene.options.vd.maxLevel);
+    size_t vd = flat.patches.empty() ? 0 : vdMemory.direct.total() + VdGpu::estimatePairBytes(pixels);
     size_t need = GpuScene::estimateBytes(scene, flat) + accel + vd + pixels * pathBytesPerPixel() + (64u << 20);
     size_t freeBytes = gpu.freeBytes;
     // STRATA_GPU_MEMORY_LIMIT_MB pretends the GPU has less free memory (tests

@@ -417,13 +417,8 @@ size_t VdGpu::memoryBytes() const {
 
 size_t VdGpu::pairBytes() const { return pairs_.bytes() + sorted_.bytes() + counts_.bytes() + sortTemp_.bytes(); }
 
-size_t VdGpu::estimateBytes(const FlatScene& flat, size_t rays, int maxLevel) {
-    size_t b = flat.patches.size() * (sizeof(VdPatch) + 4 + (9 + 2 * kVdCullBoxes) * sizeof(Aabb) + 8 + 1) +
-               flat.vdLinks.size() * 4 + LbvhBuilder::estimateBytes(flat.patches.size() * 4);
-    for (const TextureView& m : flat.vdMaps) b += size_t(m.width) * m.height * sizeof(Vec3);
-    b += 2 * std::max<size_t>(rays * 16, 1 << 16) * sizeof(VdPair) * 2;  // pairs, sorted, sort scratch
-    if (maxLevel > kVdSharedLevel) b += size_t(132 * 16) * vdTreeBytes(maxLevel);  // per-block work buffers
-    return b;
+size_t VdGpu::estimatePairBytes(size_t rays) {
+    return 2 * std::max<size_t>(rays * 16, 1 << 16) * sizeof(VdPair) * 2;  // pairs, sorted, the sort's scratch
 }
 
 }  // namespace strata

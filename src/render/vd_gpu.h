@@ -56,7 +56,8 @@ public:
     size_t memoryBytes() const;       // the structure: patch-box BVH or patch hierarchy, per-block trees, levels, jobs
     size_t geometryBytes() const;     // patches, maps, links
     size_t pairBytes() const;         // pair buffers and the sort's scratch (sized by the image)
-    static size_t estimateBytes(const FlatScene& flat, size_t rays, int maxLevel);
+    // The pair buffers for an image of `rays` pixels (the rest: render/vd_memory.h).
+    static size_t estimatePairBytes(size_t rays);
 
 private:
     void ensureWork(int maxLevel);
