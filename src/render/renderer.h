@@ -86,6 +86,7 @@ public:
     virtual void readRadiance(std::vector<float>& rgb) = 0;
 };
 
+// The renderer keeps a reference to `scene`: it must outlive the renderer.
 std::unique_ptr<Renderer> makeCpuRenderer(const Scene& scene);
 
 }  // namespace strata

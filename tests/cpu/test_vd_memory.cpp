@@ -100,7 +100,8 @@ TEST(VdMemory, CpuBackendReportsItsMemory) {
     size_t total[2] = {0, 0};
     int k = 0;
     for (const char* mode : {"direct", "pretess"}) {
-        auto r = makeCpuRenderer(withMode(scene, mode, 4));
+        const Scene s = withMode(scene, mode, 4);  // the renderer keeps a reference to it
+        auto r = makeCpuRenderer(s);
         r->renderFrame(0.0f, 0);
         r->finish();
         total[k] = r->geometryBytes() + r->accelBytes();
