@@ -207,7 +207,8 @@ TEST(VdDirect, ClosestHitsAndShadowVerdictsEqualPretessellationInBothModes) {
 // normal and texture coordinates that pre-tessellation interpolates at the
 // same point from its vertices' (the tessellator's own central differences,
 // an independent path). Before, hits on a cell's second triangle read their
-// patch coordinates with u and v swapped: 68 of 266 normals differed.
+// patch coordinates with u and v swapped: 92 of 260 normals and 148 of
+// 260 texture coordinates differed.
 TEST(VdDirect, VdSurfaceMatchesTheHitCellAndPretessellationsNormal) {
     test::TempDir dir;
     const std::string path = dir.write("s.json", kScene);
