@@ -13,7 +13,6 @@ namespace {
 
 constexpr int kBottomBlock = 128;
 
-
 __global__ void vdWorldCullKernel(uint32_t numPatches, const Aabb* sixteenths, const uint32_t* patchInstance,
                                   const Affine* worldFromObject, Aabb* worldSixteenths, Aabb* worldQuadrants) {
     const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
