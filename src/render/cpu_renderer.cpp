@@ -5,6 +5,7 @@
 #include <deque>
 
 #include "accel/host_accel.h"
+#include "accel/lbvh/lbvh_variant.h"
 #include "accel/kdtree/kd_cpu_builder.h"
 #include "render/flat_scene.h"
 #include "render/integrator.h"
@@ -61,7 +62,7 @@ public:
                 else if (opt_.accel.mode == "instanced") instanced_.build(scene_, flat_, pos_, bounds_, t, opt_.accel);
                 else buildHostAccel(bounds_, opt_.accel, accel_);
                 // Patch transforms, and in flat mode the BVH over the patch boxes.
-                const bool viaInstances = opt_.accel.mode == "instanced" && opt_.accel.builder != "kdtree";
+                const bool viaInstances = runsInstanced(opt_.accel);
                 if (!flat_.patches.empty()) vd_.prepare(scene_, flat_, opt_.vd, t, opt_.accel, viaInstances);
             });
         }
@@ -159,9 +160,10 @@ public:
 
 private:
     size_t vdGeometryBytes() const {  // patches with their instance and origin, the link table, the maps
+        if (flat_.patches.empty()) return 0;
         size_t b = flat_.patches.size() * (sizeof(VdPatch) + 8) + flat_.vdLinks.size() * 4;
         for (const TextureView& m : flat_.vdMaps) b += size_t(m.width) * size_t(m.height) * sizeof(Vec3);
-        return flat_.patches.empty() ? 0 : b;
+        return b;
     }
 
     ThreadPool pool_;

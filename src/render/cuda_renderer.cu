@@ -236,7 +236,7 @@ public:
             }
             if (vd_) {  // this frame's patch transforms, and in flat mode the BVH over the patch boxes
                 timer_.begin(kBuildVd);
-                const bool viaInstances = opt_.accel.mode == "instanced" && opt_.accel.builder != "kdtree";
+                const bool viaInstances = runsInstanced(opt_.accel);
                 vd_->prepare(scene_, flat_, opt_.vd, t, stream_, &timer_, opt_.accel, viaInstances);
                 timer_.end(kBuildVd);
             }

@@ -48,7 +48,7 @@ constexpr uint64_t kFlatTriangleBytes = sizeof(Tri) + 4 + 4 + kAabb;  // indices
 VdMemoryComparison compareVdMemory(const VdSceneCounts& c, const Options& o, uint32_t bottomBlocks) {
     VdMemoryComparison r;
     r.level = o.vd.maxLevel;
-    const bool instanced = o.accel.mode == "instanced" && o.accel.builder != "kdtree";
+    const bool instanced = runsInstanced(o.accel);
     const bool wide = o.accel.mortonBits > 32;
     const LbvhVariant variant = lbvhVariantOf(o.accel);
     const uint64_t shift = o.vd.pairCull ? kVdQuadrantShift : 0;  // middle-level boxes per patch: 4 quadrants, or 1
@@ -60,18 +60,19 @@ VdMemoryComparison compareVdMemory(const VdSceneCounts& c, const Options& o, uin
         // Pre-tessellation: a displaced (2^L + 1)^2 grid of 2 * 4^L triangles per patch.
         const int level = std::min(o.vd.maxLevel, m.maxLevel);
         const uint64_t side = (1ull << level) + 1, tris = m.quads * (2ull << (2 * level)), verts = m.quads * side * side;
-        r.pretess.geometry += verts * meshVertexBytes(c) + m.instances * (verts * flatVertexBytes(c) + tris * kFlatTriangleBytes);
+        r.pretess.geometry +=
+            verts * meshVertexBytes(c) + m.instances * (verts * flatVertexBytes(c) + tris * kFlatTriangleBytes);
         if (!instanced) {
             r.pretessTriangles += tris * m.instances;
-        } else {
-            r.pretessTriangles += tris;
-            // A static mesh's BLAS and its object-space triangles, once; a deforming one's BLAS per instance.
-            if (m.deforms) r.pretess.accel += m.instances * lbvhBytes(tris, variant, wide);
-            else r.pretess.accel += lbvhBytes(tris, variant, wide) + tris * sizeof(Tri);
-            largestBlas = std::max(largestBlas, tris);
+            continue;
         }
-        // Direct, instanced: a BLAS per VD mesh over its patches' boxes, and their object boxes.
-        if (instanced) r.direct.accel += lbvhBytes(m.quads << shift, variant, wide) + m.quads * kAabb;
+        r.pretessTriangles += tris;
+        // Pre-tessellation: a static mesh's BLAS and its object-space triangles, once; a deforming one's BLAS
+        // per instance. Direct: a BLAS per VD mesh over its patches' boxes, and their object boxes.
+        if (m.deforms) r.pretess.accel += m.instances * lbvhBytes(tris, variant, wide);
+        else r.pretess.accel += lbvhBytes(tris, variant, wide) + tris * sizeof(Tri);
+        largestBlas = std::max(largestBlas, tris);
+        r.direct.accel += lbvhBytes(m.quads << shift, variant, wide) + m.quads * kAabb;
     }
     if (!instanced) r.pretess.accel += lbvhBytes(r.pretessTriangles, variant, wide);
     else r.pretess.accel += largestBlas * kAabb;  // the static BLASes' shared bounds buffer

@@ -38,6 +38,10 @@ inline LbvhVariant lbvhVariantOf(const AccelOptions& o) {
     return LbvhVariant::Karras;
 }
 
+// Whether the frame runs through the instance hierarchy (accel.mode
+// instanced); the kd-tree is flat mode only, so with it the frame is flat.
+inline bool runsInstanced(const AccelOptions& o) { return o.mode == "instanced" && o.builder != "kdtree"; }
+
 // The traversal to run. Stackless needs the skip links that only lbvh-skip
 // installs: with any other builder the stack traversal runs (Options::check
 // turns that combination into an error on the CLI, once the scene file
