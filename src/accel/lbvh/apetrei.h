@@ -48,11 +48,12 @@ STRATA_HD void setSingleLeafRoot(BvhNode& root, const Aabb& box) {
     root.setRight(Aabb(), -1, 0);
 }
 
-// Algorithm 3 for sorted leaf `leaf`, with the boxes: the thread writes its
-// subtree (index and box) into its side of the parent, then the atomicCAS on
-// store[p] decides: the first thread up leaves its far range end there and
-// stops; the second reads it, completes the parent's range and box, goes on.
-// The second thread also resets store[p] to ◇, so the array is ready for the
+// Algorithm 3 for sorted leaf `leaf`, with the boxes: the thread leaves its
+// subtree (index and box) in its side of the parent (node_io.h: storeChild),
+// then the atomicCAS on store[p] decides: the first thread up leaves its far
+// range end there and stops; the second reads it and the sibling's subtree,
+// completes the parent's range, writes the whole parent node, goes on. The
+// second thread also resets store[p] to ◇, so the array is ready for the
 // next build without a clearing launch. store must be ◇ on entry.
 template <class Key>
 STRATA_HD void apetreiBottomUp(int leaf, int n, const Key* keys, const Aabb* primBounds, const uint32_t* sortedPrim,
@@ -74,7 +75,7 @@ STRATA_HD void apetreiBottomUp(int leaf, int n, const Key* keys, const Aabb* pri
         bool isLeftChild = deltaRight < deltaLeft;
         if (isLeftChild) {  // line 6: "left child of its parent"
             p = rangeRight;  // line 7: Apetrei index p
-            storeLeftChild(&nodes[p], box, i, count);  // line 8: I_p,left <- this subtree
+            storeChild(&nodes[p], false, box, i, count);  // line 8: I_p,left <- this subtree
             memoryFence();
             int32_t other = atomicCasI32(&store[p], kStoreEmpty, rangeLeft);  // line 9
             if (other == kStoreEmpty) return;  // line 10: first thread up
@@ -82,7 +83,7 @@ STRATA_HD void apetreiBottomUp(int leaf, int n, const Key* keys, const Aabb* pri
             deltaRight = apetreiDelta(keys, n, rangeRight);  // line 11: "recompute outdated value"
         } else {  // line 12: "right child of its parent p"
             p = rangeLeft - 1;  // line 13
-            storeRightChild(&nodes[p], box, i, count);  // line 14: I_p,right <- this subtree
+            storeChild(&nodes[p], true, box, i, count);  // line 14: I_p,right <- this subtree
             memoryFence();
             int32_t other = atomicCasI32(&store[p], kStoreEmpty, rangeRight);  // line 15
             if (other == kStoreEmpty) return;  // line 16
@@ -91,9 +92,15 @@ STRATA_HD void apetreiBottomUp(int leaf, int n, const Key* keys, const Aabb* pri
         }
         store[p] = kStoreEmpty;
         memoryFence();
-        // The sibling's box is in place; the parent's is the union (always
-        // left then right, so every backend and arrival order gives the same bits).
-        box = isLeftChild ? merge(box, loadRightBoxCoherent(&nodes[p])) : merge(loadLeftBoxCoherent(&nodes[p]), box);
+        // The sibling's subtree is in place: write the parent whole. Its box
+        // is the union, always left then right, so every backend and arrival
+        // order gives the same bits. A child is a leaf when its side of the
+        // range is one key.
+        ChildHandOver sibling = loadChildCoherent(&nodes[p], isLeftChild);
+        BvhNode parent = isLeftChild ? makeNode(box, i, count, sibling.box, sibling.index, rangeRight == p + 1 ? 1 : 0)
+                                     : makeNode(sibling.box, sibling.index, rangeLeft == p ? 1 : 0, box, i, count);
+        storeNode(&nodes[p], parent);
+        box = merge(parent.leftBox(), parent.rightBox());
         i = p;  // line 18
         count = 0;
         if (rangeLeft == 0 && rangeRight == n - 1) {  // line 19: the range covers all keys

@@ -34,48 +34,40 @@ STRATA_HD void storeNode(StacklessNode* dst, const StacklessNode& v) {
 #endif
 }
 
-// One child slot of a BvhNode (Apetrei: each child's thread writes its own
-// slot): x and y bounds as one 16-byte store, z as one 8-byte store.
-STRATA_HD void storeLeftChild(BvhNode* n, const Aabb& b, int32_t index, int32_t count) {
+// A child subtree (its box and index) handed to the thread that completes
+// the parent (Apetrei: each child's thread leaves its subtree in the parent
+// before the vote). On the GPU it goes into the parent's own 64 bytes in a
+// transfer form, the left child in bytes 0-31 and the right one in 32-63:
+// one full 32-byte sector each, where the node's final layout interleaves the
+// two children over both sectors. The thread that completes the parent reads
+// its sibling's sector, then overwrites the whole node with storeNode. On the
+// host the child goes straight into its final fields, where the sibling's
+// thread reads it.
+struct ChildHandOver {
+    Aabb box;
+    int32_t index;
+};
+STRATA_HD void storeChild(BvhNode* n, bool right, const Aabb& b, int32_t index, int32_t count) {
 #if defined(__CUDA_ARCH__)
-    *reinterpret_cast<float4*>(&n->lxLo) = make_float4(b.lo.x, b.hi.x, b.lo.y, b.hi.y);
-    *reinterpret_cast<float2*>(&n->lzLo) = make_float2(b.lo.z, b.hi.z);
-    n->left = index;
-    n->leftCount = count;
+    float4* d = reinterpret_cast<float4*>(n) + (right ? 2 : 0);
+    d[0] = make_float4(b.lo.x, b.lo.y, b.lo.z, __int_as_float(index));
+    d[1] = make_float4(b.hi.x, b.hi.y, b.hi.z, 0.0f);
 #else
-    n->setLeft(b, index, count);
+    if (right) n->setRight(b, index, count);
+    else n->setLeft(b, index, count);
 #endif
 }
-STRATA_HD void storeRightChild(BvhNode* n, const Aabb& b, int32_t index, int32_t count) {
+STRATA_HD ChildHandOver loadChildCoherent(const BvhNode* n, bool right) {
 #if defined(__CUDA_ARCH__)
-    *reinterpret_cast<float4*>(&n->rxLo) = make_float4(b.lo.x, b.hi.x, b.lo.y, b.hi.y);
-    *reinterpret_cast<float2*>(&n->rzLo) = make_float2(b.lo.z, b.hi.z);
-    n->right = index;
-    n->rightCount = count;
+    const float4* s = reinterpret_cast<const float4*>(n) + (right ? 2 : 0);
+    float4 lo = __ldcg(s), hi = __ldcg(s + 1);
+    return {Aabb{{lo.x, lo.y, lo.z}, {hi.x, hi.y, hi.z}}, __float_as_int(lo.w)};
 #else
-    n->setRight(b, index, count);
+    return right ? ChildHandOver{n->rightBox(), n->right} : ChildHandOver{n->leftBox(), n->left};
 #endif
 }
 
-// The box another thread stored in a child slot / a skip-link node.
-STRATA_HD Aabb loadLeftBoxCoherent(const BvhNode* n) {
-#if defined(__CUDA_ARCH__)
-    float4 xy = __ldcg(reinterpret_cast<const float4*>(&n->lxLo));
-    float2 z = __ldcg(reinterpret_cast<const float2*>(&n->lzLo));
-    return Aabb{{xy.x, xy.z, z.x}, {xy.y, xy.w, z.y}};
-#else
-    return n->leftBox();
-#endif
-}
-STRATA_HD Aabb loadRightBoxCoherent(const BvhNode* n) {
-#if defined(__CUDA_ARCH__)
-    float4 xy = __ldcg(reinterpret_cast<const float4*>(&n->rxLo));
-    float2 z = __ldcg(reinterpret_cast<const float2*>(&n->rzLo));
-    return Aabb{{xy.x, xy.z, z.x}, {xy.y, xy.w, z.y}};
-#else
-    return n->rightBox();
-#endif
-}
+// The box another thread stored in a skip-link node.
 STRATA_HD Aabb loadBoxCoherent(const StacklessNode* n) {
 #if defined(__CUDA_ARCH__)
     float4 lo = __ldcg(reinterpret_cast<const float4*>(n));
