@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "cli/checks.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "render/frame_csv.h"
@@ -108,6 +109,13 @@ std::function<int()> addBenchCommand(CLI::App& app) {
             std::printf("\nVD memory:           %s (estimated from the counts; the patches' geometry and "
                         "structure)\n",
                         describeVdMemory(r->vdMemory()).c_str());
+        }
+        if (o.accel.builder == "kdtree" && o.accel.mode == "flat") {
+            // Is the tree being timed a good one? The last frame's, built again.
+            const float last = o.animation.startTime + (o.animation.play ? float(total - 1) / o.animation.fps : 0.0f);
+            const KdQuality q = sceneKdQuality(scene, last);
+            std::printf("kd-tree:             %s\n", q.summary().c_str());
+            if (q.degraded()) std::fprintf(stderr, "strata-cli bench: warning: %s\n", q.warning().c_str());
         }
         if (!csvPath->empty()) {
             std::string csv = csvHeader(names);

@@ -5,9 +5,13 @@
 #include <random>
 
 #include "accel/bvh_validate.h"
+#include "accel/kdtree/kd_quality.h"
 #include "accel/kdtree/kd_validate.h"
 #include "accel/lbvh/lbvh_compare.h"
 #include "accel/lbvh/skip_reference.h"
+#if defined(STRATA_HAVE_CUDA)
+#include "render/cuda_renderer.h"
+#endif
 
 namespace strata::cli {
 
@@ -84,7 +88,26 @@ void Checker::kdStructure(const std::string& name, const HostKdTree& kd, const s
     std::snprintf(buf, sizeof buf, "%u inner, %u leaves (%u empty), depth %u, %u refs, SAH %.1f", r.innerNodes,
                   r.leaves, r.emptyLeaves, r.maxDepth, r.refs, r.sahCost);
     report(name + " invariants", r.ok, r.ok ? buf : r.errors[0]);
-    for (const std::string& w : kd.stats.warnings) std::printf("%-34s note  %s\n", name.c_str(), w.c_str());
+    for (const std::string& w : kd.stats.warnings) std::printf("%-46s note  %s\n", name.c_str(), w.c_str());
+    if (!r.ok) return;
+    std::vector<Aabb> bounds;
+    triangleBounds(pos, tris, bounds);
+    const KdQuality q = measureKdQuality(kd.view(), bounds);
+    std::printf("%-46s       %s\n", (name + " quality").c_str(), q.summary().c_str());
+    if (q.degraded()) std::printf("%-46s WARN  %s\n", (name + " quality").c_str(), q.warning().c_str());
+}
+
+void Checker::kdSameAsReference(const std::string& name, const HostKdTree& gpu, const HostKdTree& cpu) {
+    const KdComparison cmp = compareKdTrees(gpu.view(), cpu.view());
+    const double sg = kdSahCost(gpu.view(), 1.0, 1.0), sc = kdSahCost(cpu.view(), 1.0, 1.0);
+    const double rel = sc > 0.0 ? std::fabs(sg - sc) / sc : std::fabs(sg);
+    char buf[240];
+    if (cmp.same())
+        std::snprintf(buf, sizeof buf, "same tree, %u nodes", cmp.nodes);
+    else
+        std::snprintf(buf, sizeof buf, "%u of %u nodes differ (first: %s); SAH %.2f against %.2f (%.2f%%)",
+                      cmp.differing, cmp.nodes, cmp.first.c_str(), sg, sc, 100.0 * rel);
+    report(name + " == cpu reference", cmp.same() || rel <= 0.01, buf);
 }
 
 std::vector<HitRecord> Checker::traceAll(const SceneView& s, const std::vector<Ray>& rays, bool brute) {
@@ -93,6 +116,26 @@ std::vector<HitRecord> Checker::traceAll(const SceneView& s, const std::vector<R
         out[i] = brute ? traceBruteForce(s.geo, rays[i]) : traceClosest(s, rays[i]);
     });
     return out;
+}
+
+KdQuality sceneKdQuality(const Scene& scene, float t) {
+    FlatScene flat = flattenScene(scene);
+    std::vector<Vec3> pos, nrm;
+    HostKdTree tree;
+#if defined(STRATA_HAVE_CUDA)
+    if (scene.options.render.backend == "cuda") {
+        GpuKdResult kd = buildKdOnGpuForValidation(scene, t);
+        tree = std::move(kd.tree);
+        pos = std::move(kd.positions);
+    }
+#endif
+    if (pos.empty()) {
+        poseFlatScene(scene, flat, t, pos, nrm);
+        tree = buildKdTreeCpu(pos, flat.tris);
+    }
+    std::vector<Aabb> bounds;
+    triangleBounds(pos, flat.tris, bounds);
+    return measureKdQuality(tree.view(), bounds);
 }
 
 }  // namespace strata::cli

@@ -8,6 +8,7 @@
 
 #include "accel/bvh.h"
 #include "accel/kdtree/kd_cpu_builder.h"
+#include "accel/kdtree/kd_quality.h"
 #include "accel/lbvh/lbvh_host.h"
 #include "render/flat_scene.h"
 #include "render/thread_pool.h"
@@ -36,9 +37,19 @@ struct Checker {
     // The skip links of an lbvh-skip build against Algorithm 2 and a walk of
     // the Karras tree of the same input.
     void skipLinks(const std::string& name, const std::vector<StacklessNode>& skip, const LbvhHostResult& karras);
+    // Invariants and quality (SAH against the binned-SAH BVH's, references
+    // per triangle; a warning in words past kKdSahWarnRatio).
     void kdStructure(const std::string& name, const HostKdTree& kd, const std::vector<Vec3>& pos,
                      const std::vector<Tri>& tris);
+    // The GPU build against the CPU reference over the same positions: the
+    // same decisions give the same tree; rounding in the clipping may move a
+    // plane, so up to 1% of SAH apart passes.
+    void kdSameAsReference(const std::string& name, const HostKdTree& gpu, const HostKdTree& cpu);
     std::vector<HitRecord> traceAll(const SceneView& s, const std::vector<Ray>& rays, bool brute);
 };
+
+// The quality of the kd-tree the scene's options build at scene time t: the
+// GPU builder's with the cuda backend (where built), else the CPU reference's.
+KdQuality sceneKdQuality(const Scene& scene, float t);
 
 }  // namespace strata::cli

@@ -186,6 +186,7 @@ std::function<int()> addValidateCommand(CLI::App& app) {
                           scene.options.accel.kdB ? "B" : "", scene.options.accel.kdC ? "C" : "",
                           scene.options.accel.kdD ? "D" : "", scene.options.accel.kdE ? "E" : "");
             c.kdStructure(what, kd.tree, kd.positions, flat.tris);
+            c.kdSameAsReference(what, kd.tree, buildKdTreeCpu(kd.positions, flat.tris));
             std::printf("%-46s      build %.3f ms (large %.3f, small %.3f), %u launches, %u large-node levels "
                         "(+%u idle), %u small roots%s\n",
                         what, kd.buildMs, kd.largeMs, kd.smallMs, kd.launches, kd.tree.stats.largeIterations,

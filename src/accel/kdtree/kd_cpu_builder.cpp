@@ -18,6 +18,7 @@ struct NodeWork {
     Aabb cell;
     int depth;
     std::vector<Ref> refs;
+    uint32_t stalls = 0;  // splits in a row that did not pay (kdLargeStep)
 };
 
 struct Builder {
@@ -107,9 +108,9 @@ struct Builder {
     }
 
     // One level of the large-node stage over the active list; returns the next list.
-    std::vector<NodeWork> largeIteration(std::vector<NodeWork>& active, std::vector<NodeWork>& smallRoots,
-                                         size_t& liveRefs) {
+    std::vector<NodeWork> largeIteration(std::vector<NodeWork>& active, std::vector<NodeWork>& smallRoots) {
         std::vector<NodeWork> next;
+        size_t levelRefs = 0;  // the GPU's reservation: 2 per triangle of each node split
         for (NodeWork& w : active) {
             if (w.refs.size() <= cfg.smallNodeMax) {
                 smallRoots.push_back(std::move(w));
@@ -119,41 +120,36 @@ struct Builder {
             Aabb tight;
             for (const Ref& r : w.refs) tight.grow(r.box);
             cutEmptySpace(w, tight);
-            // Zhou08 large-node stage: spatial median of the longest axis. If it
-            // separates nothing (every triangle straddles), the other axes are
-            // tried in order of extent; if none does, the node is a leaf.
-            int order[3] = {0, 1, 2};
-            Vec3 e = tight.extent();
-            std::stable_sort(order, order + 3, [&](int a, int b) { return e[a] > e[b]; });
+            // Zhou08 large-node stage: spatial median of the box's longest
+            // axis; kdLargeStep (kd_rules.h) decides whether it is made.
+            const int axis = tight.longestAxis();
+            const float ext = tight.extent()[axis];
+            const float plane = tight.lo[axis] + 0.5f * ext;
             NodeWork l, r;
-            bool split = false;
-            int axis = 0;
-            float plane = 0;
-            if (canSplit(w)) {
-                for (int k = 0; k < 3 && !split; ++k) {
-                    axis = order[k];
-                    if (!(e[axis] > 0.0f)) break;
-                    plane = tight.lo[axis] + 0.5f * e[axis];
-                    classify(w, axis, plane, l, r);
-                    split = l.refs.size() < w.refs.size() && r.refs.size() < w.refs.size();
-                }
-            }
-            if (split && liveRefs + l.refs.size() + r.refs.size() - w.refs.size() > refBudget) {
+            bool split = ext > 0.0f && canSplit(w);
+            if (split && levelRefs + 2 * w.refs.size() > refBudget) {
                 warn(warnedRefs, "kd-tree: reference cap " + std::to_string(refBudget) +
                                      " reached (clipped triangles duplicated); remaining large nodes are leaves");
                 split = false;
             }
-            if (!split) {
+            if (split) levelRefs += 2 * w.refs.size();
+            KdLargeStep step{false, w.stalls};
+            if (split) {
+                classify(w, axis, plane, l, r);
+                step = kdLargeStep(cfg, w.cell, axis, plane, uint32_t(w.refs.size()), uint32_t(l.refs.size()),
+                                   uint32_t(r.refs.size()), w.stalls);
+            }
+            if (!step.split) {
                 makeLeaf(w);
                 continue;
             }
-            liveRefs += l.refs.size() + r.refs.size() - w.refs.size();
             uint32_t c = allocPair();
             out.nodes[w.node] = KdNode::inner(axis, plane, c);
             out.stats.innerNodes++;
             l.node = c;
             r.node = c + 1;
             l.depth = r.depth = w.depth + 1;
+            l.stalls = r.stalls = step.stalls;
             next.push_back(std::move(l));
             next.push_back(std::move(r));
         }
@@ -219,7 +215,7 @@ struct Builder {
         for (uint32_t i = 0; i < s.n; ++i)
             for (int a = 0; a < 3; ++a)
                 for (int m = 0; m < 2; ++m) {
-                    const float p = m ? w.refs[i].box.hi[a] : w.refs[i].box.lo[a];
+                    const float p = kdCandidatePlane(w.refs[i].box.lo[a], w.refs[i].box.hi[a], m == 1);
                     uint64_t l = 0, r = 0;
                     for (uint32_t j = 0; j < s.n; ++j) {
                         l |= uint64_t(kdGoesLeft(w.refs[j].box.lo[a], w.refs[j].box.hi[a], p)) << j;
@@ -260,10 +256,9 @@ HostKdTree buildKdTreeCpu(const std::vector<Vec3>& pos, const std::vector<Tri>& 
     bb.out.nodes.resize(1);
     std::vector<NodeWork> active, smallRoots;
     active.push_back(std::move(root));
-    size_t liveRefs = active[0].refs.size();
     while (!active.empty()) {
         bb.out.stats.largeIterations++;
-        active = bb.largeIteration(active, smallRoots, liveRefs);
+        active = bb.largeIteration(active, smallRoots);
     }
     bb.out.stats.smallRoots = uint32_t(smallRoots.size());
     for (const NodeWork& w : smallRoots) bb.smallStage(w);

@@ -52,7 +52,7 @@ struct LevelArgs {
     int* splitAxis;        // -1: leaf now
     float* splitPos;
     Aabb* cutCell;         // cell after empty-space cutting
-    uint32_t* childNode;   // left child of the split (right = +1)
+    uint32_t* childNode;   // the node split (after empty-space cutting), or the small root
     uint32_t* childCount;  // 2 per node
     uint32_t* leftBase;
     uint32_t* rightBase;
@@ -236,20 +236,18 @@ __device__ void splitNode(const LevelArgs& a, uint32_t i) {
             ++depth;
         }
     a.cutCell[i] = cell;
-    a.childNode[i] = node;  // until split: the node that continues
+    a.childNode[i] = node;  // the node that continues after the cuts
     const Vec3 e = tight.extent();
     const int axis = tight.longestAxis();
-    uint32_t c;
     if (!(e[axis] > 0.0f)) return;
     if (int(depth) >= a.cfg.maxDepth) { atomicOr(&a.counters[kFlags], kFlagDepth); return; }
     const uint32_t reserve = atomicAdd(&a.counters[kNextRefs], 2 * n.count);
     if (reserve + 2 * n.count > a.refCapacity) { atomicOr(&a.counters[kFlags], kFlagRefs); return; }
-    if (!allocate(&a.counters[kNodes], 2, a.nodeBudget, c)) { atomicOr(&a.counters[kFlags], kFlagNodes); return; }
+    // The children are allocated once their triangles are counted, if
+    // kdLargeStep makes the split (nextLevelNode).
     const float split = tight.lo[axis] + 0.5f * e[axis];
-    a.nodes[node] = KdNode::inner(axis, split, c);
     a.splitAxis[i] = axis;
     a.splitPos[i] = split;
-    a.childNode[i] = c;
     a.leftBase[i] = reserve;             // [A]: 2 * n_i slots per node (Fig. 13.2)
     a.rightBase[i] = reserve + n.count;  // Original overwrites both with compact offsets
     a.childDepth[i] = depth + 1;
@@ -406,20 +404,26 @@ __device__ void nextLevelNode(const LevelArgs& a, uint32_t i) {
     }
     const uint32_t depth = a.childDepth[i];
     const uint32_t nl = a.childCount[2 * i], nr = a.childCount[2 * i + 1];
-    const bool noProgress = nl == n.count && nr == n.count;  // every triangle straddles: stop here
     const int axis = a.splitAxis[i];
     const float split = a.splitPos[i];
+    const KdLargeStep step = kdLargeStep(a.cfg, a.cutCell[i], axis, split, n.count, nl, nr, n.stalls);
+    uint32_t c = 0;
+    bool made = step.split;
+    if (made && !allocate(&a.counters[kNodes], 2, a.nodeBudget, c)) {
+        atomicOr(&a.counters[kFlags], kFlagNodes);
+        made = false;
+    }
+    if (!made) {  // one leaf with the node's own list
+        pushSmall(a, a.childNode[i], n.offset, n.count, depth - 1, a.cutCell[i], true, true);
+        return;
+    }
+    a.nodes[a.childNode[i]] = KdNode::inner(axis, split, c);
     for (int side = 0; side < 2; ++side) {
         const uint32_t cnt = side ? nr : nl, off = side ? a.rightBase[i] : a.leftBase[i];
         const Aabb cell = kdChildCell(a.cutCell[i], axis, split, side == 1);
-        const uint32_t child = a.childNode[i] + side;
-        // A child that got every triangle of its node (the fan of triangles
-        // around a shared vertex, which median splits only ever halve the
-        // cell around) is split cfg.maxStalls more times, then is a leaf.
-        const uint32_t stalls = cnt == n.count ? n.stalls + 1 : 0u;
-        const bool stalled = noProgress || stalls > a.cfg.maxStalls;
-        if (cnt <= a.cfg.smallNodeMax || stalled) {
-            pushSmall(a, child, off, cnt, depth, cell, stalled, false);
+        const uint32_t child = c + side;
+        if (cnt <= a.cfg.smallNodeMax) {
+            pushSmall(a, child, off, cnt, depth, cell, false, false);
         } else {
             const uint32_t s = atomicAdd(&a.counters[kNextActive], 1u);
             if (s >= a.activeCapacity) {  // cannot happen within refCapacity; one leaf rather than a lost list
@@ -427,9 +431,9 @@ __device__ void nextLevelNode(const LevelArgs& a, uint32_t i) {
                 pushSmall(a, child, off, cnt, depth, cell, true, false);
                 continue;
             }
-            ActiveNode c;
-            c.node = child, c.offset = off, c.count = cnt, c.depth = depth, c.cell = cell, c.stalls = stalls;
-            a.nextActive[s] = c;
+            ActiveNode an;
+            an.node = child, an.offset = off, an.count = cnt, an.depth = depth, an.cell = cell, an.stalls = step.stalls;
+            a.nextActive[s] = an;
         }
     }
 }
@@ -505,7 +509,7 @@ uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numT
         if (timer) timer->countLaunches(k);
     };
     const uint32_t nodeBudget = kdNodeBudget(cfg, numTris);
-    const uint32_t refCap = uint32_t(std::min<uint64_t>(8ull * numTris + 8192, kKdMaxField));
+    const uint32_t refCap = kdRefBudget(cfg, numTris);
     const uint32_t activeCap = refCap / 64 + 2, chunkCap = refCap / kBlock + activeCap + 1;
     const uint32_t smallCap = nodeBudget;
     const uint32_t storeCap = uint32_t(std::min<uint64_t>((2ull * refCap) << growth, kKdMaxField));

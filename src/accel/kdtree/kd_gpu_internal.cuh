@@ -12,7 +12,7 @@ namespace strata::kdgpu {
 struct ActiveNode {  // a large node of the current level
     uint32_t node, offset, count, depth;
     Aabb cell;
-    uint32_t stalls;  // consecutive splits that left this node every triangle of its parent
+    uint32_t stalls;  // splits in a row above this node that did not pay (kdLargeStep)
 };
 
 struct SmallRoot {  // a node handed to the small-node stage

@@ -23,7 +23,7 @@ __global__ void snsCandidates(SmallStageArgs a) {
     for (uint32_t c = threadIdx.x; c < 6 * r.count; c += blockDim.x) {
         const uint32_t i = c / 6;
         const int axis = int(c % 6) / 2;
-        const float p = (c & 1) ? box[i].hi[axis] : box[i].lo[axis];
+        const float p = kdCandidatePlane(box[i].lo[axis], box[i].hi[axis], (c & 1) != 0);
         unsigned long long l = 0, rr = 0;
         for (uint32_t j = 0; j < r.count; ++j) {
             l |= (unsigned long long)kdGoesLeft(box[j].lo[axis], box[j].hi[axis], p) << j;

@@ -35,6 +35,9 @@ STRATA_HD bool clipRayToBox(const Aabb& box, const Ray& ray, float tmax, float& 
     return t0 <= t1;
 }
 
+// Relative rounding allowance on a ray's interval in a cell (a few floats).
+constexpr float kKdIntervalSlack = 1e-6f;
+
 struct KdStackEntry {
     uint32_t node;
     float t0, t1;
@@ -70,16 +73,19 @@ STRATA_HD uint32_t traverseKd(const KdView& kd, const Ray& ray, float& tmax, Int
                 node = nearN;
                 continue;
             }
+            // A cell is left out only when the plane is clearly outside the
+            // interval: a slab one float thick (kdCandidatePlane's, around a
+            // wall) has an interval that rounding can make empty or reversed.
             const float tp = (split - o) * inv[axis];
-            if (tp > t1 || tp <= 0.0f) {
+            if (tp > t1 * (1.0f + kKdIntervalSlack) || tp <= 0.0f) {
                 node = nearN;  // the plane is behind the ray or beyond the interval
-            } else if (tp < t0) {
+            } else if (tp < t0 * (1.0f - kKdIntervalSlack)) {
                 node = farN;
             } else {
-                if (sp < kKdStackSize) stack[sp++] = {farN, tp, t1};
+                if (sp < kKdStackSize) stack[sp++] = {farN, fminf(tp, t1), t1};
                 else if (stats) stats->stackOverflow = true;
                 node = nearN;
-                t1 = tp;
+                t1 = fmaxf(tp, t0);
             }
             continue;
         }

@@ -1,0 +1,105 @@
+// The kd-tree on geometry as real models have it: a dense cluster with long
+// triangles reaching out of it, slivers, large coplanar walls, fans around a
+// shared vertex, and the Conference room itself where it is present. The
+// tree must stay valid, trace like brute force, and keep its SAH within
+// kKdSahWarnRatio of the binned-SAH BVH's (measureKdQuality); the large-node
+// stage's stopping rule (kdLargeStep) is tested on its own.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "accel/kdtree/kd_quality.h"
+#include "kd_test_util.h"
+#include "loader_test_util.h"
+#include "scene/obj_loader.h"
+#include "test_util.h"
+
+using namespace strata;
+using namespace strata::test;
+
+namespace {
+
+// Builds, validates, traces against brute force and returns the quality.
+KdQuality buildAndCheck(const Mesh& m, const char* what, uint32_t rays = 300) {
+    HostKdTree kd = buildKdTreeCpu(m.positions, m.triangles);
+    KdReport r = check(m, kd);
+    EXPECT_TRUE(r.ok) << what << ": " << (r.errors.empty() ? "" : r.errors[0]);
+    std::mt19937 rng(3);
+    std::vector<Ray> rs;
+    for (uint32_t i = 0; i < rays; ++i) rs.push_back(randomRay(rng));
+    expectTracesMatch(m, kd, rs);
+    KdQuality q = measureKdQuality(kd.view(), boundsOf(m));
+    std::printf("%s: %zu triangles, %s, largest leaf %u, depth %u\n", what, m.triangles.size(), q.summary().c_str(),
+                r.maxLeafSize, r.maxDepth);
+    return q;
+}
+
+}  // namespace
+
+TEST(KdRules, LargeStepMakesSplitsThatPayAndEndsStalls) {
+    KdConfig c;  // maxStalls 2
+    const Aabb cell{Vec3{0, 0, 0}, Vec3{1, 1, 1}};
+    // Separates nothing: never made.
+    EXPECT_FALSE(kdLargeStep(c, cell, 0, 0.5f, 100, 100, 100, 0).split);
+    // Halves the triangles: pays, the stall count restarts.
+    KdLargeStep s = kdLargeStep(c, cell, 0, 0.5f, 100, 50, 50, 2);
+    EXPECT_TRUE(s.split);
+    EXPECT_EQ(s.stalls, 0u);
+    // One child keeps every triangle but the cell halves: still pays (the
+    // cluster case a count-based rule stopped).
+    s = kdLargeStep(c, cell, 0, 0.5f, 1000, 1000, 3, 5);
+    EXPECT_TRUE(s.split);
+    EXPECT_EQ(s.stalls, 0u);
+    // Most triangles straddle: made maxStalls times in a row, then not.
+    for (uint32_t stalls = 0; stalls < c.maxStalls; ++stalls) {
+        s = kdLargeStep(c, cell, 0, 0.5f, 100, 90, 90, stalls);
+        EXPECT_TRUE(s.split) << stalls;
+        EXPECT_EQ(s.stalls, stalls + 1);
+    }
+    EXPECT_FALSE(kdLargeStep(c, cell, 0, 0.5f, 100, 90, 90, c.maxStalls).split);
+}
+
+// The fan's chain of splits that do not pay ends after maxStalls; without
+// the rule it runs to the depth cap.
+TEST(KdRealGeometry, FanAroundOneVertexEndsAfterMaxStalls) {
+    const Mesh fan = quarterFan(200);
+    KdConfig unlimited;
+    unlimited.maxStalls = 1000;
+    HostKdTree kd = buildKdTreeCpu(fan.positions, fan.triangles), deep = buildKdTreeCpu(fan.positions, fan.triangles, unlimited);
+    for (const HostKdTree* t : {&kd, &deep}) EXPECT_TRUE(check(fan, *t).ok);
+    EXPECT_TRUE(kd.stats.warnings.empty()) << kd.stats.warnings[0];
+    EXPECT_LE(kd.stats.largeIterations, 6u);
+    EXPECT_GE(deep.stats.largeIterations, 20u);
+    std::mt19937 rng(5);
+    std::vector<Ray> rs;
+    for (int i = 0; i < 500; ++i) rs.push_back(randomRay(rng));
+    expectTracesMatch(fan, kd, rs);
+}
+
+TEST(KdRealGeometry, ClusterWithLongTrianglesIsSplit) {
+    Mesh m = clusterWithLongTriangles(20000, 40);
+    HostKdTree kd = buildKdTreeCpu(m.positions, m.triangles);
+    KdReport r = check(m, kd);
+    ASSERT_TRUE(r.ok) << r.errors[0];
+    EXPECT_LT(r.maxLeafSize, 200u);  // a rule that counts "kept every triangle" leaves ~20,000 in one leaf
+    KdQuality q = buildAndCheck(m, "cluster + long triangles");
+    EXPECT_LT(q.ratio(), kKdSahWarnRatio) << q.summary();
+}
+
+TEST(KdRealGeometry, SliversHoldUp) {
+    KdQuality q = buildAndCheck(slivers(20000), "slivers");
+    EXPECT_LT(q.ratio(), kKdSahWarnRatio) << q.summary();
+}
+
+TEST(KdRealGeometry, CoplanarWallsAndAFanHoldUp) {
+    KdQuality q = buildAndCheck(wallsAndFan(60, 0), "coplanar walls + fan of 400");
+    EXPECT_LT(q.ratio(), kKdSahWarnRatio) << q.summary();
+}
+
+TEST(KdRealGeometry, ConferenceRoom) {
+    REQUIRE_TESTDATA(path, "conference.obj");
+    LoadedMesh lm = loadObj(path);
+    KdQuality q = buildAndCheck(lm.mesh, "conference", 200);
+    EXPECT_LT(q.ratio(), kKdSahWarnRatio) << q.summary();
+}
