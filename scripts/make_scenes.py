@@ -6,6 +6,10 @@ is the runners' keyframed paths: laps around the atrium's nave and around the
 kitchen table, keyed by arc length at a steady running speed, each runner
 turned (about +Y) to face along its path (the runner mesh faces +Z).
 
+assets/scenes/real/ has the scenes on real models, found in the data folder
+("data:FILE", see docs/scene-format.md): the Dabrovic Sponza alone and with
+1-3 runners (the kd-tree chapter's SR1-SR3), and the Conference room.
+
     python3 scripts/make_scenes.py          # rewrite every file
 """
 import json
@@ -38,9 +42,10 @@ def unwrap(angles):
     return out
 
 
-def keys_from_samples(samples, speed):
+def keys_from_samples(samples, speed, y=0.0):
     """samples: [(x, z, dx, dz)] around a closed loop (not repeating the first).
-    Returns looping keys: time from chord lengths at `speed`, closing on the first."""
+    Returns looping keys: time from chord lengths at `speed`, closing on the first;
+    the runner's feet at height y."""
     pts = samples + [samples[0]]
     yaws = unwrap([yaw_degrees(dx, dz) for (_, _, dx, dz) in pts])
     keys, t = [], 0.0
@@ -48,7 +53,7 @@ def keys_from_samples(samples, speed):
         if i > 0:
             px, pz = pts[i - 1][0], pts[i - 1][1]
             t += math.hypot(x - px, z - pz) / speed
-        keys.append({"time": r4(t), "translate": [r4(x), 0.0, r4(z)],
+        keys.append({"time": r4(t), "translate": [r4(x), y, r4(z)],
                      "rotate": {"axis": [0, 1, 0], "degrees": r4(yaws[i])}})
     return keys
 
@@ -72,7 +77,7 @@ def stadium_point(s, half, r):
     return (-half - r * math.sin(a), -r * math.cos(a), -math.cos(a), math.sin(a))
 
 
-def stadium_keys(half, r, start_fraction, clockwise, speed):
+def stadium_keys(half, r, start_fraction, clockwise, speed, y=0.0):
     """One lap from `start_fraction` of the way round: a key at the start, at
     both ends of each straight and every 30 degrees round each bend."""
     straight, arc = 2 * half, math.pi * r
@@ -90,7 +95,7 @@ def stadium_keys(half, r, start_fraction, clockwise, speed):
             samples.append((x, z, -dx, -dz))
         else:
             samples.append(stadium_point(s, half, r))
-    return keys_from_samples(samples, speed)
+    return keys_from_samples(samples, speed, y)
 
 
 def ellipse_keys(cx, cz, a, b, start_fraction, count, speed):
@@ -169,18 +174,62 @@ def cornell():
     }
 
 
+def sponza(n):
+    # The chapter's SR1-SR3: the Dabrovic Sponza (floor at y = 0.09, columns
+    # at |z| >= 2.3) with n runners on lanes down the courtyard, laid out as
+    # in the atrium.
+    lanes = [(1.4, 0.0, False), (0.6, 0.5, True), (1.4, 0.5, False)]
+    instances = [{"mesh": "sponza", "name": "sponza"}]
+    for i in range(n):
+        r, start, cw = lanes[i]
+        instances.append({"mesh": f"runner{i + 1}", "name": f"runner{i + 1}",
+                          "animation": {"loop": True, "keys": stadium_keys(8.0, r, start, cw, RUN_SPEED, 0.09)}})
+    return {
+        "camera": {"position": [-10.5, 2.5, 0.0], "target": [10.0, 5.5, 0.0], "up": [0, 1, 0], "fov": 60},
+        "meshes": [{"name": "sponza", "obj": "data:sponza.obj"}] + runner_meshes(n),
+        "instances": instances,
+        "lights": {"environment": {"color": SKY},
+                   "sun": {"direction": [0.3, 1.0, 0.15], "radiance": [7.0, 6.5, 5.8]}},
+        "render": RENDER,
+        "animation": {"fps": 30},
+    }
+
+
+def conference():
+    # Greg Ward's Conference room in its own units (x 0.003 = metres); closed,
+    # so lit by four ceiling panels (assets/models/conference-lights.obj).
+    return {
+        "camera": {"position": [1450.0, 420.0, 450.0], "target": [-300.0, 150.0, -500.0], "up": [0, 1, 0],
+                   "fov": 60},
+        "materials": {"ceiling-light": {"type": "emissive", "emission": [12.0, 11.5, 10.5]}},
+        "meshes": [{"name": "conference", "obj": "data:conference.obj"},
+                   {"name": "lights", "obj": "../../models/conference-lights.obj", "material": "ceiling-light"}],
+        "instances": [{"mesh": "conference", "name": "room"}, {"mesh": "lights", "name": "lights"}],
+        "lights": {"environment": {"color": [0.0, 0.0, 0.0]}},
+        "render": RENDER,
+        "animation": {"fps": 30},
+    }
+
+
+def write(folder, scenes):
+    os.makedirs(folder, exist_ok=True)
+    for name, scene in scenes.items():
+        with open(os.path.join(folder, name), "w") as f:
+            json.dump(scene, f, indent=2)
+            f.write("\n")
+        print(os.path.relpath(os.path.join(folder, name), os.path.join(OUT, "..", "..")))
+
+
 def main():
-    os.makedirs(OUT, exist_ok=True)
     scenes = {f"atrium-{n}.json": atrium(n) for n in (1, 2, 3)}
     scenes.update({f"kitchen-{n}.json": kitchen(n) for n in (1, 2, 3)})
     scenes["forest.json"] = forest()
     scenes["cornell.json"] = cornell()
     scenes["default.json"] = atrium(2)
-    for name, scene in scenes.items():
-        with open(os.path.join(OUT, name), "w") as f:
-            json.dump(scene, f, indent=2)
-            f.write("\n")
-        print(os.path.join("assets/scenes", name))
+    write(OUT, scenes)
+    real = {"sponza.json": sponza(0), "conference.json": conference()}
+    real.update({f"sr-{n}.json": sponza(n) for n in (1, 2, 3)})
+    write(os.path.join(OUT, "real"), real)
 
 
 if __name__ == "__main__":

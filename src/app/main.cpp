@@ -7,6 +7,7 @@
 
 #include "app/viewer.h"
 #include "core/error.h"
+#include "scene/data_folder.h"
 
 int main(int argc, char** argv) {
     strata::ViewerArgs a;
@@ -22,6 +23,9 @@ int main(int argc, char** argv) {
     app.add_option("--config", a.config, "defaults: window, display path, options")->capture_default_str();
     app.add_option("--backend", a.backend, "cuda | cpu (default: cuda, falling back to cpu without a GPU)");
     app.add_option("--set", a.sets, "key=value: set any option, named as in the scene file (repeatable)");
+    app.add_option("--data", a.data,
+                   "folder of the models scene files name as \"data:FILE\" (default: $STRATA_DATA, else " +
+                       std::string(strata::kDefaultDataFolder) + ")");
     app.add_option("--at", a.at,
                    "FRAME:key=value: change an option live before frame FRAME, as the panel does (repeatable; "
                    "with --record, scripted toggles)");

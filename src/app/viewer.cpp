@@ -25,6 +25,7 @@
 #include "core/error.h"
 #include "gpu/device.h"
 #include "render/flat_scene.h"
+#include "scene/data_folder.h"
 #include "scene/image_io.h"
 #include "scene/scene_loader.h"
 #if defined(STRATA_HAVE_CUDA)
@@ -239,6 +240,7 @@ private:
 };
 
 void Viewer::loadInitialScene() {
+    setDataFolder(args_.data);
     std::string error;
     if (!loadScene(args_.scene, error)) throw Error(error);
 }

@@ -13,6 +13,7 @@ struct ViewerArgs {
     std::string config;            // config/default.json by default
     std::string backend;           // cuda | cpu (default: cuda where there is a GPU)
     std::vector<std::string> sets; // key=value
+    std::string data;              // --data: folder of "data:" models (scene/data_folder.h)
     std::string display = "auto";  // auto | texture | pbo | copy
     std::string record;            // CSV path: record from the first frame
     int frames = 0;                // with exitAfter: frames to render

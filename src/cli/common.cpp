@@ -10,6 +10,7 @@
 
 #include "accel/lbvh/lbvh_variant.h"
 #include "core/error.h"
+#include "scene/data_folder.h"
 #include "scene/scene_loader.h"
 #if defined(STRATA_HAVE_CUDA)
 #include "render/cuda_renderer.h"
@@ -33,9 +34,13 @@ void addCommonOptions(CLI::App& app, CommonArgs& a, int defaultFrames) {
                    "shorthand for --set accel.kd_opts=...");
     app.add_option("--seed", a.seed, "random seed");
     app.add_option("--set", a.sets, "key=value: set any option, named as in the scene file (repeatable)");
+    app.add_option("--data", a.data,
+                   "folder of the models scene files name as \"data:FILE\" (default: $STRATA_DATA, else " +
+                       std::string(kDefaultDataFolder) + ")");
 }
 
 Scene loadWithOverrides(const CommonArgs& a, bool quadsAsTriangles) {
+    setDataFolder(a.data);
     Scene s = loadScene(a.scene);
     Options& o = s.options;
     if (!a.backend.empty()) o.set("render.backend", a.backend);

@@ -23,6 +23,7 @@ struct CommonArgs {
     std::string kdOpts;
     long long seed = -1;
     std::vector<std::string> sets;
+    std::string data;  // --data: the folder of "data:" models (scene/data_folder.h)
 };
 
 void addCommonOptions(CLI::App& app, CommonArgs& a, int defaultFrames);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "scene/data_folder.h"
 #include "scene/image_io.h"
 #include "scene/scene_build.h"
 
@@ -113,6 +114,13 @@ void loadSun(const JsonField& s, SunLight& sun) {
 }  // namespace
 
 std::string SceneBuild::resolve(const std::string& path) const {
+    if (isDataPath(path)) {
+        try {
+            return resolveDataPath(path);
+        } catch (const Error& e) {
+            throw Error(file + ": " + e.what());
+        }
+    }
     fs::path p(path);
     return (p.is_absolute() ? p : dir / p).lexically_normal().string();
 }

@@ -2,9 +2,11 @@
 // example scene, OBJ sequences, and one test per kind of bad input, each
 // checking that the message names the file and the line or field.
 #include <cmath>
+#include <cstdlib>
 #include <vector>
 
 #include "loader_test_util.h"
+#include "scene/data_folder.h"
 #include "scene/image_io.h"
 #include "scene/scene_loader.h"
 
@@ -392,4 +394,39 @@ TEST(SceneLoader, CameraAndLightsAreChecked) {
                     "lights.environment: expected exactly one of");
     EXPECT_CONTAINS(SmallScene(R"("lights": {"environment": {"color": [1, 1, 1], "scale": 2}})").error(),
                     "lights.environment.scale: only used with");
+}
+
+// "data:FILE" meshes come from the data folder: --data (setDataFolder) over
+// $STRATA_DATA over the default; a missing file names itself, the folder and
+// how to set it, and nothing is loaded.
+TEST(SceneLoader, DataPathsResolveInTheDataFolder) {
+    TempDir data, other, scenes;
+    data.write("tri.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n");
+    other.write("tri.obj", "v 0 0 0\nv 2 0 0\nv 0 2 0\nv 0 0 2\nf 1 2 3\nf 1 2 4\n");
+    const std::string scene = scenes.write(
+        "s.json", R"({"meshes": [{"name": "m", "obj": "data:tri.obj"}], "instances": [{"mesh": "m"}]})");
+    const char* before = std::getenv("STRATA_DATA");
+    const std::string saved = before ? before : "";
+    setenv("STRATA_DATA", data.path().c_str(), 1);
+    setDataFolder("");
+    EXPECT_EQ(dataFolderOrigin(), "STRATA_DATA");
+    EXPECT_EQ(loadScene(scene).meshes[0].triangles.size(), 1u);
+    setDataFolder(other.path().string());  // --data wins over the environment
+    EXPECT_EQ(dataFolderOrigin(), "--data");
+    EXPECT_EQ(loadScene(scene).meshes[0].triangles.size(), 2u);
+
+    setDataFolder((data.path() / "missing").string());
+    const std::string e = errorOf([&] { loadScene(scene); });
+    EXPECT_NE(e.find(scene), std::string::npos) << e;
+    EXPECT_NE(e.find("tri.obj is not in the data folder"), std::string::npos) << e;
+    EXPECT_NE(e.find("--data DIR or STRATA_DATA"), std::string::npos) << e;
+
+    const std::string noName = scenes.write(
+        "n.json", R"({"meshes": [{"name": "m", "obj": "data:"}], "instances": [{"mesh": "m"}]})");
+    EXPECT_NE(errorOf([&] { loadScene(noName); }).find("expected a file name"), std::string::npos);
+
+    setDataFolder("");
+    if (before) setenv("STRATA_DATA", saved.c_str(), 1);
+    else unsetenv("STRATA_DATA");
+    EXPECT_EQ(dataFolder(), before ? saved : std::string(kDefaultDataFolder));
 }
