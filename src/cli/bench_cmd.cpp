@@ -50,8 +50,9 @@ std::function<int()> addBenchCommand(CLI::App& app) {
 
         std::printf("device:    %s\n", r->name().c_str());
         std::printf("scene:     %s (%llu triangles)\n", scene.path.c_str(), (unsigned long long)recs[0].triangles);
-        std::printf("settings:  %dx%d, %d spp, %d bounces, nee %s, builder %s, traversal %s, morton %d bits\n",
-                    o.render.width, o.render.height, o.render.spp, o.render.bounces, o.render.nee ? "on" : "off",
+        std::printf("settings:  %dx%d, %d spp, %d bounces, %s, builder %s, traversal %s, morton %d bits\n",
+                    o.render.width, o.render.height, o.render.spp, o.render.bounces,
+                    o.render.integrator == "whitted" ? "whitted" : o.render.nee ? "nee on" : "nee off",
                     o.accel.builder.c_str(), o.accel.traversal.c_str(), o.accel.mortonBits);
         std::printf("frames:    %zu timed after %d warm-up (medians)\n\n", recs.size(), *warmup);
         std::printf("%-20s %10s %9s\n", "stage", "ms", "launches");
@@ -75,7 +76,7 @@ std::function<int()> addBenchCommand(CLI::App& app) {
         std::printf("%-20s %10.3f %9u\n", "total", tot, recs.back().launches);
         // With one bounce, the frame less the bounce rays' stages: what the
         // camera rays and their shadow rays cost (Harada's benchmark).
-        if (o.render.bounces == 1 && o.render.nee &&
+        if (o.render.bounces == 1 && o.render.nee && o.render.integrator == "path" &&
             std::find(names.begin(), names.end(), "shade/primary") != names.end()) {
             std::vector<double> v;
             for (const FrameRecord& x : recs)

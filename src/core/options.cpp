@@ -66,6 +66,11 @@ const std::vector<Field>& fields() {
          [](Options& o) -> void* { return &o.render.bounces; }},
         {{"render.nee", OptionKind::Bool, "next-event estimation with MIS", {}},
          [](Options& o) -> void* { return &o.render.nee; }},
+        {{"render.integrator", OptionKind::String,
+          "path: path tracing; whitted: direct light, textures and one mirror reflection per bounce (the kd-tree "
+          "chapter's R)",
+          {"path", "whitted"}},
+         [](Options& o) -> void* { return &o.render.integrator; }},
         {{"render.rr_start", OptionKind::Int, "Russian roulette from this bounce on", {}},
          [](Options& o) -> void* { return &o.render.rrStart; }},
         {{"render.exposure", OptionKind::Float, "exposure in stops", {}},

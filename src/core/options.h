@@ -15,6 +15,11 @@ struct RenderOptions {
     int spp = 1;             // samples per pixel per frame
     int bounces = 3;         // path segments after the camera ray
     bool nee = true;         // next-event estimation with MIS
+    // path: the path tracer; whitted: Whitted-style ray tracing as the kd-tree
+    // chapter's R measures it (direct light through shadow rays at every hit,
+    // textures, one mirror reflection per bounce; render.nee and Russian
+    // roulette do not apply)
+    std::string integrator = "path";
     int rrStart = 3;         // Russian roulette from this bounce on
     float exposure = 0.0f;   // stops
     std::string tonemap = "aces";  // aces | reinhard | clamp

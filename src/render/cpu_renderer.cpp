@@ -81,6 +81,7 @@ public:
         for (int pass = 0; pass < opt_.render.spp; ++pass) {
             PassParams p{w, h, opt_.render.seed, uint32_t(frameIndex * opt_.render.spp + pass),
                          opt_.render.bounces, opt_.render.rrStart, opt_.render.nee};
+            p.whitted = opt_.render.integrator == "whitted";
             p.vdAnyHitLast = vd && vdAnyHitLast(flat_, opt_.vd);
             timed(3, [&] { pool_.parallelFor(n, [&](uint32_t i) { stageGenerate(sv, b, p, i); }); });
             for (int bounce = 0; bounce <= p.maxBounces; ++bounce) {

@@ -256,6 +256,7 @@ public:
         for (int pass = 0; pass < opt_.render.spp; ++pass) {
             PassParams p{w, h, opt_.render.seed, uint32_t(frameIndex * opt_.render.spp + pass),
                          opt_.render.bounces, opt_.render.rrStart, opt_.render.nee};
+            p.whitted = opt_.render.integrator == "whitted";
             p.vdAnyHitLast = vd_ && vdAnyHitLast(flat_, opt_.vd);
             launchTimed({kShade, kShadePrimary}, "generate",  // camera rays: shade/primary
                         [&] { generateKernel<<<blocks(n), kBlock, 0, stream_>>>(sv, b, p); });
@@ -283,7 +284,7 @@ public:
                 }
                 launchTimed({kShade, primary ? kShadePrimary : kShadeBounce}, "shade",
                             [&] { shadeKernel<<<blocks(n), kBlock, 0, stream_>>>(sv, b, p, bounce, n); });
-                if (!p.nee || bounce == p.maxBounces) continue;  // no shadow rays spawned
+                if (!spawnsShadowRays(p, bounce)) continue;  // no shadow rays spawned
                 launchTimed({kShadow}, "shadow", [&] {
                     withTraceKind(traceKindOf(sv), [&](auto k) {
                         traceShadowKernel<decltype(k)::value><<<blocks(n), kBlock, 0, stream_>>>(sv, b, n);

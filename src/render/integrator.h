@@ -51,6 +51,7 @@ struct PassParams {
     int32_t maxBounces;
     int32_t rrStart;
     bool nee;
+    bool whitted = false;  // render.integrator = whitted (stageShade)
     // vd.last_bounce_any_hit in effect (direct mode, no VD patch emits): see
     // vdOcclusionOnly.
     bool vdAnyHitLast = false;
@@ -62,6 +63,17 @@ struct PassParams {
 // trace stage) only blocks them, wherever it is hit. The resolve flags them
 // in shadowBlocked, indexed by ray slot (no shadow rays are in flight then).
 STRATA_HD bool vdOcclusionOnly(const PassParams& p, int bounce) { return p.vdAnyHitLast && bounce == p.maxBounces; }
+
+// Whether shading at this bounce may spawn shadow rays: the path tracer's
+// next-event estimation stops at the last bounce; Whitted lights every hit.
+STRATA_HD bool spawnsShadowRays(const PassParams& p, int bounce) {
+    return p.whitted || (p.nee && bounce < p.maxBounces);
+}
+
+// Whitted: the fraction of the mirror reflection added to a surface's
+// direct light (every non-emitting surface; not energy-conserving, as in a
+// classic ray tracer: what is measured is the reflection ray).
+constexpr float kWhittedMirror = 0.25f;
 
 // Appends to a queue: returns a slot. On the GPU the threads of a warp that
 // append together take their slots with one atomic (warp-aggregated), instead
@@ -290,7 +302,7 @@ STRATA_HD void stageShade(const SceneView& s, const PathBuffers& b, const PassPa
         b.radiance[path] += beta * m.emission * w;
         return;
     }
-    if (bounce >= p.maxBounces) return;
+    if (bounce >= p.maxBounces && !p.whitted) return;  // Whitted still lights the last hit
 
     Vec3 ngF = dot(ng, wo) < 0.0f ? -ng : ng;  // geometric normal on wo's side
     Vec3 ns = ngF;
@@ -306,14 +318,14 @@ STRATA_HD void stageShade(const SceneView& s, const PathBuffers& b, const PassPa
     float uB1 = rng.next(), uB2 = rng.next(), uB3 = rng.next();
     float uL0 = rng.next(), uL1 = rng.next(), uL2 = rng.next(), uRR = rng.next();
 
-    // Next-event estimation.
-    if (p.nee && !isDeltaMaterial(m)) {
+    // Next-event estimation (Whitted: the shadow rays, unweighted).
+    if (spawnsShadowRays(p, bounce) && !isDeltaMaterial(m)) {
         LightSample ls;
         if (sampleLight(s, x, uL0, uL1, uL2, ls) && dot(ls.wi, ngF) > 0.0f) {
             float pdfB;
             Vec3 f = evalBsdf(m, albedo, ns, wo, ls.wi, pdfB);
             if (maxComponent(f) > 0.0f && maxComponent(ls.radiance) > 0.0f) {
-                float w = ls.delta ? 1.0f : powerHeuristic(ls.pdf, pdfB);
+                float w = ls.delta || p.whitted ? 1.0f : powerHeuristic(ls.pdf, pdfB);
                 Vec3 contrib = beta * f * ls.radiance * (w / ls.pdf);
                 Ray sr;
                 sr.org = offsetOrigin(x, ngF, ls.wi);
@@ -326,6 +338,24 @@ STRATA_HD void stageShade(const SceneView& s, const PathBuffers& b, const PassPa
                 b.shadowPath[k] = path;
             }
         }
+    }
+
+    if (bounce >= p.maxBounces) return;
+    if (p.whitted) {  // one mirror reflection about the shading normal
+        Vec3 wi = ray.dir - ns * (2.0f * dot(ray.dir, ns));
+        if (dot(wi, ngF) <= 0.0f) wi = ray.dir - ngF * (2.0f * dot(ray.dir, ngF));
+        beta *= kWhittedMirror;
+        Ray nr;
+        nr.org = offsetOrigin(x, ngF, wi);
+        nr.dir = normalize(wi);
+        nr.tmin = 0.0f;
+        nr.tmax = 1e30f;
+        uint32_t k = queueAppend(&b.counters[cur ^ 1]);
+        b.rays[cur ^ 1][k] = nr;
+        b.rayPath[cur ^ 1][k] = path;
+        b.throughput[path] = beta;
+        b.lastPdf[path] = 0.0f;  // a delta direction: an emitter it hits counts in full
+        return;
     }
 
     // BSDF sampling and Russian roulette.

@@ -160,6 +160,36 @@ TEST(GpuRender, ImageEqualsCpuImageWithinNoise) {
     EXPECT_GT(d.fractionClose, 0.95);
 }
 
+// Whitted (render.integrator = whitted, one mirror reflection) with every
+// builder: the same image as the CPU backend's, the kd-tree included.
+TEST(GpuRender, WhittedImageEqualsTheCpuImage) {
+    REQUIRE_GPU();
+    Scene s = furnace();
+    s.options.render.spp = 4;
+    s.options.render.bounces = 1;
+    s.options.render.integrator = "whitted";
+    Mesh floor = test::makeSphere({0, -101, 0}, 100.0f, 64);
+    s.meshes.push_back(floor);
+    s.instances.push_back(Instance{"floor", 1, Affine{}, {}});
+    s.sun.enabled = true;
+    s.sun.direction = normalize(Vec3{0.3f, 1.0f, 0.4f});
+    s.sun.radiance = make3(3.0f);
+    for (const char* builder : {"lbvh-karras", "kdtree"}) {
+        s.options.accel.builder = builder;
+        std::vector<float> a, b;
+        auto g = makeCudaRenderer(s);
+        g->renderFrame(0.0f, 1);
+        g->readRadiance(a);
+        auto c = makeCpuRenderer(s);
+        c->renderFrame(0.0f, 1);
+        c->readRadiance(b);
+        ASSERT_EQ(a.size(), b.size());
+        test::ImageDiff d = test::compareImages(a, b);
+        EXPECT_LT(d.meanAbsDiff, 0.01 * d.mean) << builder;
+        EXPECT_GT(d.fractionClose, 0.98) << builder;
+    }
+}
+
 TEST(GpuRender, DeformingSceneAnimatesLikeTheCpuReference) {
     REQUIRE_GPU();
     // Sway: crown vertices move with time; GPU posing equals the CPU reference.

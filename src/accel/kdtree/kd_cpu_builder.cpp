@@ -261,7 +261,12 @@ HostKdTree buildKdTreeCpu(const std::vector<Vec3>& pos, const std::vector<Tri>& 
         active = bb.largeIteration(active, smallRoots);
     }
     bb.out.stats.smallRoots = uint32_t(smallRoots.size());
-    for (const NodeWork& w : smallRoots) bb.smallStage(w);
+    for (const NodeWork& w : smallRoots) {
+        const size_t before = bb.out.nodes.size(), refsBefore = bb.out.primIndex.size();
+        bb.smallStage(w);
+        bb.out.stats.maxSmallNodes = std::max(bb.out.stats.maxSmallNodes, uint32_t(bb.out.nodes.size() - before));
+        bb.out.stats.maxSmallRefs = std::max(bb.out.stats.maxSmallRefs, uint32_t(bb.out.primIndex.size() - refsBefore));
+    }
     bb.out.stats.refs = uint32_t(bb.out.primIndex.size());
     return std::move(bb.out);
 }

@@ -693,6 +693,8 @@ uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numT
     if (flags & kFlagNodes) stats_.warnings.push_back("kd-tree: node cap " + std::to_string(nodeBudget) + " reached; remaining nodes are leaves");
     if (flags & kFlagRefs) stats_.warnings.push_back("kd-tree: reference cap reached; remaining large nodes are leaves");
     if (flags & kFlagStack) stats_.warnings.push_back("kd-tree: small-node stack full; nodes made leaves");
+    if (flags & kFlagLocal)
+        stats_.warnings.push_back("kd-tree: a small node's subtree outgrew the shared-memory store; nodes made leaves");
     return flags & (kFlagSmallStore | kFlagPrim);
 }
 

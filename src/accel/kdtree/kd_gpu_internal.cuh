@@ -36,7 +36,8 @@ enum CounterIndex : uint32_t {
     kValidRefs,      // triangles with finite vertices (the root's count)
     kNumCounters
 };
-enum : uint32_t { kFlagDepth = 1, kFlagNodes = 2, kFlagRefs = 4, kFlagSmallStore = 8, kFlagPrim = 16, kFlagStack = 32 };
+enum : uint32_t { kFlagDepth = 1, kFlagNodes = 2, kFlagRefs = 4, kFlagSmallStore = 8, kFlagPrim = 16, kFlagStack = 32,
+               kFlagLocal = 64 };
 
 struct SmallStageArgs {
     const SmallRoot* roots;

@@ -83,8 +83,10 @@ __device__ void blockArgmin(ArgminSmem& s, float& cost, int& idx, bool shfl) {
 // bump, not a global atomic that the whole block waits on at the next
 // barrier. A subtree larger than the local store falls back: a leaf whose
 // entries do not fit takes them from primIndex directly (marked absolute);
-// a split that does not fit makes a leaf (kFlagNodes, reported).
-constexpr uint32_t kLocalNodes = 512;
+// a split that does not fit makes a leaf (kFlagLocal, reported). The CPU
+// reference's largest small-root subtrees (KdBuildStats::maxSmallNodes) on
+// the real and generated scenes: 396-562 nodes (SR3).
+constexpr uint32_t kLocalNodes = 1024;
 constexpr uint32_t kLocalRefs = 1024;
 constexpr uint32_t kRootSlot = kLocalNodes;  // the small root itself (a node the large stage allocated)
 
@@ -194,7 +196,7 @@ __global__ void snsSplitToLeaves(SmallStageArgs a) {
             if (bestC >= 0) {
                 if (int(w.depth) >= a.cfg.maxDepth) atomicOr(&a.counters[kFlags], kFlagDepth);
                 else if (sp + 2 > kStack) atomicOr(&a.counters[kFlags], kFlagStack);
-                else if (local.nodeCount + 2 > kLocalNodes) atomicOr(&a.counters[kFlags], kFlagNodes);
+                else if (local.nodeCount + 2 > kLocalNodes) atomicOr(&a.counters[kFlags], kFlagLocal);
                 else {
                     const uint32_t first = local.nodeCount;
                     local.nodeCount += 2;
