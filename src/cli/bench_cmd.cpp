@@ -4,20 +4,11 @@
 
 #include "cli/checks.h"
 #include "cli/commands.h"
+#include "cli/frame_runs.h"
 #include "cli/common.h"
 #include "render/frame_csv.h"
 
 namespace strata::cli {
-namespace {
-
-double median(std::vector<double> v) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-}  // namespace
 
 std::function<int()> addBenchCommand(CLI::App& app) {
     auto* cmd = app.add_subcommand("bench", "time many frames after warm-up; print medians per stage");
@@ -31,21 +22,9 @@ std::function<int()> addBenchCommand(CLI::App& app) {
         Scene scene = loadWithOverrides(*a, false);
         auto r = makeRenderer(scene);
         const Options& o = scene.options;
-        std::vector<FrameRecord> recs;
-        Progress progress("bench frame");
         const int total = *warmup + a->frames;
-        FrameRecord rec;
-        for (int f = 0; f < total; ++f) {
-            float t = o.animation.startTime + (o.animation.play ? float(f) / o.animation.fps : 0.0f);
-            r->renderFrame(t, uint64_t(f));
-            while (r->popRecord(rec))
-                if (rec.frame >= uint64_t(*warmup)) recs.push_back(rec);
-            progress.update(uint64_t(f + 1), uint64_t(total));
-        }
-        progress.finish();
-        r->finish();
-        while (r->popRecord(rec))
-            if (rec.frame >= uint64_t(*warmup)) recs.push_back(rec);
+        const FrameRun run = runFrames(*r, o, *warmup, a->frames, "bench frame");
+        const std::vector<FrameRecord>& recs = run.records;
         if (recs.empty()) return 1;
 
         std::printf("device:    %s\n", r->name().c_str());
@@ -56,12 +35,8 @@ std::function<int()> addBenchCommand(CLI::App& app) {
                     o.accel.builder.c_str(), o.accel.traversal.c_str(), o.accel.mortonBits);
         std::printf("frames:    %zu timed after %d warm-up (medians)\n\n", recs.size(), *warmup);
         std::printf("%-20s %10s %9s\n", "stage", "ms", "launches");
-        const std::vector<std::string> names = r->stageNames();
-        auto stageMedian = [&](const std::string& name) {
-            std::vector<double> v;
-            for (const FrameRecord& x : recs) v.push_back(x.stageMs(name));
-            return median(v);
-        };
+        const std::vector<std::string>& names = run.stageNames;
+        auto stageMedian = [&](const std::string& name) { return run.stageMedian(name); };
         for (size_t k = 0; k < names.size(); ++k) {
             std::string label = names[k].find('/') != std::string::npos ? "  " + names[k] : names[k];
             std::printf("%-20s %10.3f %9u\n", label.c_str(), stageMedian(names[k]), recs.back().stages[k].launches);

@@ -12,5 +12,6 @@ std::function<int()> addRenderCommand(CLI::App& app);
 std::function<int()> addBenchCommand(CLI::App& app);
 std::function<int()> addValidateCommand(CLI::App& app);
 std::function<int()> addSoakCommand(CLI::App& app);
+std::function<int()> addKdTableCommand(CLI::App& app);
 
 }  // namespace strata::cli

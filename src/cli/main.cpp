@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
     auto bench = strata::cli::addBenchCommand(app);
     auto validate = strata::cli::addValidateCommand(app);
     auto soak = strata::cli::addSoakCommand(app);
+    auto kdtable = strata::cli::addKdTableCommand(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -22,6 +23,7 @@ int main(int argc, char** argv) {
         if (app.got_subcommand("bench")) return bench();
         if (app.got_subcommand("validate")) return validate();
         if (app.got_subcommand("soak")) return soak();
+        if (app.got_subcommand("kdtable")) return kdtable();
     } catch (const strata::Error& e) {
         std::fprintf(stderr, "strata-cli: error: %s\n", e.what());
         return 1;

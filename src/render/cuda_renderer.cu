@@ -377,6 +377,21 @@ public:
         return r;
     }
 
+    // Builds the kd-tree of the last frame again `builds` times with each
+    // launch timed; the sum of kernel times of each build (ms).
+    std::vector<double> kdKernelTimes(int builds) {
+        const AccelOptions& a = opt_.accel;
+        std::vector<double> out;
+        kd_.setKernelTiming(true);
+        for (int i = 0; i < builds; ++i) {
+            kd_.build(gpu_->positions(), gpu_->triangles(), gpu_->numTris(),
+                      KdVariant{a.kdA, a.kdB, a.kdC, a.kdD, a.kdE}, stream_, nullptr, KdStages{});
+            out.push_back(kd_.stats().kernelMs);
+        }
+        kd_.setKernelTiming(false);
+        return out;
+    }
+
     GpuKdResult downloadKd() {
         STRATA_CUDA_CHECK(cudaStreamSynchronize(stream_));
         GpuKdResult r;
@@ -481,6 +496,11 @@ GpuKdResult buildKdOnGpuForValidation(const Scene& scene, float t) {
     out.largeMs = v.record.stageMs("build/kd_large");
     out.smallMs = v.record.stageMs("build/kd_small");
     return out;
+}
+
+std::vector<double> kdKernelTimesOnGpu(const Scene& scene, float t, int builds) {
+    ValidationFrame v(scene, t, "kdtree");
+    return v.renderer->kdKernelTimes(builds);
 }
 
 std::vector<HitRecord> traceOnGpuForValidation(const Scene& scene, float t, const std::vector<Ray>& rays) {

@@ -37,6 +37,11 @@ struct GpuKdResult {
 };
 GpuKdResult buildKdOnGpuForValidation(const Scene& scene, float t);
 
+// The kd-tree chapter's "sum of kernels": the scene's kd-tree (its options'
+// [A]-[E]) over its triangles at time t, built `builds` times with an event
+// pair around each launch; the sum of kernel times of each build (ms).
+std::vector<double> kdKernelTimesOnGpu(const Scene& scene, float t, int builds);
+
 // Closest hits of rays on the GPU over the structure built at time t, with
 // the scene's accel.builder and accel.traversal.
 std::vector<HitRecord> traceOnGpuForValidation(const Scene& scene, float t, const std::vector<Ray>& rays);

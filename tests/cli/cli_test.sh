@@ -125,7 +125,22 @@ fi
 "$CLI" soak "$SRC/tests/data/cube_scene.json" --backend cpu --res 24x24 --frames 30 --validate-every 10 >"$TMP/s.txt" 2>&1 \
   && grep -q "soak passed" "$TMP/s.txt" && grep -q "validations:         4 (0 fresh-renderer mismatches" "$TMP/s.txt" \
   && pass "soak cycles every structure on the cpu backend" || fail "soak: $(cat "$TMP/s.txt")"
-for sub in render bench validate soak; do
+# Real-model scenes: a data folder without the file is one clear message.
+STRATA_DATA="$TMP/nodata" expect_error "data: model not in the data folder" \
+  "sponza.obj is not in the data folder $TMP/nodata (STRATA_DATA" render "$SRC/assets/scenes/real/sr-1.json" --backend cpu
+expect_error "--data overrides STRATA_DATA" "is not in the data folder $TMP/other (--data" \
+  render "$SRC/assets/scenes/real/conference.json" --backend cpu --data "$TMP/other"
+# kdtable times the GPU kd-tree: without a GPU it says so.
+if ! nvidia-smi -L >/dev/null 2>&1; then
+  if "$CLI" kdtable "$SRC/tests/data/cube_scene.json" --csv "$TMP/k.csv" >/dev/null 2>"$TMP/e.txt"; then
+    fail "kdtable without a GPU: exited 0"
+  elif grep -q "kdtable times the GPU kd-tree" "$TMP/e.txt" && [ ! -e "$TMP/k.csv" ]; then
+    pass "kdtable without a GPU"
+  else
+    fail "kdtable without a GPU: $(cat "$TMP/e.txt")"
+  fi
+fi
+for sub in render bench validate soak kdtable; do
   "$CLI" "$sub" --help >/dev/null && pass "$sub --help" || fail "$sub --help"
 done
 

@@ -483,9 +483,13 @@ void KdGpuBuilder::build(const Vec3* pos, const Tri* tris, uint32_t numTris, con
     // The small-root store and primIndex are sized for ordinary scenes; an
     // input that duplicates more references (many triangles sharing one
     // vertex, clipped level after level) is built again with both doubled.
+    clock_.begin(kernelTiming_);  // over every pass
     for (uint32_t growth = 0;; ++growth) {
         const uint32_t overflow = buildPass(pos, tris, numTris, v, stream, timer, stages, config, growth);
-        if (!overflow) return;
+        if (!overflow) {
+            stats_.kernelMs = clock_.totalMs();
+            return;
+        }
         if (growth == kMaxGrowth)
             throw Error(std::string("kd-tree (gpu): ") + (overflow & kdgpu::kFlagPrim ? "primIndex" : "small-root store") +
                         " overflow over " + std::to_string(numTris) + " triangles, also at " +
@@ -507,6 +511,13 @@ uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numT
     auto count = [&](uint32_t k) {
         stats_.launches += k;
         if (timer) timer->countLaunches(k);
+    };
+    // Every kernel launch of the build: checked, counted, and timed while
+    // the kernel clock is on (setKernelTiming).
+    auto launch = [&](const char* name, auto&& kernel) {
+        clock_.time(stream, kernel);
+        STRATA_LAUNCH_CHECK(name);
+        count(1);
     };
     const uint32_t nodeBudget = kdNodeBudget(cfg, numTris);
     const uint32_t refCap = kdRefBudget(cfg, numTris);
@@ -597,13 +608,14 @@ uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numT
         STRATA_CUDA_CHECK(cudaMemsetAsync(ctr, 0, kNumCounters * sizeof(uint32_t), stream));
         STRATA_CUDA_CHECK(cudaMemsetAsync(ctr + kNumCounters, 0xff, 3 * sizeof(uint32_t), stream));
         STRATA_CUDA_CHECK(cudaMemsetAsync(ctr + kNumCounters + 3, 0, 3 * sizeof(uint32_t), stream));
-        kdTriangleBounds<<<blocksFor(numTris, kBlock), kBlock, 0, stream>>>(pos, tris, numTris, refTri_[0].data(),
-                                                                            refBox_[0].data(), ctr, ctr + kNumCounters);
-        STRATA_LAUNCH_CHECK("kd/large/triangle_bounds");
-        kdInitRoot<<<1, 1, 0, stream>>>(reinterpret_cast<ActiveNode*>(active_[0].data()), ctr, ctr + kNumCounters,
-                                        bounds_d_.data());
-        STRATA_LAUNCH_CHECK("kd/large/init_root");
-        count(2);
+        launch("kd/large/triangle_bounds", [&] {
+            kdTriangleBounds<<<blocksFor(numTris, kBlock), kBlock, 0, stream>>>(pos, tris, numTris, refTri_[0].data(),
+                                                                                refBox_[0].data(), ctr, ctr + kNumCounters);
+        });
+        launch("kd/large/init_root", [&] {
+            kdInitRoot<<<1, 1, 0, stream>>>(reinterpret_cast<ActiveNode*>(active_[0].data()), ctr, ctr + kNumCounters,
+                                            bounds_d_.data());
+        });
         STRATA_CUDA_CHECK(
             cudaMemcpyAsync(hostBounds_.data(), bounds_d_.data(), sizeof(Aabb), cudaMemcpyDeviceToHost, stream));
         for (uint32_t level = 0;; ++level) {
@@ -616,43 +628,29 @@ uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numT
             a.curBox = refBox_[cur].data();
             a.nextTri = refTri_[cur ^ 1].data();
             a.nextBox = refBox_[cur ^ 1].data();
-            lnsGroupChunks<<<1, 1024, 0, stream>>>(a);
-            STRATA_LAUNCH_CHECK("kd/large/group_chunks");
-            lnsChunkBounds<<<chunkGrid, kBlock, 0, stream>>>(a);
-            STRATA_LAUNCH_CHECK("kd/large/chunk_bounds");
-            count(2);
+            launch("kd/large/group_chunks", [&] { lnsGroupChunks<<<1, 1024, 0, stream>>>(a); });
+            launch("kd/large/chunk_bounds", [&] { lnsChunkBounds<<<chunkGrid, kBlock, 0, stream>>>(a); });
             if (!v.c) {  // Original: six segmented reductions
                 for (int k = 0; k < 6; ++k) {
-                    lnsSegmentedReduce<<<nodeGrid, kBlock, 0, stream>>>(a, k);
-                    STRATA_LAUNCH_CHECK("kd/large/segmented_reduce");
+                    launch("kd/large/segmented_reduce",
+                           [&] { lnsSegmentedReduce<<<nodeGrid, kBlock, 0, stream>>>(a, k); });
                 }
-                count(6);
             }
-            lnsSplitNodes<<<nodeThreadGrid, kBlock, 0, stream>>>(a);
-            STRATA_LAUNCH_CHECK("kd/large/split_nodes");
-            count(1);
+            launch("kd/large/split_nodes", [&] { lnsSplitNodes<<<nodeThreadGrid, kBlock, 0, stream>>>(a); });
             if (v.a) {  // [A]: one sorting kernel with two atomics per block
-                lnsSortTriangles<<<chunkGrid, kBlock, 0, stream>>>(a, 2);
-                STRATA_LAUNCH_CHECK("kd/large/sort_atomic");
-                count(1);
+                launch("kd/large/sort_atomic", [&] { lnsSortTriangles<<<chunkGrid, kBlock, 0, stream>>>(a, 2); });
             } else {  // Original: count, two segmented scans, node offsets, scatter
-                lnsSortTriangles<<<chunkGrid, kBlock, 0, stream>>>(a, 0);
-                STRATA_LAUNCH_CHECK("kd/large/sort_count");
-                lnsSegmentedScan<<<nodeGrid, kBlock, 0, stream>>>(a, 0);
-                STRATA_LAUNCH_CHECK("kd/large/segmented_scan_left");
-                lnsSegmentedScan<<<nodeGrid, kBlock, 0, stream>>>(a, 1);
-                STRATA_LAUNCH_CHECK("kd/large/segmented_scan_right");
-                lnsNodeOffsets<<<1, 1024, 0, stream>>>(a);
-                STRATA_LAUNCH_CHECK("kd/large/node_offsets");
-                lnsSortTriangles<<<chunkGrid, kBlock, 0, stream>>>(a, 1);
-                STRATA_LAUNCH_CHECK("kd/large/sort_scatter");
-                count(5);
+                launch("kd/large/sort_count", [&] { lnsSortTriangles<<<chunkGrid, kBlock, 0, stream>>>(a, 0); });
+                launch("kd/large/segmented_scan_left", [&] { lnsSegmentedScan<<<nodeGrid, kBlock, 0, stream>>>(a, 0); });
+                launch("kd/large/segmented_scan_right",
+                       [&] { lnsSegmentedScan<<<nodeGrid, kBlock, 0, stream>>>(a, 1); });
+                launch("kd/large/node_offsets", [&] { lnsNodeOffsets<<<1, 1024, 0, stream>>>(a); });
+                launch("kd/large/sort_scatter", [&] { lnsSortTriangles<<<chunkGrid, kBlock, 0, stream>>>(a, 1); });
             }
-            lnsNextLevel<<<nodeThreadGrid, kBlock, 0, stream>>>(a);
-            STRATA_LAUNCH_CHECK("kd/large/next_level");
-            lnsCollectSmall<<<nodeGrid, kBlock, 0, stream>>>(a, smallTri_.data(), smallBox_.data(), storeCap);
-            STRATA_LAUNCH_CHECK("kd/large/collect_small");
-            count(2);
+            launch("kd/large/next_level", [&] { lnsNextLevel<<<nodeThreadGrid, kBlock, 0, stream>>>(a); });
+            launch("kd/large/collect_small", [&] {
+                lnsCollectSmall<<<nodeGrid, kBlock, 0, stream>>>(a, smallTri_.data(), smallBox_.data(), storeCap);
+            });
             STRATA_CUDA_CHECK(cudaMemcpyAsync(snap + size_t(level) * kNumCounters, ctr,
                                               kNumCounters * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream));
             levelDone_[level % (kLookahead + 1)].record(stream);
@@ -681,7 +679,7 @@ uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numT
         SmallStageArgs sa{reinterpret_cast<const SmallRoot*>(small_.data()), numSmall, smallTri_.data(),
                           smallBox_.data(), candPlane_.data(), candMask_.data(), nodes_.data(), nodeBudget,
                           primIndex_.data(), primCap, ctr, cfg, v.e};
-        count(launchSmallStage(sa, stream));
+        count(launchSmallStage(sa, stream, clock_));
         readCounters();
     }
     bounds_ = *hostBounds_.data();

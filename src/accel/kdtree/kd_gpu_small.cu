@@ -287,11 +287,11 @@ __global__ void snsSplitToLeaves(SmallStageArgs a) {
 
 }  // namespace
 
-uint32_t launchSmallStage(const SmallStageArgs& a, cudaStream_t stream) {
+uint32_t launchSmallStage(const SmallStageArgs& a, cudaStream_t stream, KernelClock& clock) {
     if (a.numRoots == 0) return 0;
-    snsCandidates<<<a.numRoots, kSmallBlock, 0, stream>>>(a);
+    clock.time(stream, [&] { snsCandidates<<<a.numRoots, kSmallBlock, 0, stream>>>(a); });
     STRATA_LAUNCH_CHECK("kd/small/candidates");
-    snsSplitToLeaves<<<a.numRoots, kSmallBlock, 0, stream>>>(a);
+    clock.time(stream, [&] { snsSplitToLeaves<<<a.numRoots, kSmallBlock, 0, stream>>>(a); });
     STRATA_LAUNCH_CHECK("kd/small/split_to_leaves");
     return 2;
 }

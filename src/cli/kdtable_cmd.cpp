@@ -1,0 +1,196 @@
+// strata-cli kdtable: the kd-tree chapter's Table 13.2 for one or more
+// scenes. Each [A]-[E] variant is first validated (the GPU tree's invariants,
+// its SAH against the CPU reference's, closest hits against brute force) and
+// only then timed:
+//   build ms    GPU time of the frame's build stage (CUDA events around it)
+//   kernels ms  the sum of the build's kernel times (an event pair around
+//               each launch, in builds of their own: the events would slow
+//               the timed frames)
+//   calls       kernel launches per build (strata's builder calls no library
+//               kernels, so with and without library-internal launches agree)
+//   R ms        trace + shade + shadow of a Whitted frame (render.integrator
+//               = whitted, one mirror reflection), the chapter's R
+//   T ms        the whole frame
+#include <cmath>
+#include <cstdio>
+#include <memory>
+
+#include "accel/kdtree/kd_cpu_builder.h"
+#include "accel/kdtree/kd_quality.h"
+#include "accel/kdtree/kd_validate.h"
+#include "cli/checks.h"
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "cli/frame_runs.h"
+#include "core/error.h"
+#include "gpu/device.h"
+#include "render/flat_scene.h"
+#include "scene/data_folder.h"
+#include "scene/scene_loader.h"
+#include "scene/vd_scene.h"
+#if defined(STRATA_HAVE_CUDA)
+#include "render/cuda_renderer.h"
+#endif
+
+namespace strata::cli {
+namespace {
+
+struct KdTableArgs {
+    std::vector<std::string> scenes;
+    std::string variants = "prefixes";
+    int frames = 60, warmup = 10, builds = 20;
+    uint32_t rays = 1000;
+    std::string res = "1024x1024";
+    std::string csv, data;
+    std::vector<std::string> sets;
+};
+
+// The variants as --kd-opts subsets: the chapter's prefixes, or all 32.
+std::vector<std::string> variantList(const std::string& which) {
+    if (which == "prefixes") return {"none", "A", "AB", "ABC", "ABCD", "ABCDE"};
+    if (which != "all") throw Error("--variants: expected 'prefixes' or 'all', got '" + which + "'");
+    std::vector<std::string> out;
+    for (unsigned m = 0; m < 32; ++m) {
+        std::string s;
+        for (int k = 0; k < 5; ++k)
+            if (m >> k & 1) s += char('A' + k);
+        out.push_back(s.empty() ? "none" : s);
+    }
+    return out;
+}
+
+std::string variantName(const std::string& opts) { return opts == "none" ? "Original" : opts == "ABCDE" ? "All" : opts; }
+
+struct Row {
+    std::string scene, variant, problem;  // problem: why validation failed (then nothing is timed)
+    double buildMs = 0, kernelMs = 0, rMs = 0, tMs = 0;
+    uint32_t calls = 0;
+};
+
+#if defined(STRATA_HAVE_CUDA)
+// The GPU tree of this variant against the CPU reference and brute force;
+// empty when it holds.
+std::string validateVariant(const Scene& s, const FlatScene& flat, const HostKdTree& reference,
+                            const std::vector<Ray>& rays, Checker& checker) {
+    GpuKdResult kd = buildKdOnGpuForValidation(s, 0.0f);
+    KdReport r = validateKdTree(kd.tree.view(), kd.positions, flat.tris);
+    if (!r.ok) return "invariants: " + r.errors[0];
+    const double sah = kdSahCost(kd.tree.view(), 1, 1), ref = kdSahCost(reference.view(), 1, 1);
+    if (std::fabs(sah - ref) > 0.01 * ref) {
+        char buf[120];
+        std::snprintf(buf, sizeof buf, "SAH %.2f against the CPU reference's %.2f", sah, ref);
+        return buf;
+    }
+    std::vector<Vec3> nrm;
+    SceneView v = hostSceneView(s, flat, kd.positions, nrm, BvhView{}, CameraView{});
+    const std::vector<HitRecord> brute = checker.traceAll(v, rays, true);
+    v.kd = kd.tree.view();
+    const std::vector<HitRecord> got = checker.traceAll(v, rays, false);
+    size_t bad = 0;
+    for (size_t i = 0; i < rays.size(); ++i) bad += !sameHit(got[i], brute[i]);
+    if (bad) return std::to_string(bad) + " of " + std::to_string(rays.size()) + " closest hits differ from brute force";
+    return {};
+}
+#endif
+
+std::string csvOf(const std::vector<Row>& rows) {
+    std::string out = "scene,variant,build_ms,kernel_ms,calls,r_ms,t_ms,validation\n";
+    char buf[256];
+    for (const Row& r : rows) {
+        std::snprintf(buf, sizeof buf, "%s,%s,%.4f,%.4f,%u,%.4f,%.4f,%s\n", r.scene.c_str(), r.variant.c_str(),
+                      r.buildMs, r.kernelMs, r.calls, r.rMs, r.tMs, r.problem.empty() ? "ok" : "failed");
+        out += buf;
+    }
+    return out;
+}
+
+}  // namespace
+
+std::function<int()> addKdTableCommand(CLI::App& app) {
+    auto* cmd = app.add_subcommand(
+        "kdtable", "the kd-tree chapter's Table 13.2: each [A]-[E] variant validated, then timed (GPU)");
+    auto a = std::make_shared<KdTableArgs>();
+    cmd->add_option("scenes", a->scenes, "scene files (JSON)")->required();
+    cmd->add_option("--variants", a->variants, "prefixes (Original, A, AB, ABC, ABCD, All) or all (the 32 subsets)")
+        ->capture_default_str();
+    cmd->add_option("--frames", a->frames, "timed frames per variant")->capture_default_str();
+    cmd->add_option("--warmup", a->warmup, "frames rendered before timing")->capture_default_str();
+    cmd->add_option("--builds", a->builds, "builds timed kernel by kernel per variant")->capture_default_str();
+    cmd->add_option("--rays", a->rays, "random rays compared with brute force per variant")->capture_default_str();
+    cmd->add_option("--res", a->res, "resolution WxH of the timed frames")->capture_default_str();
+    cmd->add_option("--csv", a->csv, "also write the table as CSV");
+    cmd->add_option("--set", a->sets, "key=value: set any option, named as in the scene file (repeatable)");
+    cmd->add_option("--data", a->data, "folder of the models scene files name as \"data:FILE\"");
+    return [a]() -> int {
+#if !defined(STRATA_HAVE_CUDA)
+        throw Error("kdtable times the GPU kd-tree: this strata-cli was built without CUDA");
+#else
+        const GpuInfo gpu = queryGpu();
+        if (!gpu.available) throw Error("kdtable times the GPU kd-tree: no CUDA device (" + gpu.reason + ")");
+        const std::vector<std::string> variants = variantList(a->variants);
+        if (a->frames < 1 || a->warmup < 0 || a->builds < 1) throw Error("--frames and --builds must be at least 1");
+        setDataFolder(a->data);
+        std::vector<Row> rows;
+        int failures = 0;
+        std::printf("| scene | variant | build ms | kernels ms | calls | R ms | T ms |\n"
+                    "| --- | --- | ---: | ---: | ---: | ---: | ---: |\n");
+        for (const std::string& path : a->scenes) {
+            Scene base = loadScene(path);
+            Options& o = base.options;
+            for (const std::string& kv : a->sets) o.setAssignment(kv);
+            const size_t x = a->res.find('x');
+            if (x == std::string::npos) throw Error("--res: expected WxH (e.g. 1024x1024), got '" + a->res + "'");
+            o.set("render.width", a->res.substr(0, x));
+            o.set("render.height", a->res.substr(x + 1));
+            o.set("render.backend", "cuda");
+            o.set("render.integrator", "whitted");
+            o.set("render.bounces", "1");
+            o.set("render.spp", "1");
+            o.set("accel.builder", "kdtree");
+            o.set("accel.mode", "flat");
+            o.check();
+            if (std::unique_ptr<Scene> t = trianglesFromQuads(base)) base = std::move(*t);
+            FlatScene flat = flattenScene(base);
+            std::vector<Vec3> pos, nrm;
+            poseFlatScene(base, flat, 0.0f, pos, nrm);
+            const HostKdTree reference = buildKdTreeCpu(pos, flat.tris);
+            const std::vector<Ray> rays = makeRays(base, pos, 0.0f, a->rays, o.render.seed);
+            Checker checker;
+            for (const std::string& opts : variants) {
+                Scene s = base;
+                s.options.set("accel.kd_opts", opts);
+                Row row;
+                row.scene = path;
+                row.variant = variantName(opts);
+                row.problem = validateVariant(s, flat, reference, rays, checker);
+                if (row.problem.empty()) {
+                    auto r = makeRenderer(s);
+                    const FrameRun run = runFrames(*r, s.options, a->warmup, a->frames, row.variant + " frame");
+                    row.buildMs = run.stageMedian("build");
+                    row.calls = run.stageLaunches("build");
+                    row.rMs = run.stageMedian("trace") + run.stageMedian("shade") + run.stageMedian("shadow");
+                    row.tMs = run.totalMedian();
+                    row.kernelMs = median(kdKernelTimesOnGpu(s, 0.0f, a->builds));
+                    std::printf("| %s | %s | %.3f | %.3f | %u | %.3f | %.3f |\n", path.c_str(), row.variant.c_str(),
+                                row.buildMs, row.kernelMs, row.calls, row.rMs, row.tMs);
+                } else {
+                    ++failures;
+                    std::printf("| %s | %s | validation FAILED: %s | | | | |\n", path.c_str(), row.variant.c_str(),
+                                row.problem.c_str());
+                }
+                std::fflush(stdout);
+                rows.push_back(row);
+            }
+        }
+        std::printf("\n%s; %s, %dx%s Whitted frames, medians of %d frames after %d warm-up and of %d builds timed "
+                    "kernel by kernel\n",
+                    failures ? "some variants FAILED validation and were not timed" : "every variant validated",
+                    gpu.name.c_str(), std::stoi(a->res.substr(0, a->res.find('x'))),
+                    a->res.substr(a->res.find('x') + 1).c_str(), a->frames, a->warmup, a->builds);
+        if (!a->csv.empty()) writeFileAtomic(a->csv, csvOf(rows));
+        return failures ? 1 : 0;
+#endif
+    };
+}
+
+}  // namespace strata::cli
