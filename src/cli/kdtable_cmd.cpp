@@ -3,9 +3,9 @@
 // its SAH against the CPU reference's, closest hits against brute force) and
 // only then timed:
 //   build ms    GPU time of the frame's build stage (CUDA events around it)
-//   kernels ms  the sum of the build's kernel times (an event pair around
-//               each launch, in builds of their own: the events would slow
-//               the timed frames)
+//   kernels ms  the sum of the build's kernel durations, from CUPTI's kernel
+//               activity records (gpu/kernel_activity.h), in builds of their
+//               own; "n/a" where CUPTI cannot be loaded
 //   calls       kernel launches per build (strata's builder calls no library
 //               kernels, so with and without library-internal launches agree)
 //   R ms        trace + shade + shadow of a Whitted frame (render.integrator
@@ -29,6 +29,7 @@
 #include "scene/scene_loader.h"
 #include "scene/vd_scene.h"
 #if defined(STRATA_HAVE_CUDA)
+#include "gpu/kernel_activity.h"
 #include "render/cuda_renderer.h"
 #endif
 
@@ -115,7 +116,7 @@ std::function<int()> addKdTableCommand(CLI::App& app) {
         ->capture_default_str();
     cmd->add_option("--frames", a->frames, "timed frames per variant")->capture_default_str();
     cmd->add_option("--warmup", a->warmup, "frames rendered before timing")->capture_default_str();
-    cmd->add_option("--builds", a->builds, "builds timed kernel by kernel per variant")->capture_default_str();
+    cmd->add_option("--builds", a->builds, "builds per variant whose kernel times CUPTI records")->capture_default_str();
     cmd->add_option("--rays", a->rays, "random rays compared with brute force per variant")->capture_default_str();
     cmd->add_option("--res", a->res, "resolution WxH of the timed frames")->capture_default_str();
     cmd->add_option("--csv", a->csv, "also write the table as CSV");
@@ -128,6 +129,9 @@ std::function<int()> addKdTableCommand(CLI::App& app) {
         const GpuInfo gpu = queryGpu();
         if (!gpu.available) throw Error("kdtable times the GPU kd-tree: no CUDA device (" + gpu.reason + ")");
         const std::vector<std::string> variants = variantList(a->variants);
+        std::string noCupti;
+        const bool kernelTimes = KernelActivity::available(noCupti);
+        if (!kernelTimes) std::fprintf(stderr, "strata-cli kdtable: no kernel times: %s\n", noCupti.c_str());
         if (a->frames < 1 || a->warmup < 0 || a->builds < 1) throw Error("--frames and --builds must be at least 1");
         setDataFolder(a->data);
         std::vector<Row> rows;
@@ -170,9 +174,11 @@ std::function<int()> addKdTableCommand(CLI::App& app) {
                     row.calls = run.stageLaunches("build");
                     row.rMs = run.stageMedian("trace") + run.stageMedian("shade") + run.stageMedian("shadow");
                     row.tMs = run.totalMedian();
-                    row.kernelMs = median(kdKernelTimesOnGpu(s, 0.0f, a->builds));
-                    std::printf("| %s | %s | %.3f | %.3f | %u | %.3f | %.3f |\n", path.c_str(), row.variant.c_str(),
-                                row.buildMs, row.kernelMs, row.calls, row.rMs, row.tMs);
+                    row.kernelMs = kernelTimes ? median(kdKernelTimesOnGpu(s, 0.0f, a->builds)) : -1.0;
+                    char kernels[32] = "n/a";
+                    if (kernelTimes) std::snprintf(kernels, sizeof kernels, "%.3f", row.kernelMs);
+                    std::printf("| %s | %s | %.3f | %s | %u | %.3f | %.3f |\n", path.c_str(), row.variant.c_str(),
+                                row.buildMs, kernels, row.calls, row.rMs, row.tMs);
                 } else {
                     ++failures;
                     std::printf("| %s | %s | validation FAILED: %s | | | | |\n", path.c_str(), row.variant.c_str(),
@@ -183,7 +189,7 @@ std::function<int()> addKdTableCommand(CLI::App& app) {
             }
         }
         std::printf("\n%s; %s, %dx%s Whitted frames, medians of %d frames after %d warm-up and of %d builds timed "
-                    "kernel by kernel\n",
+                    "with CUPTI's kernel records\n",
                     failures ? "some variants FAILED validation and were not timed" : "every variant validated",
                     gpu.name.c_str(), std::stoi(a->res.substr(0, a->res.find('x'))),
                     a->res.substr(a->res.find('x') + 1).c_str(), a->frames, a->warmup, a->builds);

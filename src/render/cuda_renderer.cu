@@ -13,6 +13,7 @@
 #include "accel/kdtree/kd_gpu.h"
 #include "accel/lbvh/lbvh_gpu.h"
 #include "gpu/cuda_check.h"
+#include "gpu/kernel_activity.h"
 #include "gpu/device.h"
 #include "gpu/pinned_buffer.h"
 #include "gpu/stage_timer.h"
@@ -377,18 +378,22 @@ public:
         return r;
     }
 
-    // Builds the kd-tree of the last frame again `builds` times with each
-    // launch timed; the sum of kernel times of each build (ms).
+    // Builds the kd-tree of the last frame again `builds` times under
+    // CUPTI's kernel records; the sum of kernel times of each build (ms).
     std::vector<double> kdKernelTimes(int builds) {
         const AccelOptions& a = opt_.accel;
         std::vector<double> out;
-        kd_.setKernelTiming(true);
+        KernelActivity activity;
         for (int i = 0; i < builds; ++i) {
+            activity.start();
             kd_.build(gpu_->positions(), gpu_->triangles(), gpu_->numTris(),
                       KdVariant{a.kdA, a.kdB, a.kdC, a.kdD, a.kdE}, stream_, nullptr, KdStages{});
-            out.push_back(kd_.stats().kernelMs);
+            const KernelTotals t = activity.stop();
+            if (kd_.stats().passes == 1 && t.kernels != kd_.stats().launches)
+                throw Error("kernel times: CUPTI recorded " + std::to_string(t.kernels) + " kernels of a build that " +
+                            "launched " + std::to_string(kd_.stats().launches));
+            out.push_back(t.ms);
         }
-        kd_.setKernelTiming(false);
         return out;
     }
 

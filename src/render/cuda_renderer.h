@@ -38,8 +38,9 @@ struct GpuKdResult {
 GpuKdResult buildKdOnGpuForValidation(const Scene& scene, float t);
 
 // The kd-tree chapter's "sum of kernels": the scene's kd-tree (its options'
-// [A]-[E]) over its triangles at time t, built `builds` times with an event
-// pair around each launch; the sum of kernel times of each build (ms).
+// [A]-[E]) over its triangles at time t, built `builds` times under CUPTI's
+// kernel activity records (gpu/kernel_activity.h); the sum of the kernel
+// durations of each build (ms). Throws where CUPTI cannot be loaded.
 std::vector<double> kdKernelTimesOnGpu(const Scene& scene, float t, int builds);
 
 // Closest hits of rays on the GPU over the structure built at time t, with

@@ -483,13 +483,9 @@ void KdGpuBuilder::build(const Vec3* pos, const Tri* tris, uint32_t numTris, con
     // The small-root store and primIndex are sized for ordinary scenes; an
     // input that duplicates more references (many triangles sharing one
     // vertex, clipped level after level) is built again with both doubled.
-    clock_.begin(kernelTiming_);  // over every pass
     for (uint32_t growth = 0;; ++growth) {
         const uint32_t overflow = buildPass(pos, tris, numTris, v, stream, timer, stages, config, growth);
-        if (!overflow) {
-            stats_.kernelMs = clock_.totalMs();
-            return;
-        }
+        if (!overflow) return;
         if (growth == kMaxGrowth)
             throw Error(std::string("kd-tree (gpu): ") + (overflow & kdgpu::kFlagPrim ? "primIndex" : "small-root store") +
                         " overflow over " + std::to_string(numTris) + " triangles, also at " +
@@ -512,10 +508,9 @@ uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numT
         stats_.launches += k;
         if (timer) timer->countLaunches(k);
     };
-    // Every kernel launch of the build: checked, counted, and timed while
-    // the kernel clock is on (setKernelTiming).
+    // Every kernel launch of the build: launched, checked and counted.
     auto launch = [&](const char* name, auto&& kernel) {
-        clock_.time(stream, kernel);
+        kernel();
         STRATA_LAUNCH_CHECK(name);
         count(1);
     };
@@ -679,7 +674,7 @@ uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numT
         SmallStageArgs sa{reinterpret_cast<const SmallRoot*>(small_.data()), numSmall, smallTri_.data(),
                           smallBox_.data(), candPlane_.data(), candMask_.data(), nodes_.data(), nodeBudget,
                           primIndex_.data(), primCap, ctr, cfg, v.e};
-        count(launchSmallStage(sa, stream, clock_));
+        count(launchSmallStage(sa, stream));
         readCounters();
     }
     bounds_ = *hostBounds_.data();

@@ -21,7 +21,6 @@
 #include "accel/kdtree/kd_rules.h"
 #include "gpu/cuda_event.h"
 #include "gpu/device_buffer.h"
-#include "gpu/kernel_clock.h"
 #include "gpu/pinned_buffer.h"
 #include "scene/scene.h"
 
@@ -43,7 +42,6 @@ struct KdGpuStats {
     uint32_t launches = 0, largeIterations = 0, smallRoots = 0, nodes = 0, refs = 0;
     uint32_t passes = 1;      // builds run: more than 1 when the output arrays had to grow
     uint32_t idleLevels = 0;  // large-node levels enqueued past the last (no active node; counted in launches)
-    double kernelMs = 0.0;    // the sum of the build's kernel times, with setKernelTiming(true); else 0
     std::vector<std::string> warnings;  // caps hit
 };
 
@@ -53,10 +51,6 @@ public:
     // when the output arrays overflow even at 8x their usual size.
     void build(const Vec3* pos, const Tri* tris, uint32_t numTris, const KdVariant& variant, cudaStream_t stream,
                StageTimer* timer, const KdStages& stages, const KdConfig& config = {});
-    // The chapter's "sum of kernels": time each launch with an event pair
-    // (the build then waits for its last kernel, and its wall time grows by
-    // the events: measure wall time with this off).
-    void setKernelTiming(bool on) { kernelTiming_ = on; }
     KdView view() const;  // device pointers
     const KdGpuStats& stats() const { return stats_; }
     void download(std::vector<KdNode>& nodes, std::vector<uint32_t>& primIndex) const;
@@ -70,8 +64,6 @@ private:
                        cudaStream_t stream, StageTimer* timer, const KdStages& stages, const KdConfig& config,
                        uint32_t growth);
     KdGpuStats stats_;
-    KernelClock clock_;
-    bool kernelTiming_ = false;
     Aabb bounds_;
     DeviceBuffer<KdNode> nodes_;
     DeviceBuffer<uint32_t> primIndex_;

@@ -6,7 +6,6 @@
 
 #include "accel/kdtree/kd_gpu_primitives.cuh"
 #include "accel/kdtree/kd_rules.h"
-#include "gpu/kernel_clock.h"
 
 namespace strata::kdgpu {
 
@@ -56,8 +55,7 @@ struct SmallStageArgs {
     bool popc;  // [E]
 };
 
-// Launches the small-node stage (2 kernels, timed by `clock` while it is on);
-// returns the launch count.
-uint32_t launchSmallStage(const SmallStageArgs& a, cudaStream_t stream, KernelClock& clock);
+// Launches the small-node stage (2 kernels); returns the launch count.
+uint32_t launchSmallStage(const SmallStageArgs& a, cudaStream_t stream);
 
 }  // namespace strata::kdgpu

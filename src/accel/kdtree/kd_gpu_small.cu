@@ -287,11 +287,11 @@ __global__ void snsSplitToLeaves(SmallStageArgs a) {
 
 }  // namespace
 
-uint32_t launchSmallStage(const SmallStageArgs& a, cudaStream_t stream, KernelClock& clock) {
+uint32_t launchSmallStage(const SmallStageArgs& a, cudaStream_t stream) {
     if (a.numRoots == 0) return 0;
-    clock.time(stream, [&] { snsCandidates<<<a.numRoots, kSmallBlock, 0, stream>>>(a); });
+    snsCandidates<<<a.numRoots, kSmallBlock, 0, stream>>>(a);
     STRATA_LAUNCH_CHECK("kd/small/candidates");
-    clock.time(stream, [&] { snsSplitToLeaves<<<a.numRoots, kSmallBlock, 0, stream>>>(a); });
+    snsSplitToLeaves<<<a.numRoots, kSmallBlock, 0, stream>>>(a);
     STRATA_LAUNCH_CHECK("kd/small/split_to_leaves");
     return 2;
 }
