@@ -232,6 +232,22 @@ STRATA_HD Vec3 offsetOrigin(Vec3 x, Vec3 n, Vec3 dir) {
 
 // Stage 3: shading of each hit: emission (MIS-weighted), next-event estimation
 // (a shadow ray), BSDF sampling with Russian roulette (a continuation ray).
+// Queues the path's next ray for the next bounce, with its throughput and
+// the solid-angle pdf of its direction (0: a delta direction).
+STRATA_HD void continuePath(const PathBuffers& b, int cur, uint32_t path, Vec3 org, Vec3 dir, Vec3 beta,
+                            float pdf) {
+    Ray nr;
+    nr.org = org;
+    nr.dir = dir;
+    nr.tmin = 0.0f;
+    nr.tmax = 1e30f;
+    uint32_t k = queueAppend(&b.counters[cur ^ 1]);
+    b.rays[cur ^ 1][k] = nr;
+    b.rayPath[cur ^ 1][k] = path;
+    b.throughput[path] = beta;
+    b.lastPdf[path] = pdf;
+}
+
 STRATA_HD void stageShade(const SceneView& s, const PathBuffers& b, const PassParams& p, int bounce,
                           uint32_t slot) {
     int cur = bounce & 1;
@@ -344,17 +360,8 @@ STRATA_HD void stageShade(const SceneView& s, const PathBuffers& b, const PassPa
     if (p.whitted) {  // one mirror reflection about the shading normal
         Vec3 wi = ray.dir - ns * (2.0f * dot(ray.dir, ns));
         if (dot(wi, ngF) <= 0.0f) wi = ray.dir - ngF * (2.0f * dot(ray.dir, ngF));
-        beta *= kWhittedMirror;
-        Ray nr;
-        nr.org = offsetOrigin(x, ngF, wi);
-        nr.dir = normalize(wi);
-        nr.tmin = 0.0f;
-        nr.tmax = 1e30f;
-        uint32_t k = queueAppend(&b.counters[cur ^ 1]);
-        b.rays[cur ^ 1][k] = nr;
-        b.rayPath[cur ^ 1][k] = path;
-        b.throughput[path] = beta;
-        b.lastPdf[path] = 0.0f;  // a delta direction: an emitter it hits counts in full
+        // A delta direction (lastPdf 0): an emitter it hits counts in full.
+        continuePath(b, cur, path, offsetOrigin(x, ngF, wi), normalize(wi), beta * kWhittedMirror, 0.0f);
         return;
     }
 
@@ -368,16 +375,7 @@ STRATA_HD void stageShade(const SceneView& s, const PathBuffers& b, const PassPa
         beta = beta / (1.0f - q);
     }
     if (!isFinite(beta) || maxComponent(beta) <= 0.0f) return;
-    Ray nr;
-    nr.org = offsetOrigin(x, ngF, bs.wi);
-    nr.dir = bs.wi;
-    nr.tmin = 0.0f;
-    nr.tmax = 1e30f;
-    uint32_t k = queueAppend(&b.counters[cur ^ 1]);
-    b.rays[cur ^ 1][k] = nr;
-    b.rayPath[cur ^ 1][k] = path;
-    b.throughput[path] = beta;
-    b.lastPdf[path] = bs.delta ? 0.0f : bs.pdf;
+    continuePath(b, cur, path, offsetOrigin(x, ngF, bs.wi), bs.wi, beta, bs.delta ? 0.0f : bs.pdf);
 }
 
 // Stage 4: shadow rays (any hit); unoccluded ones add their contribution.
