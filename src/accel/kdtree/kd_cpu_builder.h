@@ -4,10 +4,13 @@
 //   large-node stage (> smallNodeMax triangles, processed level by level):
 //     tight box of the (clipped) triangle bounds; empty-space cutting; split
 //     at the spatial median of the box's longest axis; straddling triangles go
-//     to both children with bounds clipped (polygon clipping) to each child.
+//     to both children with bounds clipped (polygon clipping) to each child;
+//     kdLargeStep (kd_rules.h, strata's) decides whether the split is made.
 //   small-node stage (per small root): exact SAH over the candidate planes
-//     (triangle bound min/max on 3 axes) with 64-bit triangle masks, until
-//     the SAH says leaf.
+//     (triangle bound min/max on 3 axes, kdCandidatePlane) with 64-bit
+//     triangle masks, until the SAH says leaf.
+// The GPU builder takes the same decisions (kd_rules.h): the same tree, up
+// to planes a float apart where its clipping rounds differently.
 // Unlike the BVH builders it takes triangles, not boxes: clipping needs them.
 #pragma once
 
