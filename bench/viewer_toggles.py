@@ -33,6 +33,7 @@ TOGGLES = [
     ("[D] on", ["accel.kd_d=true"]),
     ("[C] on", ["accel.kd_c=true"]),
     ("[E] on", ["accel.kd_e=true"]),
+    ("kd_lookahead on (strata's)", ["accel.kd_lookahead=true"]),
     ("builder lbvh-karras", ["accel.builder=lbvh-karras"]),
     ("morton bits 30", ["accel.morton_bits=30"]),
     ("spp 2", ["render.spp=2"]),

@@ -48,7 +48,8 @@ struct KdTableArgs {
 
 // The variants as --kd-opts subsets: the chapter's prefixes, or all 32.
 std::vector<std::string> variantList(const std::string& which) {
-    if (which == "prefixes") return {"none", "A", "AB", "ABC", "ABCD", "ABCDE"};
+    // "+lookahead": All with strata's accel.kd_lookahead on top.
+    if (which == "prefixes") return {"none", "A", "AB", "ABC", "ABCD", "ABCDE", "ABCDE+lookahead"};
     if (which != "all") throw Error("--variants: expected 'prefixes' or 'all', got '" + which + "'");
     std::vector<std::string> out;
     for (unsigned m = 0; m < 32; ++m) {
@@ -60,7 +61,10 @@ std::vector<std::string> variantList(const std::string& which) {
     return out;
 }
 
-std::string variantName(const std::string& opts) { return opts == "none" ? "Original" : opts == "ABCDE" ? "All" : opts; }
+std::string variantName(const std::string& opts) {
+    if (opts == "ABCDE+lookahead") return "All + kd_lookahead";
+    return opts == "none" ? "Original" : opts == "ABCDE" ? "All" : opts;
+}
 
 struct Row {
     std::string scene, variant, problem;  // problem: why validation failed (then nothing is timed)
@@ -112,7 +116,9 @@ std::function<int()> addKdTableCommand(CLI::App& app) {
         "kdtable", "the kd-tree chapter's Table 13.2: each [A]-[E] variant validated, then timed (GPU)");
     auto a = std::make_shared<KdTableArgs>();
     cmd->add_option("scenes", a->scenes, "scene files (JSON)")->required();
-    cmd->add_option("--variants", a->variants, "prefixes (Original, A, AB, ABC, ABCD, All) or all (the 32 subsets)")
+    cmd->add_option("--variants", a->variants,
+                    "prefixes (Original, A, AB, ABC, ABCD, All, All + strata's accel.kd_lookahead) or all (the 32 "
+                    "subsets)")
         ->capture_default_str();
     cmd->add_option("--frames", a->frames, "timed frames per variant")->capture_default_str();
     cmd->add_option("--warmup", a->warmup, "frames rendered before timing")->capture_default_str();
@@ -162,7 +168,9 @@ std::function<int()> addKdTableCommand(CLI::App& app) {
             Checker checker;
             for (const std::string& opts : variants) {
                 Scene s = base;
-                s.options.set("accel.kd_opts", opts);
+                const size_t plus = opts.find("+lookahead");
+                s.options.set("accel.kd_opts", opts.substr(0, plus));
+                if (plus != std::string::npos) s.options.set("accel.kd_lookahead", "true");
                 Row row;
                 row.scene = path;
                 row.variant = variantName(opts);

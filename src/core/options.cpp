@@ -122,6 +122,11 @@ const std::vector<Field>& fields() {
           "Replaces the small-node stage's parallel bit count (SWAR shifts and masks, no __popc) and "
           "its shared-memory Hillis-Steele flag scans with __popcll on the 64-bit triangle masks."},
          [](Options& o) -> void* { return &o.accel.kdE; }},
+        {{"accel.kd_lookahead", OptionKind::Bool, "strata: kd large-node levels enqueued ahead (not in Table 13.1)", {},
+          "strata's, not the chapter's: the host enqueues the next two large-node levels before it reads a level's "
+          "sizes back (they stay on the device; the kernels loop over them). Off: one host round trip per level, as "
+          "Zhou08 and the chapter's Original and All. The tree is the same."},
+         [](Options& o) -> void* { return &o.accel.kdLookahead; }},
         {{"accel.kd_opts", OptionKind::String,
           "kd-tree [A]-[E] as one value: a subset of ABCDE, 'all', or 'none' (Original)", {},
           "Shorthand for accel.kd_a .. accel.kd_e.", true},

@@ -45,6 +45,9 @@ struct AccelOptions {
     std::string rebuild = "every-frame";
     // Kd-tree build optimizations of Chang et al. (Table 13.1); all off: Zhou08 "Original".
     bool kdA = false, kdB = false, kdC = false, kdD = false, kdE = false;
+    // strata's, not the chapter's: the GPU kd builder's host enqueues two
+    // large-node levels ahead instead of a round trip per level (Zhou08).
+    bool kdLookahead = false;
 };
 
 // Vector-displacement patches (Harada): how a mesh's VD quads are traced.

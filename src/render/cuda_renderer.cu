@@ -217,10 +217,7 @@ public:
             timer_.begin(kBuild);
             if (opt_.accel.builder == "kdtree") {
                 // Zhou08 with Table 13.1's [A]-[E] as chosen this frame.
-                const AccelOptions& a = opt_.accel;
-                KdStages ks{kBuildKdLarge, kBuildKdSmall};
-                kd_.build(gpu_->positions(), gpu_->triangles(), gpu_->numTris(), KdVariant{a.kdA, a.kdB, a.kdC, a.kdD, a.kdE},
-                          stream_, &timer_, ks);
+                buildKd(&timer_, KdStages{kBuildKdLarge, kBuildKdSmall});
             } else {
                 timer_.begin(kBuildBounds);
                 gpu_->triangleBounds(stream_);
@@ -378,16 +375,24 @@ public:
         return r;
     }
 
+    // The kd-tree over the posed triangles with the options' [A]-[E] and
+    // scheduling (accel.kd_lookahead).
+    void buildKd(StageTimer* timer, const KdStages& stages) {
+        const AccelOptions& a = opt_.accel;
+        KdConfig config;
+        config.lookahead = a.kdLookahead ? kKdMaxLookahead : 0;
+        kd_.build(gpu_->positions(), gpu_->triangles(), gpu_->numTris(), KdVariant{a.kdA, a.kdB, a.kdC, a.kdD, a.kdE},
+                  stream_, timer, stages, config);
+    }
+
     // Builds the kd-tree of the last frame again `builds` times under
     // CUPTI's kernel records; the sum of kernel times of each build (ms).
     std::vector<double> kdKernelTimes(int builds) {
-        const AccelOptions& a = opt_.accel;
         std::vector<double> out;
         KernelActivity activity;
         for (int i = 0; i < builds; ++i) {
             activity.start();
-            kd_.build(gpu_->positions(), gpu_->triangles(), gpu_->numTris(),
-                      KdVariant{a.kdA, a.kdB, a.kdC, a.kdD, a.kdE}, stream_, nullptr, KdStages{});
+            buildKd(nullptr, KdStages{});
             const KernelTotals t = activity.stop();
             if (kd_.stats().passes == 1 && t.kernels != kd_.stats().launches)
                 throw Error("kernel times: CUPTI recorded " + std::to_string(t.kernels) + " kernels of a build that " +

@@ -193,3 +193,24 @@ TEST(GpuKdTree, SameTreeAsCpuReference) {
         }
     }
 }
+
+// accel.kd_lookahead (strata's scheduling): levels enqueued ahead or a host
+// round trip per level build the same tree; only the idle levels enqueued
+// past the last one differ.
+TEST(GpuKdTree, LookaheadBuildsTheSameTree) {
+    REQUIRE_GPU();
+    Mesh m = test::makeRandomTriangles(40000, 0.01f, 19);
+    KdConfig zhou, ahead;
+    ahead.lookahead = kKdMaxLookahead;
+    for (unsigned mask : {0u, 31u}) {
+        const KdVariant v = KdVariant::fromMask(mask);
+        GpuTree a = buildOnGpu(m, v, zhou), b = buildOnGpu(m, v, ahead);
+        const KdComparison cmp = compareKdTrees(a.tree.view(), b.tree.view());
+        const double sa = kdSahCost(a.tree.view(), 1, 1), sb = kdSahCost(b.tree.view(), 1, 1);
+        EXPECT_TRUE(cmp.same() || std::fabs(sa - sb) <= 1e-3 * sb) << v.name() << ": " << cmp.first;
+        EXPECT_EQ(a.stats.largeIterations, b.stats.largeIterations) << v.name();
+        EXPECT_EQ(a.stats.idleLevels, 0u) << v.name();
+        EXPECT_EQ(b.stats.idleLevels, kKdMaxLookahead) << v.name();
+        EXPECT_GT(b.stats.launches, a.stats.launches) << v.name();
+    }
+}

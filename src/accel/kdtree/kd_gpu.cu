@@ -591,7 +591,7 @@ uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numT
     // L - kLookahead's while the GPU runs the levels after it, and stops when
     // one has no next level (the up to kLookahead levels enqueued after it
     // find no active node and do nothing).
-    constexpr uint32_t kLookahead = 2;
+    const uint32_t kLookahead = std::min(cfg.lookahead, kKdMaxLookahead);
     const uint32_t maxLevels = 4u * kKdMaxDepth;
     levelCounters_.resize(size_t(maxLevels) * kNumCounters);
     hostBounds_.resize(1);

@@ -75,7 +75,7 @@ private:
     PinnedBuffer<uint32_t> hostCounters_;   // read back after the small-node stage
     PinnedBuffer<uint32_t> levelCounters_;  // a snapshot after each large-node level
     PinnedBuffer<Aabb> hostBounds_;
-    CudaEvent levelDone_[3];                // the last kLookahead + 1 levels
+    CudaEvent levelDone_[kKdMaxLookahead + 1];  // the last lookahead + 1 levels
     int smCount_ = 0;
     DeviceBuffer<float> nodeF32_;
     DeviceBuffer<Aabb> chunkBox_, cutCell_, bounds_d_;

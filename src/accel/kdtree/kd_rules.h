@@ -20,9 +20,15 @@ struct KdConfig {
     float largeSplitGain = 0.9f;     // large-node stage: a split pays when its SAH cost is below this
                                      // fraction of the leaf's (kdLargeStep)
     uint32_t maxNodes = 0;           // 0: 8 * triangles + 4096 (over it: remaining nodes become leaves)
+    // GPU large-node stage scheduling (strata's, accel.kd_lookahead; the tree
+    // is the same): levels the host enqueues before it reads a level's sizes
+    // back, up to kKdMaxLookahead. 0: a host round trip per level, as Zhou08.
+    uint32_t lookahead = 0;
     uint32_t maxRefs = 0;            // 0: 8 * triangles + 8192 references in one level of the large-node
                                      // stage, counted as 2 per triangle of each node split (Fig. 13.2)
 };
+
+constexpr uint32_t kKdMaxLookahead = 2;
 
 STRATA_HD uint32_t kdNodeBudget(const KdConfig& c, uint32_t numTris) {
     uint64_t v = c.maxNodes ? c.maxNodes : 8ull * numTris + 4096;
