@@ -588,10 +588,10 @@ uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numT
     const uint32_t nodeThreadGrid = std::min(blocksFor(activeCap, kBlock), residentBlocks);
 
     // Per level, a snapshot of the counters after it; the host reads level
-    // L - kLookahead's while the GPU runs the levels after it, and stops when
-    // one has no next level (the up to kLookahead levels enqueued after it
+    // L - lookahead's while the GPU runs the levels after it, and stops when
+    // one has no next level (the up to lookahead levels enqueued after it
     // find no active node and do nothing).
-    const uint32_t kLookahead = std::min(cfg.lookahead, kKdMaxLookahead);
+    const uint32_t lookahead = std::min(cfg.lookahead, kKdMaxLookahead);  // accel.kd_lookahead
     const uint32_t maxLevels = 4u * kKdMaxDepth;
     levelCounters_.resize(size_t(maxLevels) * kNumCounters);
     hostBounds_.resize(1);
@@ -648,11 +648,11 @@ uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numT
             });
             STRATA_CUDA_CHECK(cudaMemcpyAsync(snap + size_t(level) * kNumCounters, ctr,
                                               kNumCounters * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream));
-            levelDone_[level % (kLookahead + 1)].record(stream);
+            levelDone_[level % (lookahead + 1)].record(stream);
             enqueued = level + 1;
-            if (level < kLookahead) continue;
-            const uint32_t known = level - kLookahead;
-            levelDone_[known % (kLookahead + 1)].synchronize();
+            if (level < lookahead) continue;
+            const uint32_t known = level - lookahead;
+            levelDone_[known % (lookahead + 1)].synchronize();
             if (snap[size_t(known) * kNumCounters + kNextActive] == 0) {
                 lastLevel = known;
                 break;
