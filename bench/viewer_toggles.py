@@ -34,6 +34,7 @@ TOGGLES = [
     ("[C] on", ["accel.kd_c=true"]),
     ("[E] on", ["accel.kd_e=true"]),
     ("kd_lookahead on (strata's)", ["accel.kd_lookahead=true"]),
+    ("kd_sns_compact on (strata's)", ["accel.kd_sns_compact=true"]),
     ("builder lbvh-karras", ["accel.builder=lbvh-karras"]),
     ("morton bits 30", ["accel.morton_bits=30"]),
     ("spp 2", ["render.spp=2"]),

@@ -384,7 +384,8 @@ void Viewer::panel() {
         // [A]-[E] switch the GPU kd-tree builder: shown when it runs.
         std::vector<std::string> hidden;
         if (!(options_.render.backend == "cuda" && options_.accel.builder == "kdtree"))
-            hidden = {"accel.kd_a", "accel.kd_b", "accel.kd_c", "accel.kd_d", "accel.kd_e", "accel.kd_lookahead"};
+            hidden = {"accel.kd_a", "accel.kd_b", "accel.kd_c", "accel.kd_d", "accel.kd_e", "accel.kd_lookahead",
+                      "accel.kd_sns_compact"};
         changed |= optionWidgets(next, "accel.", hidden, absent);
     }
     if (sceneHasQuads_ && ImGui::CollapsingHeader("VD patches", ImGuiTreeNodeFlags_DefaultOpen)) {

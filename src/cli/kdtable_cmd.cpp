@@ -48,8 +48,8 @@ struct KdTableArgs {
 
 // The variants as --kd-opts subsets: the chapter's prefixes, or all 32.
 std::vector<std::string> variantList(const std::string& which) {
-    // "+lookahead": All with strata's accel.kd_lookahead on top.
-    if (which == "prefixes") return {"none", "A", "AB", "ABC", "ABCD", "ABCDE", "ABCDE+lookahead"};
+    // "+strata": All with strata's switches on top (accel.kd_lookahead, accel.kd_sns_compact).
+    if (which == "prefixes") return {"none", "A", "AB", "ABC", "ABCD", "ABCDE", "ABCDE+strata"};
     if (which != "all") throw Error("--variants: expected 'prefixes' or 'all', got '" + which + "'");
     std::vector<std::string> out;
     for (unsigned m = 0; m < 32; ++m) {
@@ -62,7 +62,7 @@ std::vector<std::string> variantList(const std::string& which) {
 }
 
 std::string variantName(const std::string& opts) {
-    if (opts == "ABCDE+lookahead") return "All + kd_lookahead";
+    if (opts == "ABCDE+strata") return "All + strata's";
     return opts == "none" ? "Original" : opts == "ABCDE" ? "All" : opts;
 }
 
@@ -117,8 +117,7 @@ std::function<int()> addKdTableCommand(CLI::App& app) {
     auto a = std::make_shared<KdTableArgs>();
     cmd->add_option("scenes", a->scenes, "scene files (JSON)")->required();
     cmd->add_option("--variants", a->variants,
-                    "prefixes (Original, A, AB, ABC, ABCD, All, All + strata's accel.kd_lookahead) or all (the 32 "
-                    "subsets)")
+                    "prefixes (Original, A, AB, ABC, ABCD, All, All + strata's switches) or all (the 32 subsets)")
         ->capture_default_str();
     cmd->add_option("--frames", a->frames, "timed frames per variant")->capture_default_str();
     cmd->add_option("--warmup", a->warmup, "frames rendered before timing")->capture_default_str();
@@ -168,9 +167,12 @@ std::function<int()> addKdTableCommand(CLI::App& app) {
             Checker checker;
             for (const std::string& opts : variants) {
                 Scene s = base;
-                const size_t plus = opts.find("+lookahead");
+                const size_t plus = opts.find("+strata");
                 s.options.set("accel.kd_opts", opts.substr(0, plus));
-                if (plus != std::string::npos) s.options.set("accel.kd_lookahead", "true");
+                if (plus != std::string::npos) {
+                    s.options.set("accel.kd_lookahead", "true");
+                    s.options.set("accel.kd_sns_compact", "true");
+                }
                 Row row;
                 row.scene = path;
                 row.variant = variantName(opts);

@@ -115,8 +115,9 @@ const std::vector<Field>& fields() {
           "encodings of the floats)."},
          [](Options& o) -> void* { return &o.accel.kdC; }},
         {{"accel.kd_d", OptionKind::Bool, "[D] LNS2 intra-block reductions: shfl", {},
-          "Replaces the shared-memory tree reductions inside each block (chunk AABBs, SAH minima) "
-          "with __shfl_xor_sync butterflies within each warp, then across the warp results."},
+          "Replaces the shared-memory tree reductions inside each block (the chunk AABBs of the "
+          "large-node stage) with __shfl_xor_sync butterflies within each warp, then across the "
+          "warp results."},
          [](Options& o) -> void* { return &o.accel.kdD; }},
         {{"accel.kd_e", OptionKind::Bool, "[E] SNS bit counting: popc", {},
           "Replaces the small-node stage's parallel bit count (SWAR shifts and masks, no __popc) and "
@@ -127,6 +128,13 @@ const std::vector<Field>& fields() {
           "sizes back (they stay on the device; the kernels loop over them). Off: one host round trip per level, as "
           "Zhou08 and the chapter's Original and All. The tree is the same."},
          [](Options& o) -> void* { return &o.accel.kdLookahead; }},
+        {{"accel.kd_sns_compact", OptionKind::Bool,
+          "strata: kd small-node candidates from a compact list, SAH minimum by shuffles (not in Table 13.1)", {},
+          "strata's, not the chapter's: each small node lists its own triangles (popc of the mask below each bit) "
+          "and evaluates only their 6n split candidates, then finds the SAH minimum with warp shuffles. Off: every "
+          "candidate of the small root with a mask test, a shared-memory tree reduction (Zhou08; the chapter's [E] "
+          "changes only the bit counting and scans). The tree is the same."},
+         [](Options& o) -> void* { return &o.accel.kdSnsCompact; }},
         {{"accel.kd_opts", OptionKind::String,
           "kd-tree [A]-[E] as one value: a subset of ABCDE, 'all', or 'none' (Original)", {},
           "Shorthand for accel.kd_a .. accel.kd_e.", true},

@@ -48,6 +48,9 @@ struct AccelOptions {
     // strata's, not the chapter's: the GPU kd builder's host enqueues two
     // large-node levels ahead instead of a round trip per level (Zhou08).
     bool kdLookahead = false;
+    // strata's, not the chapter's: the small-node stage evaluates only a
+    // node's own candidates (compact list) and finds the SAH minimum by shuffles.
+    bool kdSnsCompact = false;
 };
 
 // Vector-displacement patches (Harada): how a mesh's VD quads are traced.

@@ -376,11 +376,12 @@ public:
     }
 
     // The kd-tree over the posed triangles with the options' [A]-[E] and
-    // scheduling (accel.kd_lookahead).
+    // strata's switches (accel.kd_lookahead, accel.kd_sns_compact).
     void buildKd(StageTimer* timer, const KdStages& stages) {
         const AccelOptions& a = opt_.accel;
         KdConfig config;
         config.lookahead = a.kdLookahead ? kKdMaxLookahead : 0;
+        config.snsCompact = a.kdSnsCompact;
         kd_.build(gpu_->positions(), gpu_->triangles(), gpu_->numTris(), KdVariant{a.kdA, a.kdB, a.kdC, a.kdD, a.kdE},
                   stream_, timer, stages, config);
     }

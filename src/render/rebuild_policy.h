@@ -15,7 +15,7 @@ public:
     bool needed(const AccelOptions& a, const VdOptions& vd, float sceneTime) {
         const int vdKey = vd.maxLevel * 2 + int(vd.pairCull);
         unsigned kd = unsigned(a.kdA) | unsigned(a.kdB) << 1 | unsigned(a.kdC) << 2 | unsigned(a.kdD) << 3 |
-                      unsigned(a.kdE) << 4 | unsigned(a.kdLookahead) << 5;
+                      unsigned(a.kdE) << 4 | unsigned(a.kdLookahead) << 5 | unsigned(a.kdSnsCompact) << 6;
         bool same = built_ && sceneTime == time_ && a.builder == builder_ && a.mortonBits == bits_ && kd == kd_ &&
                     a.mode == mode_ && vdKey == vdKey_;
         if (a.rebuild == "animated" && same) return false;

@@ -194,14 +194,16 @@ TEST(GpuKdTree, SameTreeAsCpuReference) {
     }
 }
 
-// accel.kd_lookahead (strata's scheduling): levels enqueued ahead or a host
-// round trip per level build the same tree; only the idle levels enqueued
-// past the last one differ.
-TEST(GpuKdTree, LookaheadBuildsTheSameTree) {
+// strata's switches (accel.kd_lookahead: levels enqueued ahead instead of a
+// host round trip per level; accel.kd_sns_compact: a node's own candidates,
+// shuffle minimum) build the same tree; only the idle levels enqueued past
+// the last one differ.
+TEST(GpuKdTree, StrataSwitchesBuildTheSameTree) {
     REQUIRE_GPU();
     Mesh m = test::makeRandomTriangles(40000, 0.01f, 19);
     KdConfig zhou, ahead;
     ahead.lookahead = kKdMaxLookahead;
+    ahead.snsCompact = true;
     for (unsigned mask : {0u, 31u}) {
         const KdVariant v = KdVariant::fromMask(mask);
         GpuTree a = buildOnGpu(m, v, zhou), b = buildOnGpu(m, v, ahead);

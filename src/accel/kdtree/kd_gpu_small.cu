@@ -49,7 +49,7 @@ struct ArgminSmem {
 __device__ void blockArgmin(ArgminSmem& s, float& cost, int& idx, bool shfl) {
     const int t = threadIdx.x, lane = t & 31, w = t >> 5;
     auto better = [](float c1, int i1, float c2, int i2) { return c2 < c1 || (c2 == c1 && i2 < i1); };
-    if (shfl) {  // [E]: shuffles within warps, then across the four warp results
+    if (shfl) {  // strata's (accel.kd_sns_compact): shuffles within warps, then across the warp results
         for (int d = 16; d >= 1; d >>= 1) {
             float oc = __shfl_xor_sync(0xffffffffu, cost, d);
             int oi = __shfl_xor_sync(0xffffffffu, idx, d);
@@ -64,7 +64,7 @@ __device__ void blockArgmin(ArgminSmem& s, float& cost, int& idx, bool shfl) {
         __syncthreads();
         return;
     }
-    s.cost[t] = cost;  // Original: shared-memory tree reduction
+    s.cost[t] = cost;  // Zhou08: shared-memory tree reduction
     s.idx[t] = idx;
     __syncthreads();
     for (int d = kSmallBlock >> 1; d >= 1; d >>= 1) {
@@ -164,10 +164,12 @@ __global__ void snsSplitToLeaves(SmallStageArgs a) {
         const float maxExt = maxComponent(w.cell.extent());
         const float inv = maxExt > 0.0f ? 1.0f / maxExt : 0.0f;
         const float area = kdScaledArea(w.cell, inv);
-        // [E]: the node's triangles as a compact list (the popc of the mask
-        // below each bit), so the loop visits their 6n candidates only, not
-        // all 6 * root.count of the root; Original tests each one's mask bit.
-        if (a.popc) {
+        // strata's (accel.kd_sns_compact, not in Table 13.1): the node's
+        // triangles as a compact list (the popc of the mask below each bit),
+        // so the loop visits their 6n candidates only, not all 6 * root.count
+        // of the root; Zhou08 tests each one's mask bit.
+        const bool compact = a.cfg.snsCompact;
+        if (compact) {
             if (t < 64 && t < int(root.count) && ((w.mask >> t) & 1ull))
                 nodeTri[__popcll(w.mask & ((1ull << t) - 1ull))] = uint8_t(t);
             __syncthreads();
@@ -175,10 +177,10 @@ __global__ void snsSplitToLeaves(SmallStageArgs a) {
         float best = a.cfg.intersectionCost * float(n);
         int bestC = -1;
         if (n > 0 && area > 0.0f) {
-            const int end = int(6 * (a.popc ? n : root.count));
+            const int end = int(6 * (compact ? n : root.count));
             for (int k = t; k < end; k += kSmallBlock) {
                 int c = k;  // the candidate: 6 * triangle + kind, as the root numbers them
-                if (a.popc) c = 6 * nodeTri[k / 6] + k % 6;
+                if (compact) c = 6 * nodeTri[k / 6] + k % 6;
                 else if (!((w.mask >> (c / 6)) & 1ull)) continue;
                 const int ax = (c % 6) / 2;
                 const float p = plane[c];
@@ -190,7 +192,7 @@ __global__ void snsSplitToLeaves(SmallStageArgs a) {
                 if (cost < best) best = cost, bestC = c;
             }
         }
-        blockArgmin(am, best, bestC, a.popc);
+        blockArgmin(am, best, bestC, compact);  // strata's: warp shuffles with accel.kd_sns_compact
         if (t == 0) {
             decision = 0;  // 0: leaf, 1: split
             if (bestC >= 0) {

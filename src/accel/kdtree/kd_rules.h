@@ -24,6 +24,11 @@ struct KdConfig {
     // is the same): levels the host enqueues before it reads a level's sizes
     // back, up to kKdMaxLookahead. 0: a host round trip per level, as Zhou08.
     uint32_t lookahead = 0;
+    // GPU small-node stage (strata's, accel.kd_sns_compact; the tree is the
+    // same): a node's candidates from a compact list of its triangles, and
+    // the SAH minimum by warp shuffles. Off: every root candidate's mask bit
+    // tested, a shared-memory tree reduction (Zhou08, Table 13.1's [E] too).
+    bool snsCompact = false;
     uint32_t maxRefs = 0;            // 0: 8 * triangles + 8192 references in one level of the large-node
                                      // stage, counted as 2 per triangle of each node split (Fig. 13.2)
 };
