@@ -1,7 +1,10 @@
 #include "gpu/kernel_activity.h"
 
+#if __has_include(<cupti_activity.h>)
+#define STRATA_HAVE_CUPTI 1
 #include <cupti_activity.h>
 #include <dlfcn.h>
+#endif
 
 #include <cstdlib>
 #include <mutex>
@@ -9,6 +12,7 @@
 #include "core/error.h"
 #include "gpu/cuda_check.h"
 
+#if defined(STRATA_HAVE_CUPTI)
 namespace strata {
 namespace {
 
@@ -113,3 +117,16 @@ KernelTotals KernelActivity::stop() {
 }
 
 }  // namespace strata
+#else
+namespace strata {
+
+// Built where the CUDA Toolkit has no CUPTI headers: nothing is measured.
+bool KernelActivity::available(std::string& why) {
+    why = "this build has no CUPTI headers (the CUDA Toolkit's cuda-cupti-dev)";
+    return false;
+}
+void KernelActivity::start() { throw Error("kernel times: this build has no CUPTI headers"); }
+KernelTotals KernelActivity::stop() { return {}; }
+
+}  // namespace strata
+#endif
