@@ -13,17 +13,10 @@
 #include "accel/kdtree/kd_validate.h"
 #include "render/renderer.h"
 #include "render/scene_view.h"
+#include "lbvh_cases.h"  // geometryOf, boundsOf
 #include "test_util.h"
 
 namespace strata::test {
-
-inline GeometryView geoOf(const Mesh& m) {
-    GeometryView g;
-    g.pos = m.positions.data();
-    g.tris = m.triangles.data();
-    g.numTris = uint32_t(m.triangles.size());
-    return g;
-}
 
 inline HitRecord kdClosest(const KdView& kd, const GeometryView& g, const Ray& ray) {
     float tmax = ray.tmax;
@@ -99,7 +92,7 @@ inline Ray randomRay(std::mt19937& rng, float scale = 1.0f) {
 }
 
 inline void expectTracesMatch(const Mesh& m, const HostKdTree& kd, const std::vector<Ray>& rays) {
-    GeometryView g = geoOf(m);
+    GeometryView g = geometryOf(m);
     int bad = 0;
     for (size_t i = 0; i < rays.size() && bad < 5; ++i) {
         HitRecord ref = traceBruteForce(g, rays[i]);
@@ -112,13 +105,6 @@ inline void expectTracesMatch(const Mesh& m, const HostKdTree& kd, const std::ve
 }
 
 // Geometry as real models have it (test_kdtree_real.cpp, and the GPU tests).
-
-inline std::vector<Aabb> boundsOf(const Mesh& m) {
-    std::vector<Aabb> b(m.triangles.size());
-    for (size_t t = 0; t < b.size(); ++t)
-        for (int k = 0; k < 3; ++k) b[t].grow(m.positions[m.triangles[t].v[k]]);
-    return b;
-}
 
 inline void append(Mesh& m, const Mesh& other) {
     const uint32_t base = uint32_t(m.positions.size());
