@@ -9,63 +9,112 @@
 
 namespace strata {
 
+namespace {
+
+// One option's widget, labelled `label`; true when it changed `o`.
+bool optionWidget(Options& o, const OptionInfo& info, std::string label, const std::vector<std::string>& hiddenChoices) {
+    // Table 13.1's switches are labelled as in the chapter.
+    if (!info.help.empty() && info.help[0] == '[') label = info.help;
+    std::string value = o.get(info.key), next = value;
+    ImGui::PushID(info.key.c_str());
+    switch (info.kind) {
+        case OptionKind::Bool: {
+            bool b = value == "true";
+            if (ImGui::Checkbox(label.c_str(), &b)) next = b ? "true" : "false";
+            break;
+        }
+        case OptionKind::Int: {
+            int v = std::atoi(value.c_str());
+            if (ImGui::InputInt(label.c_str(), &v, 1, 10, ImGuiInputTextFlags_EnterReturnsTrue))
+                next = std::to_string(v);
+            break;
+        }
+        case OptionKind::Float: {
+            float v = float(std::atof(value.c_str()));
+            if (ImGui::DragFloat(label.c_str(), &v, 0.05f)) next = std::to_string(v);
+            break;
+        }
+        case OptionKind::String: {
+            if (info.choices.empty()) {
+                ImGui::Text("%s: %s", label.c_str(), value.c_str());
+                break;
+            }
+            if (ImGui::BeginCombo(label.c_str(), value.c_str())) {
+                for (const std::string& c : info.choices) {
+                    const std::string kv = info.key + "=" + c;
+                    if (std::find(hiddenChoices.begin(), hiddenChoices.end(), kv) != hiddenChoices.end()) continue;
+                    if (ImGui::Selectable(c.c_str(), c == value)) next = c;
+                }
+                ImGui::EndCombo();
+            }
+            break;
+        }
+    }
+    if (ImGui::IsItemHovered()) {
+        const std::string tip = info.detail.empty() ? info.help : info.help + "\n" + info.detail;
+        if (!tip.empty()) ImGui::SetTooltip("%s", tip.c_str());
+    }
+    ImGui::PopID();
+    if (next != value) {
+        try {
+            o.set(info.key, next);
+            return true;
+        } catch (const Error&) {
+            // Out of range: keep the old value (the widget shows it again next frame).
+        }
+    }
+    return false;
+}
+
+}  // namespace
+
 bool optionWidgets(Options& o, const std::string& block, const std::vector<std::string>& hidden,
                    const std::vector<std::string>& hiddenChoices) {
     bool changed = false;
     for (const OptionInfo& info : Options::all()) {
         if (info.key.compare(0, block.size(), block) != 0) continue;
         if (info.derived || std::find(hidden.begin(), hidden.end(), info.key) != hidden.end()) continue;
-        std::string label = info.key.substr(block.size());
-        // Table 13.1's switches are labelled as in the chapter.
-        if (!info.help.empty() && info.help[0] == '[') label = info.help;
-        std::string value = o.get(info.key), next = value;
-        ImGui::PushID(info.key.c_str());
-        switch (info.kind) {
-            case OptionKind::Bool: {
-                bool b = value == "true";
-                if (ImGui::Checkbox(label.c_str(), &b)) next = b ? "true" : "false";
-                break;
-            }
-            case OptionKind::Int: {
-                int v = std::atoi(value.c_str());
-                if (ImGui::InputInt(label.c_str(), &v, 1, 10, ImGuiInputTextFlags_EnterReturnsTrue))
-                    next = std::to_string(v);
-                break;
-            }
-            case OptionKind::Float: {
-                float v = float(std::atof(value.c_str()));
-                if (ImGui::DragFloat(label.c_str(), &v, 0.05f)) next = std::to_string(v);
-                break;
-            }
-            case OptionKind::String: {
-                if (info.choices.empty()) {
-                    ImGui::Text("%s: %s", label.c_str(), value.c_str());
-                    break;
-                }
-                if (ImGui::BeginCombo(label.c_str(), value.c_str())) {
-                    for (const std::string& c : info.choices) {
-                        const std::string kv = info.key + "=" + c;
-                        if (std::find(hiddenChoices.begin(), hiddenChoices.end(), kv) != hiddenChoices.end()) continue;
-                        if (ImGui::Selectable(c.c_str(), c == value)) next = c;
-                    }
-                    ImGui::EndCombo();
-                }
-                break;
-            }
+        changed |= optionWidget(o, info, info.key.substr(block.size()), hiddenChoices);
+    }
+    return changed;
+}
+
+const std::vector<std::string>& kdSwitchKeys() {
+    static const std::vector<std::string> keys = {"accel.kd_a", "accel.kd_b", "accel.kd_c", "accel.kd_d",
+                                                  "accel.kd_e", "accel.kd_lookahead", "accel.kd_small",
+                                                  "accel.kd_sns_compact"};
+    return keys;
+}
+
+bool kdTreeWidgets(Options& o) {
+    bool changed = false;
+    ImGui::TextUnformatted("preset:");
+    const std::string preset = o.get("accel.kd_preset");
+    for (const char* p : {"original", "all", "all+strata"}) {
+        ImGui::SameLine();
+        const bool on = preset == p;
+        if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+        if (ImGui::SmallButton(p) && !on) {
+            o.set("accel.kd_preset", p);
+            changed = true;
         }
-        if (ImGui::IsItemHovered()) {
-            const std::string tip = info.detail.empty() ? info.help : info.help + "\n" + info.detail;
-            if (!tip.empty()) ImGui::SetTooltip("%s", tip.c_str());
+        if (on) ImGui::PopStyleColor();
+    }
+    if (preset == "custom") {
+        ImGui::SameLine();
+        ImGui::TextDisabled("(custom)");
+    }
+    ImGui::Separator();
+    ImGui::TextDisabled("Table 13.1 (Chang, Seo & Ihm)");
+    const std::vector<std::string>& keys = kdSwitchKeys();
+    for (size_t i = 0; i < keys.size(); ++i) {
+        if (i == 5) {
+            ImGui::Separator();
+            ImGui::TextDisabled("strata's (not in the chapter; the tree is the same)");
         }
-        ImGui::PopID();
-        if (next != value) {
-            try {
-                o.set(info.key, next);
-                changed = true;
-            } catch (const Error&) {
-                // Out of range: keep the old value (the widget shows it again next frame).
-            }
-        }
+        const OptionInfo* info = Options::find(keys[i]);
+        if (!info) continue;
+        changed |= optionWidget(o, *info, keys[i].substr(6), {});  // [A]-[E]: labelled by their help
     }
     return changed;
 }

@@ -20,6 +20,12 @@ namespace strata {
 bool optionWidgets(Options& o, const std::string& block, const std::vector<std::string>& hidden = {},
                    const std::vector<std::string>& hiddenChoices = {});
 
+// The GPU kd-tree's switches in their own group: a preset row (the
+// chapter's Original and All, All + strata's switches), Table 13.1's [A]-[E],
+// then strata's own. kdSwitchKeys() lists the options it draws.
+bool kdTreeWidgets(Options& o);
+const std::vector<std::string>& kdSwitchKeys();
+
 class TimingOverlay {
 public:
     explicit TimingOverlay(size_t history = 300) : history_(history) {}

@@ -381,12 +381,13 @@ void Viewer::panel() {
         if (options_.accel.mode == "instanced") absent.push_back("accel.builder=kdtree");  // flat mode only
         if (options_.accel.builder == "kdtree") absent.push_back("accel.mode=instanced");
         if (options_.accel.builder != "lbvh-skip") absent.push_back("accel.traversal=stackless");  // needs skip links
-        // [A]-[E] switch the GPU kd-tree builder: shown when it runs.
-        std::vector<std::string> hidden;
-        if (!(options_.render.backend == "cuda" && options_.accel.builder == "kdtree"))
-            hidden = {"accel.kd_a", "accel.kd_b", "accel.kd_c", "accel.kd_d", "accel.kd_e", "accel.kd_lookahead",
-                      "accel.kd_sns_compact"};
-        changed |= optionWidgets(next, "accel.", hidden, absent);
+        // The GPU kd-tree builder's switches: their own group, shown when it runs.
+        changed |= optionWidgets(next, "accel.", kdSwitchKeys(), absent);
+        if (options_.render.backend == "cuda" && options_.accel.builder == "kdtree" &&
+            ImGui::TreeNodeEx("GPU kd-tree switches", ImGuiTreeNodeFlags_DefaultOpen)) {
+            changed |= kdTreeWidgets(next);
+            ImGui::TreePop();
+        }
     }
     if (sceneHasQuads_ && ImGui::CollapsingHeader("VD patches", ImGuiTreeNodeFlags_DefaultOpen)) {
         // vd.mode / vd.max_level make a new renderer (the geometry changes);

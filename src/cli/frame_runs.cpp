@@ -25,9 +25,13 @@ double FrameRun::totalMedian() const {
     return median(v);
 }
 
-uint32_t FrameRun::stageLaunches(const std::string& name) const {
-    for (size_t k = 0; k < stageNames.size() && !records.empty(); ++k)
-        if (stageNames[k] == name) return records.back().stages[k].launches;
+double FrameRun::stageLaunches(const std::string& name) const {
+    for (size_t k = 0; k < stageNames.size() && !records.empty(); ++k) {
+        if (stageNames[k] != name) continue;
+        double sum = 0;
+        for (const FrameRecord& x : records) sum += x.stages[k].launches;
+        return sum / double(records.size());
+    }
     return 0;
 }
 

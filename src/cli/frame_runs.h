@@ -17,7 +17,7 @@ struct FrameRun {
     std::string device;                   // Renderer::name()
     double stageMedian(const std::string& name) const;
     double totalMedian() const;
-    uint32_t stageLaunches(const std::string& name) const;  // of the last timed frame
+    double stageLaunches(const std::string& name) const;  // mean over the timed frames (animated scenes vary)
 };
 
 // Renders warmup + frames frames of the scene's animation with `renderer`

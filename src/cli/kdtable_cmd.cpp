@@ -6,8 +6,11 @@
 //   kernels ms  the sum of the build's kernel durations, from CUPTI's kernel
 //               activity records (gpu/kernel_activity.h), in builds of their
 //               own; "n/a" where CUPTI cannot be loaded
-//   calls       kernel launches per build (strata's builder calls no library
-//               kernels, so with and without library-internal launches agree)
+//   calls       kernel calls per build as the chapter counts them (a library
+//               call, the Original's CUB segmented scans and reductions, is
+//               one), averaged over the timed frames as the chapter did
+//   kernels     kernels per build of the frame at time 0 as CUPTI records
+//               them: CUB's launches inside its calls included
 //   R ms        trace + shade + shadow of a Whitted frame (render.integrator
 //               = whitted, one mirror reflection), the chapter's R
 //   T ms        the whole frame
@@ -47,30 +50,74 @@ struct KdTableArgs {
     std::vector<std::string> sets;
 };
 
-// The variants as --kd-opts subsets: the chapter's prefixes, or all 32.
-std::vector<std::string> variantList(const std::string& which) {
-    // "+strata": All with strata's switches on top (accel.kd_lookahead, accel.kd_sns_compact).
-    if (which == "prefixes") return {"none", "A", "AB", "ABC", "ABCD", "ABCDE", "ABCDE+strata"};
-    if (which != "all") throw Error("--variants: expected 'prefixes' or 'all', got '" + which + "'");
-    std::vector<std::string> out;
-    for (unsigned m = 0; m < 32; ++m) {
-        std::string s;
-        for (int k = 0; k < 5; ++k)
-            if (m >> k & 1) s += char('A' + k);
-        out.push_back(s.empty() ? "none" : s);
+// A variant: an [A]-[E] subset as accel.kd_opts takes it ("none", "A", ...,
+// "ABCDE"), then "+switch" for each of strata's on top: lookahead
+// (accel.kd_lookahead), subtree (accel.kd_small = subtree), compact
+// (accel.kd_sns_compact), or strata (all three).
+struct Variant {
+    std::string opts, label;
+    bool lookahead = false, subtree = false, compact = false;
+};
+
+Variant parseVariant(const std::string& text) {
+    Variant v;
+    size_t plus = text.find('+');
+    v.opts = text.substr(0, plus);
+    while (plus != std::string::npos) {
+        const size_t next = text.find('+', plus + 1);
+        const std::string sw = text.substr(plus + 1, next == std::string::npos ? std::string::npos : next - plus - 1);
+        if (sw == "lookahead" || sw == "strata") v.lookahead = true;
+        if (sw == "subtree" || sw == "strata") v.subtree = true;
+        if (sw == "compact" || sw == "strata") v.compact = true;
+        if (sw != "lookahead" && sw != "subtree" && sw != "compact" && sw != "strata")
+            throw Error("--variants: '" + text + "': expected +lookahead, +subtree, +compact or +strata after the "
+                        "[A]-[E] subset, got '+" + sw + "'");
+        plus = next;
     }
-    return out;
+    Options probe;  // the subset is checked as accel.kd_opts checks it
+    probe.set("accel.kd_opts", v.opts);
+    v.label = v.opts == "none" ? "Original" : v.opts == "ABCDE" ? "All" : v.opts;
+    if (v.lookahead && v.subtree && v.compact) v.label += " + strata's";
+    else {
+        if (v.lookahead) v.label += " + lookahead";
+        if (v.subtree) v.label += " + subtree";
+        if (v.compact) v.label += " + compact";
+    }
+    return v;
 }
 
-std::string variantName(const std::string& opts) {
-    if (opts == "ABCDE+strata") return "All + strata's";
-    return opts == "none" ? "Original" : opts == "ABCDE" ? "All" : opts;
+// The variants: the chapter's prefixes with All + strata's switches, all 32
+// subsets, strata's switches one at a time on the Original and on All, or a
+// comma-separated list of variants.
+std::vector<Variant> variantList(const std::string& which) {
+    std::vector<std::string> names;
+    if (which == "prefixes") names = {"none", "A", "AB", "ABC", "ABCD", "ABCDE", "ABCDE+strata"};
+    else if (which == "strata")
+        names = {"none", "none+lookahead", "none+strata", "ABCDE", "ABCDE+lookahead", "ABCDE+subtree",
+                 "ABCDE+compact", "ABCDE+strata"};
+    else if (which == "all")
+        for (unsigned m = 0; m < 32; ++m) {
+            std::string s;
+            for (int k = 0; k < 5; ++k)
+                if (m >> k & 1) s += char('A' + k);
+            names.push_back(s.empty() ? "none" : s);
+        }
+    else
+        for (size_t start = 0; start <= which.size();) {
+            const size_t comma = std::min(which.find(',', start), which.size());
+            names.push_back(which.substr(start, comma - start));
+            start = comma + 1;
+        }
+    std::vector<Variant> out;
+    for (const std::string& n : names) out.push_back(parseVariant(n));
+    return out;
 }
 
 struct Row {
     std::string scene, variant, problem;  // problem: why validation failed (then nothing is timed)
     double buildMs = 0, kernelMs = 0, rMs = 0, tMs = 0;
-    uint32_t calls = 0;
+    double calls = 0;      // per build over the animation's frames, as the chapter counts them
+    uint32_t kernels = 0;  // per build of the frame at time 0, as CUPTI records them
 };
 
 #if defined(STRATA_HAVE_CUDA)
@@ -111,11 +158,11 @@ std::string validateVariant(const Scene& s, const FlatScene& flat, const HostKdT
 #endif
 
 std::string csvOf(const std::vector<Row>& rows) {
-    std::string out = "scene,variant,build_ms,kernel_ms,calls,r_ms,t_ms,validation\n";
+    std::string out = "scene,variant,build_ms,kernel_ms,calls,kernels,r_ms,t_ms,validation\n";
     char buf[256];
     for (const Row& r : rows) {
-        std::snprintf(buf, sizeof buf, "%s,%s,%.4f,%.4f,%u,%.4f,%.4f,%s\n", r.scene.c_str(), r.variant.c_str(),
-                      r.buildMs, r.kernelMs, r.calls, r.rMs, r.tMs, r.problem.empty() ? "ok" : "failed");
+        std::snprintf(buf, sizeof buf, "%s,%s,%.4f,%.4f,%.1f,%u,%.4f,%.4f,%s\n", r.scene.c_str(), r.variant.c_str(),
+                      r.buildMs, r.kernelMs, r.calls, r.kernels, r.rMs, r.tMs, r.problem.empty() ? "ok" : "failed");
         out += buf;
     }
     return out;
@@ -129,7 +176,9 @@ std::function<int()> addKdTableCommand(CLI::App& app) {
     auto a = std::make_shared<KdTableArgs>();
     cmd->add_option("scenes", a->scenes, "scene files (JSON)")->required();
     cmd->add_option("--variants", a->variants,
-                    "prefixes (Original, A, AB, ABC, ABCD, All, All + strata's switches) or all (the 32 subsets)")
+                    "prefixes (Original, A, AB, ABC, ABCD, All, All + strata's switches), all (the 32 subsets), "
+                    "strata (strata's switches one at a time on Original and All), or a comma-separated list such as "
+                    "none,ABCDE+subtree (+lookahead, +subtree, +compact, +strata)")
         ->capture_default_str();
     cmd->add_option("--frames", a->frames, "timed frames per variant")->capture_default_str();
     cmd->add_option("--warmup", a->warmup, "frames rendered before timing")->capture_default_str();
@@ -145,7 +194,7 @@ std::function<int()> addKdTableCommand(CLI::App& app) {
 #else
         const GpuInfo gpu = queryGpu();
         if (!gpu.available) throw Error("kdtable times the GPU kd-tree: no CUDA device (" + gpu.reason + ")");
-        const std::vector<std::string> variants = variantList(a->variants);
+        const std::vector<Variant> variants = variantList(a->variants);
         std::string noCupti;
         const bool kernelTimes = KernelActivity::available(noCupti);
         if (!kernelTimes) std::fprintf(stderr, "strata-cli kdtable: no kernel times: %s\n", noCupti.c_str());
@@ -153,8 +202,8 @@ std::function<int()> addKdTableCommand(CLI::App& app) {
         setDataFolder(a->data);
         std::vector<Row> rows;
         int failures = 0;
-        std::printf("| scene | variant | build ms | kernels ms | calls | R ms | T ms |\n"
-                    "| --- | --- | ---: | ---: | ---: | ---: | ---: |\n");
+        std::printf("| scene | variant | build ms | kernels ms | calls | kernels | R ms | T ms |\n"
+                    "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
         for (const std::string& path : a->scenes) {
             Scene base = loadScene(path);
             Options& o = base.options;
@@ -178,17 +227,15 @@ std::function<int()> addKdTableCommand(CLI::App& app) {
             const std::vector<Ray> rays = makeRays(base, pos, 0.0f, a->rays, o.render.seed);
             Checker checker;
             BruteForce brute;
-            for (const std::string& opts : variants) {
+            for (const Variant& variant : variants) {
                 Scene s = base;
-                const size_t plus = opts.find("+strata");
-                s.options.set("accel.kd_opts", opts.substr(0, plus));
-                if (plus != std::string::npos) {
-                    s.options.set("accel.kd_lookahead", "true");
-                    s.options.set("accel.kd_sns_compact", "true");
-                }
+                s.options.set("accel.kd_opts", variant.opts);
+                s.options.accel.kdLookahead = variant.lookahead;
+                s.options.accel.kdSnsCompact = variant.compact;
+                s.options.accel.kdSmall = variant.subtree ? "subtree" : "zhou";
                 Row row;
                 row.scene = path;
-                row.variant = variantName(opts);
+                row.variant = variant.label;
                 row.problem = validateVariant(s, flat, reference, rays, checker, brute);
                 if (row.problem.empty()) {
                     auto r = makeRenderer(s);
@@ -197,14 +244,23 @@ std::function<int()> addKdTableCommand(CLI::App& app) {
                     row.calls = run.stageLaunches("build");
                     row.rMs = run.stageMedian("trace") + run.stageMedian("shade") + run.stageMedian("shadow");
                     row.tMs = run.totalMedian();
-                    row.kernelMs = kernelTimes ? median(kdKernelTimesOnGpu(s, 0.0f, a->builds)) : -1.0;
-                    char kernels[32] = "n/a";
-                    if (kernelTimes) std::snprintf(kernels, sizeof kernels, "%.3f", row.kernelMs);
-                    std::printf("| %s | %s | %.3f | %s | %u | %.3f | %.3f |\n", path.c_str(), row.variant.c_str(),
-                                row.buildMs, kernels, row.calls, row.rMs, row.tMs);
+                    char kernelMs[32] = "n/a", kernels[32] = "n/a";
+                    row.kernelMs = -1.0;  // CSV: no kernel times
+                    if (kernelTimes) {
+                        std::vector<double> ms;
+                        for (const KdKernelTimes& k : kdKernelTimesOnGpu(s, 0.0f, a->builds)) {
+                            ms.push_back(k.ms);
+                            row.kernels = k.kernels;
+                        }
+                        row.kernelMs = median(ms);
+                        std::snprintf(kernelMs, sizeof kernelMs, "%.3f", row.kernelMs);
+                        std::snprintf(kernels, sizeof kernels, "%u", row.kernels);
+                    }
+                    std::printf("| %s | %s | %.3f | %s | %.1f | %s | %.3f | %.3f |\n", path.c_str(),
+                                row.variant.c_str(), row.buildMs, kernelMs, row.calls, kernels, row.rMs, row.tMs);
                 } else {
                     ++failures;
-                    std::printf("| %s | %s | validation FAILED: %s | | | | |\n", path.c_str(), row.variant.c_str(),
+                    std::printf("| %s | %s | validation FAILED: %s | | | | | |\n", path.c_str(), row.variant.c_str(),
                                 row.problem.c_str());
                 }
                 std::fflush(stdout);

@@ -182,19 +182,20 @@ std::function<int()> addValidateCommand(CLI::App& app) {
             // The GPU kd-tree with the [A]-[E] of the options (accel.kd_a..kd_e).
             GpuKdResult kd = buildKdOnGpuForValidation(scene, t);
             char what[96];
-            std::snprintf(what, sizeof what, "kdtree (cuda) [%s%s%s%s%s]", scene.options.accel.kdA ? "A" : "",
-                          scene.options.accel.kdB ? "B" : "", scene.options.accel.kdC ? "C" : "",
-                          scene.options.accel.kdD ? "D" : "", scene.options.accel.kdE ? "E" : "");
+            const AccelOptions& ao = scene.options.accel;
+            std::snprintf(what, sizeof what, "kdtree (cuda) [%s%s%s%s]", scene.options.get("accel.kd_opts").c_str(),
+                          ao.kdLookahead ? " lookahead" : "", ao.kdSmall == "subtree" ? " subtree" : "",
+                          ao.kdSnsCompact ? " compact" : "");
             c.kdStructure(what, kd.tree, kd.positions, flat.tris);
             // The GPU posed the scene itself: the CPU tree and brute force
             // above serve where its positions are the CPU's, bit for bit.
             const bool samePositions = kd.positions.size() == pos.size() &&
                                        std::memcmp(kd.positions.data(), pos.data(), pos.size() * sizeof(Vec3)) == 0;
             c.kdSameAsReference(what, kd.tree, samePositions ? cpuKd : buildKdTreeCpu(kd.positions, flat.tris));
-            std::printf("%-46s      build %.3f ms (large %.3f, small %.3f), %u launches, %u large-node levels "
-                        "(+%u idle), %u small roots%s\n",
-                        what, kd.buildMs, kd.largeMs, kd.smallMs, kd.launches, kd.tree.stats.largeIterations,
-                        kd.idleLevels, kd.tree.stats.smallRoots,
+            std::printf("%-46s      build %.3f ms (large %.3f, small %.3f), %u kernel calls (%u of them CUB's), "
+                        "%u large-node levels (+%u idle), %u small roots, %u small-node levels%s\n",
+                        what, kd.buildMs, kd.largeMs, kd.smallMs, kd.launches, kd.libraryCalls,
+                        kd.tree.stats.largeIterations, kd.idleLevels, kd.tree.stats.smallRoots, kd.smallLevels,
                         kd.passes > 1 ? (", " + std::to_string(kd.passes) + " builds (output arrays grew)").c_str() : "");
             SceneView ks = base;
             ks.geo.pos = kd.positions.data();

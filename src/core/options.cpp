@@ -53,6 +53,30 @@ std::string getKdOpts(const Options& o) {
     return s.empty() ? "none" : s;
 }
 
+// accel.kd_preset: the chapter's Original and All, and All with every one of
+// strata's kd switches on top; "custom" names any other combination (setting
+// it changes nothing).
+void setKdPreset(Options& o, const std::string& value) {
+    const bool strata = value == "all+strata";
+    if (value == "custom") return;
+    if (value != "original" && value != "all" && !strata)
+        throw Error("option 'accel.kd_preset': expected original, all or all+strata, got '" + value + "'");
+    setKdOpts(o, value == "original" ? "none" : "all");
+    o.accel.kdLookahead = strata;
+    o.accel.kdSnsCompact = strata;
+    o.accel.kdSmall = strata ? "subtree" : "zhou";
+}
+
+std::string getKdPreset(const Options& o) {
+    const AccelOptions& a = o.accel;
+    const bool none = !a.kdLookahead && !a.kdSnsCompact && a.kdSmall == "zhou";
+    const bool every = a.kdLookahead && a.kdSnsCompact && a.kdSmall == "subtree";
+    const std::string opts = getKdOpts(o);
+    if (opts == "none" && none) return "original";
+    if (opts == "ABCDE" && none) return "all";
+    if (opts == "ABCDE" && every) return "all+strata";
+    return "custom";
+}
 
 const std::vector<Field>& fields() {
     static const std::vector<Field> table = {
@@ -135,6 +159,21 @@ const std::vector<Field>& fields() {
           "candidate of the small root with a mask test, a shared-memory tree reduction (Zhou08; the chapter's [E] "
           "changes only the bit counting and scans). The tree is the same."},
          [](Options& o) -> void* { return &o.accel.kdSnsCompact; }},
+        {{"accel.kd_small", OptionKind::String,
+          "kd small-node stage: zhou (level by level, Zhou08) or subtree (strata: one launch)", {"zhou", "subtree"},
+          "zhou: Zhou08's small-node stage, as the chapter's Original and All ran it: one launch per level over every "
+          "small node of the level and a host round trip for the next level's size. subtree (strata's, not the "
+          "chapter's): one launch in which a block builds each small root's whole subtree in shared memory. The tree "
+          "is the same."},
+         [](Options& o) -> void* { return &o.accel.kdSmall; }},
+        {{"accel.kd_preset", OptionKind::String,
+          "kd-tree switches at once: original, all (the chapter's Original and All), all+strata (All with strata's "
+          "switches on top)",
+          {"original", "all", "all+strata", "custom"},
+          "Sets accel.kd_a .. kd_e and strata's accel.kd_lookahead, accel.kd_sns_compact and accel.kd_small. Reads "
+          "'custom' for any other combination (setting custom changes nothing).",
+          true},
+         nullptr, setKdPreset, getKdPreset},
         {{"accel.kd_opts", OptionKind::String,
           "kd-tree [A]-[E] as one value: a subset of ABCDE, 'all', or 'none' (Original)", {},
           "Shorthand for accel.kd_a .. accel.kd_e.", true},

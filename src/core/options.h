@@ -51,6 +51,10 @@ struct AccelOptions {
     // strata's, not the chapter's: the small-node stage evaluates only a
     // node's own candidates (compact list) and finds the SAH minimum by shuffles.
     bool kdSnsCompact = false;
+    // The small-node stage's schedule: zhou (Zhou08: level by level over all
+    // small nodes, a host round trip per level) | subtree (strata's: one
+    // launch, a block builds each small root's subtree).
+    std::string kdSmall = "zhou";
 };
 
 // Vector-displacement patches (Harada): how a mesh's VD quads are traced.

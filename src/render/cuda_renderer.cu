@@ -376,29 +376,35 @@ public:
     }
 
     // The kd-tree over the posed triangles with the options' [A]-[E] and
-    // strata's switches (accel.kd_lookahead, accel.kd_sns_compact).
+    // strata's switches (accel.kd_lookahead, accel.kd_sns_compact, accel.kd_small).
     void buildKd(StageTimer* timer, const KdStages& stages) {
         const AccelOptions& a = opt_.accel;
         KdConfig config;
         config.lookahead = a.kdLookahead ? kKdMaxLookahead : 0;
         config.snsCompact = a.kdSnsCompact;
+        config.snsSubtree = a.kdSmall == "subtree";
         kd_.build(gpu_->positions(), gpu_->triangles(), gpu_->numTris(), KdVariant{a.kdA, a.kdB, a.kdC, a.kdD, a.kdE},
                   stream_, timer, stages, config);
     }
 
     // Builds the kd-tree of the last frame again `builds` times under
-    // CUPTI's kernel records; the sum of kernel times of each build (ms).
-    std::vector<double> kdKernelTimes(int builds) {
-        std::vector<double> out;
+    // CUPTI's kernel records: per build, the sum of its kernel times and
+    // the kernels CUPTI recorded (the builder's own launches, and those CUB
+    // makes inside its library calls).
+    std::vector<KdKernelTimes> kdKernelTimes(int builds) {
+        std::vector<KdKernelTimes> out;
         KernelActivity activity;
         for (int i = 0; i < builds; ++i) {
             activity.start();
             buildKd(nullptr, KdStages{});
             const KernelTotals t = activity.stop();
-            if (kd_.stats().passes == 1 && t.kernels != kd_.stats().launches)
+            const KdGpuStats& st = kd_.stats();
+            const uint32_t own = st.launches - st.libraryCalls;  // a library call launches at least one kernel
+            if (st.passes == 1 && (st.libraryCalls ? t.kernels < st.launches : t.kernels != own))
                 throw Error("kernel times: CUPTI recorded " + std::to_string(t.kernels) + " kernels of a build that " +
-                            "launched " + std::to_string(kd_.stats().launches));
-            out.push_back(t.ms);
+                            "launched " + std::to_string(own) + " and made " + std::to_string(st.libraryCalls) +
+                            " library calls");
+            out.push_back({t.ms, t.kernels, st.launches});
         }
         return out;
     }
@@ -411,6 +417,8 @@ public:
         r.positions = gpu_->downloadPositions();
         const KdGpuStats& st = kd_.stats();
         r.launches = st.launches;
+        r.libraryCalls = st.libraryCalls;
+        r.smallLevels = st.smallLevels;
         r.tree.stats.warnings = st.warnings;  // caps hit: the checker prints them
         r.tree.stats.largeIterations = st.largeIterations;
         r.tree.stats.smallRoots = st.smallRoots;
@@ -509,7 +517,7 @@ GpuKdResult buildKdOnGpuForValidation(const Scene& scene, float t) {
     return out;
 }
 
-std::vector<double> kdKernelTimesOnGpu(const Scene& scene, float t, int builds) {
+std::vector<KdKernelTimes> kdKernelTimesOnGpu(const Scene& scene, float t, int builds) {
     ValidationFrame v(scene, t, "kdtree");
     return v.renderer->kdKernelTimes(builds);
 }

@@ -31,17 +31,22 @@ GpuBuildResult buildOnGpuForValidation(const Scene& scene, float t);
 struct GpuKdResult {
     HostKdTree tree;
     std::vector<Vec3> positions;
-    uint32_t launches = 0;
-    uint32_t idleLevels = 0, passes = 1;  // see KdGpuStats
+    uint32_t launches = 0, libraryCalls = 0;
+    uint32_t idleLevels = 0, passes = 1, smallLevels = 0;  // see KdGpuStats
     double buildMs = 0, largeMs = 0, smallMs = 0;
 };
 GpuKdResult buildKdOnGpuForValidation(const Scene& scene, float t);
 
 // The kd-tree chapter's "sum of kernels": the scene's kd-tree (its options'
-// [A]-[E]) over its triangles at time t, built `builds` times under CUPTI's
-// kernel activity records (gpu/kernel_activity.h); the sum of the kernel
-// durations of each build (ms). Throws where CUPTI cannot be loaded.
-std::vector<double> kdKernelTimesOnGpu(const Scene& scene, float t, int builds);
+// [A]-[E] and strata's switches) over its triangles at time t, built
+// `builds` times under CUPTI's kernel activity records
+// (gpu/kernel_activity.h). Throws where CUPTI cannot be loaded.
+struct KdKernelTimes {
+    double ms = 0;         // the sum of the build's kernel durations
+    uint32_t kernels = 0;  // kernels CUPTI recorded, CUB's inside library calls included
+    uint32_t calls = 0;    // kernel calls as the chapter counts them (a library call is one)
+};
+std::vector<KdKernelTimes> kdKernelTimesOnGpu(const Scene& scene, float t, int builds);
 
 // Closest hits of rays on the GPU over the structure built at time t, with
 // the scene's accel.builder and accel.traversal.

@@ -93,3 +93,29 @@ TEST(Options, KdOptsShorthandIsAViewOfTheFiveSwitches) {
     EXPECT_TRUE(Options::find("accel.kd_opts")->derived);
     EXPECT_FALSE(Options::find("accel.kd_a")->detail.empty());  // the viewer's tooltip
 }
+
+// accel.kd_preset: the chapter's Original and All are the defaults of
+// strata's switches (off, zhou); all+strata turns every one of them on.
+TEST(Options, KdPresetSetsTheChaptersVariantsAndStrataSwitches) {
+    Options o;
+    EXPECT_EQ(o.get("accel.kd_preset"), "original");
+    EXPECT_EQ(o.get("accel.kd_small"), "zhou");
+    o.set("accel.kd_preset", "all+strata");
+    EXPECT_EQ(o.get("accel.kd_opts"), "ABCDE");
+    EXPECT_TRUE(o.accel.kdLookahead && o.accel.kdSnsCompact);
+    EXPECT_EQ(o.accel.kdSmall, "subtree");
+    o.set("accel.kd_preset", "all");
+    EXPECT_EQ(o.get("accel.kd_opts"), "ABCDE");
+    EXPECT_FALSE(o.accel.kdLookahead || o.accel.kdSnsCompact);
+    EXPECT_EQ(o.accel.kdSmall, "zhou");
+    o.set("accel.kd_small", "subtree");
+    EXPECT_EQ(o.get("accel.kd_preset"), "custom");
+    o.set("accel.kd_preset", "custom");  // changes nothing
+    EXPECT_EQ(o.accel.kdSmall, "subtree");
+    o.set("accel.kd_preset", "original");
+    EXPECT_EQ(o.get("accel.kd_opts"), "none");
+    EXPECT_EQ(o.accel.kdSmall, "zhou");
+    EXPECT_THROW(o.set("accel.kd_preset", "fast"), Error);
+    EXPECT_THROW(o.set("accel.kd_small", "bottom-up"), Error);
+    EXPECT_EQ(o.get("accel.kd_preset"), "original");
+}

@@ -172,47 +172,74 @@ TEST(GpuKdTree, SameTreeAsCpuReference) {
     if (!conference.empty()) cases.push_back({"conference", loadObj(conference).mesh});
     else std::printf("conference.obj not found (set STRATA_TESTDATA_DIR): that case is left out\n");
     for (const Case& c : cases) {
-        const HostKdTree ref = buildKdTreeCpu(c.mesh.positions, c.mesh.triangles);
+        // The node cap (8 per triangle) cuts a tree where the build reaches
+        // it: depth first on the CPU and in strata's subtree stage, level by
+        // level in Zhou08's; slivers reach it (SAH 286 capped, 258 not). The
+        // comparison runs with a cap no case reaches.
+        KdConfig zhou;
+        zhou.maxNodes = 32 * uint32_t(c.mesh.triangles.size()) + 4096;
+        KdConfig strata = zhou;  // every one of strata's switches
+        strata.lookahead = kKdMaxLookahead;
+        strata.snsSubtree = strata.snsCompact = true;
+        const HostKdTree ref = buildKdTreeCpu(c.mesh.positions, c.mesh.triangles, zhou);
         const double sahRef = kdSahCost(ref.view(), 1.0, 1.0);
-        for (unsigned mask : {0u, 31u}) {
+        for (unsigned mask : {0u, 31u, 32u + 31u}) {
             const KdVariant v = KdVariant::fromMask(mask);
-            GpuTree g = buildOnGpu(c.mesh, v);
+            GpuTree g = buildOnGpu(c.mesh, v, mask & 32u ? strata : zhou);
+            const std::string what = std::string(c.name) + " " + v.name() + (mask & 32u ? " + strata's" : "");
             KdReport r = validateKdTree(g.tree.view(), c.mesh.positions, c.mesh.triangles);
-            ASSERT_TRUE(r.ok) << c.name << " " << v.name() << ": " << r.errors[0];
+            ASSERT_TRUE(r.ok) << what << ": " << r.errors[0];
             const KdComparison cmp = compareKdTrees(g.tree.view(), ref.view());
             const double sah = kdSahCost(g.tree.view(), 1.0, 1.0);
             EXPECT_TRUE(cmp.same() || std::fabs(sah - sahRef) <= 0.01 * sahRef)
-                << c.name << " " << v.name() << ": " << cmp.differing << " of " << cmp.nodes
-                << " nodes differ (first: " << cmp.first << "), SAH " << sah << " against " << sahRef;
+                << what << ": " << cmp.differing << " of " << cmp.nodes << " nodes differ (first: " << cmp.first
+                << "), SAH " << sah << " against " << sahRef;
             const KdQuality q = measureKdQuality(g.tree.view(), test::boundsOf(c.mesh));
-            EXPECT_LT(q.ratio(), kKdSahWarnRatio) << c.name << " " << v.name() << ": " << q.summary();
-            std::printf("%s %s: %s; %u of %u nodes differ from the CPU tree (SAH %.2f against %.2f); %u launches, "
-                        "%u levels, %u small roots\n",
-                        c.name, v.name().c_str(), q.summary().c_str(), cmp.differing, cmp.nodes, sah, sahRef,
-                        g.stats.launches, g.stats.largeIterations, g.stats.smallRoots);
+            EXPECT_LT(q.ratio(), kKdSahWarnRatio) << what << ": " << q.summary();
+            std::printf("%s: %s; %u of %u nodes differ from the CPU tree (SAH %.2f against %.2f); %u kernel "
+                        "calls, %u large-node levels, %u small roots, %u small-node levels\n",
+                        what.c_str(), q.summary().c_str(), cmp.differing, cmp.nodes, sah, sahRef, g.stats.launches,
+                        g.stats.largeIterations, g.stats.smallRoots, g.stats.smallLevels);
         }
     }
 }
 
 // strata's switches (accel.kd_lookahead: levels enqueued ahead instead of a
-// host round trip per level; accel.kd_sns_compact: a node's own candidates,
-// shuffle minimum) build the same tree; only the idle levels enqueued past
-// the last one differ.
+// host round trip per level, with strata's device-sized segmented scans and
+// reductions instead of CUB's; accel.kd_small = subtree: one launch for the
+// small-node stage instead of Zhou08's level by level; accel.kd_sns_compact:
+// a node's own candidates, shuffle minimum) each build the same tree as the
+// chapter's schedule; only the idle levels enqueued past the last differ.
 TEST(GpuKdTree, StrataSwitchesBuildTheSameTree) {
     REQUIRE_GPU();
     Mesh m = test::makeRandomTriangles(40000, 0.01f, 19);
-    KdConfig zhou, ahead;
-    ahead.lookahead = kKdMaxLookahead;
-    ahead.snsCompact = true;
+    KdConfig zhou, ahead, subtree, compact, every;
+    ahead.lookahead = every.lookahead = kKdMaxLookahead;
+    subtree.snsSubtree = every.snsSubtree = true;
+    compact.snsCompact = every.snsCompact = true;
+    const std::pair<const char*, KdConfig> configs[] = {
+        {"lookahead", ahead}, {"subtree", subtree}, {"compact", compact}, {"all of strata's", every}};
     for (unsigned mask : {0u, 31u}) {
         const KdVariant v = KdVariant::fromMask(mask);
-        GpuTree a = buildOnGpu(m, v, zhou), b = buildOnGpu(m, v, ahead);
-        const KdComparison cmp = compareKdTrees(a.tree.view(), b.tree.view());
-        const double sa = kdSahCost(a.tree.view(), 1, 1), sb = kdSahCost(b.tree.view(), 1, 1);
-        EXPECT_TRUE(cmp.same() || std::fabs(sa - sb) <= 1e-3 * sb) << v.name() << ": " << cmp.first;
-        EXPECT_EQ(a.stats.largeIterations, b.stats.largeIterations) << v.name();
+        const GpuTree a = buildOnGpu(m, v, zhou);
         EXPECT_EQ(a.stats.idleLevels, 0u) << v.name();
-        EXPECT_EQ(b.stats.idleLevels, kKdMaxLookahead) << v.name();
-        EXPECT_GT(b.stats.launches, a.stats.launches) << v.name();
+        EXPECT_GT(a.stats.smallLevels, 2u) << v.name() << ": Zhou08's small-node stage runs level by level";
+        // The Original's segmented scans (2) and reductions (6) per level are CUB's; [A] and [C] replace them.
+        EXPECT_EQ(a.stats.libraryCalls, mask == 0 ? 8 * a.stats.largeIterations : 0u) << v.name();
+        for (const auto& [name, cfg] : configs) {
+            const GpuTree b = buildOnGpu(m, v, cfg);
+            const std::string what = v.name() + " + " + name;
+            const KdComparison cmp = compareKdTrees(a.tree.view(), b.tree.view());
+            const double sa = kdSahCost(a.tree.view(), 1, 1), sb = kdSahCost(b.tree.view(), 1, 1);
+            EXPECT_TRUE(cmp.same() || std::fabs(sa - sb) <= 1e-3 * sb) << what << ": " << cmp.first;
+            EXPECT_EQ(a.stats.largeIterations, b.stats.largeIterations) << what;
+            EXPECT_EQ(a.stats.refs, b.stats.refs) << what;
+            EXPECT_EQ(b.stats.idleLevels, cfg.lookahead) << what;
+            // (Zhou08's level count may differ by one: equal-cost splits are
+            // taken by candidate number, and [A]'s atomics order the triangles.)
+            if (cfg.snsSubtree) EXPECT_EQ(b.stats.smallLevels, 0u) << what;
+            else EXPECT_GT(b.stats.smallLevels, 2u) << what;
+            if (cfg.lookahead) EXPECT_EQ(b.stats.libraryCalls, 0u) << what;
+        }
     }
 }

@@ -36,7 +36,7 @@ struct LevelArgs {
     SmallRoot* small;
     uint32_t smallCapacity;
     const uint32_t* curTri;
-    const Aabb* curBox;
+    Aabb* curBox;          // Original's counting pass stores each split reference's left box here
     uint32_t* nextTri;
     Aabb* nextBox;
     uint32_t refCapacity;
@@ -45,10 +45,14 @@ struct LevelArgs {
     KdNode* nodes;
     uint32_t nodeBudget;
     uint32_t* counters;
-    // per active node
-    uint32_t* chunkFirst;  // first chunk of the node
+    // per reference of the current list (Original: stored between its kernels)
+    uint32_t* refFlags;    // bit 0: left, bit 1: right, bits 8-15 and 16-23: offsets within the chunk
+    Aabb* rightBox;        // the right child's (clipped) box
+    // per active node (nodeStride entries per array)
+    uint32_t nodeStride;
+    uint32_t* chunkFirst;  // first chunk of the node; [active nodes]: the number of chunks
     uint32_t* boxEnc;      // 6 per node: [C] encoded atomic min/max
-    float* box;            // 6 per node: node AABB (lo xyz, hi xyz)
+    float* box;            // node AABB, component-major: box[k * nodeStride + node], k = lo xyz, hi xyz
     int* splitAxis;        // -1: leaf now
     float* splitPos;
     Aabb* cutCell;         // cell after empty-space cutting
@@ -59,9 +63,12 @@ struct LevelArgs {
     uint32_t* childDepth;
     // per chunk
     uint32_t* chunkNode;
-    uint32_t* chunkL;      // Original: per-chunk counts, then offsets within the node
+    uint32_t* chunkL;      // Original: per-chunk counts (the chapter's array [A])
     uint32_t* chunkR;
-    Aabb* chunkBox;
+    uint32_t* scanL;       // Original: their inclusive segmented scans (array [B])
+    uint32_t* scanR;
+    float* chunkComp;      // Original: chunk AABBs, component-major: chunkComp[k * chunkStride + chunk]
+    uint32_t chunkStride;
     KdConfig cfg;
     bool ballot, shflReduce, atomicBoxes;
 };
@@ -101,6 +108,7 @@ __global__ void kdInitRoot(ActiveNode* active, uint32_t* counters, const uint32_
     counters[kNodes] = 1;  // the root
     counters[kValidRefs] = r.count;
     counters[kNextActive] = r.count > 0 ? 1u : 0u;  // level 0's active nodes
+    counters[kNextChunks] = (r.count + kBlock - 1) / kBlock;
 }
 
 // Grid-stride loop over [first, end) by blocks, or by threads.
@@ -120,6 +128,7 @@ __global__ void lnsGroupChunks(LevelArgs a) {
         a.counters[kActive] = numActive;
         a.counters[kNextActive] = 0;
         a.counters[kNextRefs] = 0;
+        a.counters[kNextChunks] = 0;
         a.counters[kFirstSmall] = a.counters[kSmall];
     }
     __syncthreads();
@@ -148,7 +157,10 @@ __global__ void lnsGroupChunks(LevelArgs a) {
         if (threadIdx.x == blockDim.x - 1) carry += tile[threadIdx.x];
         __syncthreads();
     }
-    if (threadIdx.x == 0) a.counters[kNumChunks] = carry;
+    if (threadIdx.x == 0) {
+        a.counters[kNumChunks] = carry;
+        a.chunkFirst[numActive] = carry;  // the end of the last node's chunks (segmented reductions)
+    }
 }
 
 // The chunk's node and this thread's reference in it.
@@ -180,28 +192,30 @@ __global__ void lnsChunkBounds(LevelArgs a) {
                 atomicMax(&a.boxEnc[6 * node + 3 + k], encodeFloat(hi[k]));
             }
         } else {
-            Aabb b;
-            for (int k = 0; k < 3; ++k) b.lo[k] = lo[k], b.hi[k] = hi[k];
-            a.chunkBox[chunk] = b;
+            for (int k = 0; k < 3; ++k) {
+                a.chunkComp[k * a.chunkStride + chunk] = lo[k];
+                a.chunkComp[(3 + k) * a.chunkStride + chunk] = hi[k];
+            }
         }
     }
 }
 
-// Zhou08 large-node stage, step 2 (Original): one segmented reduction of one box component over the chunks
+// Zhou08 large-node stage, step 2 (Original, strata's device-sized version
+// with accel.kd_lookahead; CUB's otherwise): one segmented reduction of one
+// box component over the chunks
 __global__ void lnsSegmentedReduce(LevelArgs a, int component) {
     __shared__ ReduceSmem s;
-    const int k = component % 3;
     const bool isMax = component >= 3;
+    const float* in = a.chunkComp + component * a.chunkStride;
     FOR_EACH_BLOCK(node, 0u, a.counters[kActive]) {
-        const uint32_t first = a.chunkFirst[node], chunks = (a.active[node].count + kBlock - 1) / kBlock;
+        const uint32_t first = a.chunkFirst[node], end = a.chunkFirst[node + 1];
         float lo[3] = {3.0e38f, 3.0e38f, 3.0e38f}, hi[3] = {-3.0e38f, -3.0e38f, -3.0e38f};
-        for (uint32_t c = threadIdx.x; c < chunks; c += blockDim.x) {
-            const Aabb& b = a.chunkBox[first + c];
-            if (isMax) hi[0] = fmaxf(hi[0], b.hi[k]);
-            else lo[0] = fminf(lo[0], b.lo[k]);
+        for (uint32_t c = first + threadIdx.x; c < end; c += blockDim.x) {
+            if (isMax) hi[0] = fmaxf(hi[0], in[c]);
+            else lo[0] = fminf(lo[0], in[c]);
         }
         blockReduceBox(s, lo, hi, a.shflReduce);
-        if (threadIdx.x == 0) a.box[6 * node + component] = isMax ? hi[0] : lo[0];
+        if (threadIdx.x == 0) a.box[component * a.nodeStride + node] = isMax ? hi[0] : lo[0];
     }
 }
 
@@ -216,8 +230,8 @@ __device__ void splitNode(const LevelArgs& a, uint32_t i) {
     }
     Aabb tight;
     for (int k = 0; k < 3; ++k) {
-        tight.lo[k] = a.atomicBoxes ? decodeFloat(a.boxEnc[6 * i + k]) : a.box[6 * i + k];
-        tight.hi[k] = a.atomicBoxes ? decodeFloat(a.boxEnc[6 * i + 3 + k]) : a.box[6 * i + 3 + k];
+        tight.lo[k] = a.atomicBoxes ? decodeFloat(a.boxEnc[6 * i + k]) : a.box[k * a.nodeStride + i];
+        tight.hi[k] = a.atomicBoxes ? decodeFloat(a.boxEnc[6 * i + 3 + k]) : a.box[(3 + k) * a.nodeStride + i];
     }
     uint32_t node = n.node, depth = n.depth;
     Aabb cell = n.cell;
@@ -279,10 +293,15 @@ __device__ void classifyRef(const LevelArgs& a, uint32_t node, uint32_t ref, boo
     }
 }
 
-// Zhou08 large-node stage, steps 4-5: split triangles into the children's lists (Table 13.1 [A], [B])
-__global__ void lnsSortTriangles(LevelArgs a, int pass) {
-    // pass 0: Original counting pass (per-chunk totals); pass 1: Original
-    // scatter with the segmented-scan offsets; pass 2: [A] atomics, one pass.
+// Zhou08 large-node stage, step 4: classify each chunk's triangles against
+// their node's plane, with per-block scans of the two flags (Table 13.1 [A],
+// [B]).
+//   Original (atomic = false): the chapter's first kernel (Fig. 13.1): stores
+//     each reference's flags and offsets within its chunk, its clipped boxes,
+//     and the chunk's two counts (array [A]) for the segmented scans.
+//   [A] (atomic = true): one kernel: two atomic additions per block give the
+//     chunk's place in its node's 2 * n_i slots, and it scatters at once.
+__global__ void lnsSortTriangles(LevelArgs a, bool atomic) {
     __shared__ ScanSmem s;
     __shared__ uint32_t offL, offR;
     FOR_EACH_BLOCK(chunk, 0u, a.counters[kNumChunks]) {
@@ -294,49 +313,51 @@ __global__ void lnsSortTriangles(LevelArgs a, int pass) {
         classifyRef(a, node, ref, valid, toL, toR, bl, br, tri);
         uint32_t exL, exR, totL, totR;
         blockScanFlags2(s, toL, toR, a.ballot, exL, exR, totL, totR);
-        if (pass == 0) {
+        if (!atomic) {
             if (threadIdx.x == 0) a.chunkL[chunk] = totL, a.chunkR[chunk] = totR;
-        } else {
-            if (threadIdx.x == 0) {
-                if (pass == 2) {  // [A]: two atomic additions per block
-                    offL = atomicAdd(&a.childCount[2 * node], totL);
-                    offR = atomicAdd(&a.childCount[2 * node + 1], totR);
-                } else {
-                    offL = a.chunkL[chunk];
-                    offR = a.chunkR[chunk];
-                }
-            }
-            __syncthreads();
-            if (toL) {
-                const uint32_t d = a.leftBase[node] + offL + exL;
-                a.nextTri[d] = tri;
-                a.nextBox[d] = bl;
-            }
-            if (toR) {
-                const uint32_t d = a.rightBase[node] + offR + exR;
-                a.nextTri[d] = tri;
-                a.nextBox[d] = br;
-            }
+            // Every reference of a split node gets its flags (a triangle whose
+            // box straddles the plane may clip to neither child: flags 0).
+            if (valid && a.splitAxis[node] >= 0)
+                a.refFlags[ref] = uint32_t(toL) | uint32_t(toR) << 1 | exL << 8 | exR << 16;
+            if (toL) a.curBox[ref] = bl;
+            if (toR) a.rightBox[ref] = br;
+            continue;  // no shared variable used: the next chunk's scan may begin
         }
-        __syncthreads();  // s, offL and offR are reused by the block's next chunk
+        if (threadIdx.x == 0) {
+            offL = atomicAdd(&a.childCount[2 * node], totL);
+            offR = atomicAdd(&a.childCount[2 * node + 1], totR);
+        }
+        __syncthreads();
+        if (toL) {
+            const uint32_t d = a.leftBase[node] + offL + exL;
+            a.nextTri[d] = tri;
+            a.nextBox[d] = bl;
+        }
+        if (toR) {
+            const uint32_t d = a.rightBase[node] + offR + exR;
+            a.nextTri[d] = tri;
+            a.nextBox[d] = br;
+        }
+        __syncthreads();  // offL and offR are reused by the block's next chunk
     }
 }
 
-// Zhou08 large-node stage, step 4 (Original): segmented exclusive scan of per-chunk counts (Fig. 13.1)
+// Zhou08 large-node stage, step 4 (Original, strata's device-sized version
+// with accel.kd_lookahead; CUB's otherwise): inclusive segmented scan of the
+// per-chunk counts over each node's chunks (array [A] to array [B], Fig. 13.1)
 __global__ void lnsSegmentedScan(LevelArgs a, int side) {
     __shared__ ScanSmem s;
     __shared__ uint32_t carry;
-    uint32_t* v = side ? a.chunkR : a.chunkL;
+    const uint32_t* in = side ? a.chunkR : a.chunkL;
+    uint32_t* out = side ? a.scanR : a.scanL;
     FOR_EACH_BLOCK(node, 0u, a.counters[kActive]) {
         if (a.splitAxis[node] < 0) continue;
-        const uint32_t first = a.chunkFirst[node], chunks = (a.active[node].count + kBlock - 1) / kBlock;
+        const uint32_t first = a.chunkFirst[node], chunks = a.chunkFirst[node + 1] - first;
         if (threadIdx.x == 0) carry = 0;
         __syncthreads();
         for (uint32_t start = 0; start < chunks; start += kBlock) {
             const uint32_t c = start + threadIdx.x;
-            const uint32_t x = c < chunks ? v[first + c] : 0u;
-            // Shared-memory scan of counts: the Original scan generalised from flags.
-            s.a[0][threadIdx.x] = x;
+            s.a[0][threadIdx.x] = c < chunks ? in[first + c] : 0u;
             __syncthreads();
             for (int d = 1; d < kBlock; d <<= 1) {
                 uint32_t y = int(threadIdx.x) >= d ? s.a[0][threadIdx.x - d] : 0u;
@@ -344,17 +365,17 @@ __global__ void lnsSegmentedScan(LevelArgs a, int side) {
                 s.a[0][threadIdx.x] += y;
                 __syncthreads();
             }
-            if (c < chunks) v[first + c] = carry + s.a[0][threadIdx.x] - x;
+            if (c < chunks) out[first + c] = carry + s.a[0][threadIdx.x];
             __syncthreads();
             if (threadIdx.x == kBlock - 1) carry += s.a[0][threadIdx.x];
             __syncthreads();
         }
-        if (threadIdx.x == 0) a.childCount[2 * node + side] = carry;
-        __syncthreads();  // carry is reset for the block's next node
     }
 }
 
-// Zhou08 large-node stage, step 5 (Original): node offsets of the children's lists (scan over nodes)
+// Zhou08 large-node stage, step 5 (Original): the children's counts (the
+// last element of each node's scanned chunks) and their lists' offsets in
+// the next list (an exclusive scan over the nodes)
 __global__ void lnsNodeOffsets(LevelArgs a) {
     __shared__ uint32_t tile[1024];
     __shared__ uint32_t carry;
@@ -364,7 +385,8 @@ __global__ void lnsNodeOffsets(LevelArgs a) {
     for (uint32_t start = 0; start < numActive; start += blockDim.x) {
         const uint32_t i = start + threadIdx.x;
         const bool split = i < numActive && a.splitAxis[i] >= 0;
-        const uint32_t nl = split ? a.childCount[2 * i] : 0u, nr = split ? a.childCount[2 * i + 1] : 0u;
+        const uint32_t last = split ? a.chunkFirst[i + 1] - 1 : 0u;
+        const uint32_t nl = split ? a.scanL[last] : 0u, nr = split ? a.scanR[last] : 0u;
         tile[threadIdx.x] = nl + nr;
         __syncthreads();
         for (uint32_t d = 1; d < blockDim.x; d <<= 1) {
@@ -374,6 +396,8 @@ __global__ void lnsNodeOffsets(LevelArgs a) {
             __syncthreads();
         }
         if (split) {
+            a.childCount[2 * i] = nl;
+            a.childCount[2 * i + 1] = nr;
             a.leftBase[i] = carry + tile[threadIdx.x] - nl - nr;
             a.rightBase[i] = a.leftBase[i] + nl;
         }
@@ -382,6 +406,30 @@ __global__ void lnsNodeOffsets(LevelArgs a) {
         __syncthreads();
     }
     if (threadIdx.x == 0) a.counters[kNextRefs] = carry;  // compact extent of the next level
+}
+
+// Zhou08 large-node stage, step 5 (Original): each flagged reference to its
+// place in the next list: node offset + chunk offset (array [B] minus [A]) +
+// offset within the chunk, all stored by the kernels before
+__global__ void lnsScatter(LevelArgs a) {
+    FOR_EACH_BLOCK(chunk, 0u, a.counters[kNumChunks]) {
+        uint32_t node, ref;
+        bool valid;
+        chunkRange(a, chunk, node, ref, valid);
+        if (!valid || a.splitAxis[node] < 0) continue;
+        const uint32_t f = a.refFlags[ref];
+        const uint32_t tri = a.curTri[ref];
+        if (f & 1u) {
+            const uint32_t d = a.leftBase[node] + a.scanL[chunk] - a.chunkL[chunk] + ((f >> 8) & 0xffu);
+            a.nextTri[d] = tri;
+            a.nextBox[d] = a.curBox[ref];
+        }
+        if (f & 2u) {
+            const uint32_t d = a.rightBase[node] + a.scanR[chunk] - a.chunkR[chunk] + ((f >> 16) & 0xffu);
+            a.nextTri[d] = tri;
+            a.nextBox[d] = a.rightBox[ref];
+        }
+    }
 }
 
 __device__ void pushSmall(const LevelArgs& a, uint32_t node, uint32_t offset, uint32_t count, uint32_t depth,
@@ -431,6 +479,7 @@ __device__ void nextLevelNode(const LevelArgs& a, uint32_t i) {
                 pushSmall(a, child, off, cnt, depth, cell, true, false);
                 continue;
             }
+            atomicAdd(&a.counters[kNextChunks], (cnt + kBlock - 1) / kBlock);
             ActiveNode an;
             an.node = child, an.offset = off, an.count = cnt, an.depth = depth, an.cell = cell, an.stalls = step.stalls;
             a.nextActive[s] = an;
@@ -530,11 +579,14 @@ uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numT
     small_.resize(size_t(smallCap) * sizeof(SmallRoot));
     smallTri_.resize(storeCap);
     smallBox_.resize(storeCap);
-    nodeU32_.resize(size_t(activeCap) * 16);
-    nodeF32_.resize(size_t(activeCap) * 8);
+    const size_t stride = size_t(activeCap) + 1;
+    nodeU32_.resize(stride * 16);
+    nodeF32_.resize(stride * 8);
     cutCell_.resize(activeCap);
-    chunkU32_.resize(size_t(chunkCap) * 3);
-    chunkBox_.resize(chunkCap);
+    chunkU32_.resize(size_t(chunkCap) * 5);
+    chunkF32_.resize(v.c ? 0 : size_t(chunkCap) * 6);
+    refFlags_.resize(v.a ? 0 : refCap);
+    rightBox_.resize(v.a ? 0 : refCap);
     counters_.resize(kNumCounters + 6);
     bounds_d_.resize(1);
     uint32_t* ctr = counters_.data();
@@ -555,21 +607,27 @@ uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numT
     a.smallCapacity = smallCap;
     a.refCapacity = refCap;
     uint32_t* nu = nodeU32_.data();
+    a.nodeStride = uint32_t(stride);
     a.chunkFirst = nu;
-    a.boxEnc = nu + activeCap;  // 6 per node
-    a.splitAxis = reinterpret_cast<int*>(nu + 7 * size_t(activeCap));
-    a.childNode = nu + 8 * size_t(activeCap);
-    a.childCount = nu + 9 * size_t(activeCap);  // 2 per node
-    a.leftBase = nu + 11 * size_t(activeCap);
-    a.rightBase = nu + 12 * size_t(activeCap);
-    a.childDepth = nu + 13 * size_t(activeCap);
+    a.boxEnc = nu + stride;  // 6 per node
+    a.splitAxis = reinterpret_cast<int*>(nu + 7 * stride);
+    a.childNode = nu + 8 * stride;
+    a.childCount = nu + 9 * stride;  // 2 per node
+    a.leftBase = nu + 11 * stride;
+    a.rightBase = nu + 12 * stride;
+    a.childDepth = nu + 13 * stride;
     a.box = nodeF32_.data();  // 6 per node
-    a.splitPos = nodeF32_.data() + 6 * size_t(activeCap);
+    a.splitPos = nodeF32_.data() + 6 * stride;
     a.cutCell = cutCell_.data();
     a.chunkNode = chunkU32_.data();
     a.chunkL = chunkU32_.data() + chunkCap;
     a.chunkR = chunkU32_.data() + 2 * size_t(chunkCap);
-    a.chunkBox = chunkBox_.data();
+    a.scanL = chunkU32_.data() + 3 * size_t(chunkCap);
+    a.scanR = chunkU32_.data() + 4 * size_t(chunkCap);
+    a.chunkComp = chunkF32_.data();
+    a.chunkStride = chunkCap;
+    a.refFlags = refFlags_.data();
+    a.rightBox = rightBox_.data();
     a.cfg = cfg;
     a.ballot = v.b;
     a.shflReduce = v.d;
@@ -590,8 +648,20 @@ uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numT
     // Per level, a snapshot of the counters after it; the host reads level
     // L - lookahead's while the GPU runs the levels after it, and stops when
     // one has no next level (the up to lookahead levels enqueued after it
-    // find no active node and do nothing).
+    // find no active node and do nothing). Without lookahead (Zhou08) the
+    // host knows each level's sizes before it enqueues it, and the Original's
+    // segmented scans and reductions are CUB's, sized by them; with it they
+    // are strata's kernels that read the sizes on the device.
     const uint32_t lookahead = std::min(cfg.lookahead, kKdMaxLookahead);  // accel.kd_lookahead
+    const bool hostSizes = lookahead == 0;
+    // A library call: one of the chapter's kernel calls (CUB's own launches
+    // inside it are counted by CUPTI, not here).
+    auto library = [&](const char* name, auto&& call) {
+        call();
+        STRATA_LAUNCH_CHECK(name);
+        count(1);
+        ++stats_.libraryCalls;
+    };
     const uint32_t maxLevels = 4u * kKdMaxDepth;
     levelCounters_.resize(size_t(maxLevels) * kNumCounters);
     hostBounds_.resize(1);
@@ -613,6 +683,12 @@ uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numT
         });
         STRATA_CUDA_CHECK(
             cudaMemcpyAsync(hostBounds_.data(), bounds_d_.data(), sizeof(Aabb), cudaMemcpyDeviceToHost, stream));
+        uint32_t numActive = 0, numChunks = 0;  // the level's sizes, when the host knows them
+        if (hostSizes) {
+            readCounters();
+            numActive = std::min(host[kNextActive], activeCap);
+            numChunks = host[kNextChunks];
+        }
         for (uint32_t level = 0;; ++level) {
             if (level == maxLevels)
                 throw Error("kd-tree (gpu): large-node stage past its limit of " + std::to_string(maxLevels) + " levels");
@@ -625,22 +701,35 @@ uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numT
             a.nextBox = refBox_[cur ^ 1].data();
             launch("kd/large/group_chunks", [&] { lnsGroupChunks<<<1, 1024, 0, stream>>>(a); });
             launch("kd/large/chunk_bounds", [&] { lnsChunkBounds<<<chunkGrid, kBlock, 0, stream>>>(a); });
-            if (!v.c) {  // Original: six segmented reductions
+            if (!v.c) {  // Original: six segmented reductions, one per box component
                 for (int k = 0; k < 6; ++k) {
-                    launch("kd/large/segmented_reduce",
-                           [&] { lnsSegmentedReduce<<<nodeGrid, kBlock, 0, stream>>>(a, k); });
+                    if (hostSizes)
+                        library("kd/large/cub_segmented_reduce", [&] {
+                            librarySegmentedReduce(libraryTemp_, a.chunkComp + k * size_t(chunkCap),
+                                                   a.box + k * stride, numActive, a.chunkFirst, k >= 3, stream);
+                        });
+                    else
+                        launch("kd/large/segmented_reduce",
+                               [&] { lnsSegmentedReduce<<<nodeGrid, kBlock, 0, stream>>>(a, k); });
                 }
             }
             launch("kd/large/split_nodes", [&] { lnsSplitNodes<<<nodeThreadGrid, kBlock, 0, stream>>>(a); });
             if (v.a) {  // [A]: one sorting kernel with two atomics per block
-                launch("kd/large/sort_atomic", [&] { lnsSortTriangles<<<chunkGrid, kBlock, 0, stream>>>(a, 2); });
-            } else {  // Original: count, two segmented scans, node offsets, scatter
-                launch("kd/large/sort_count", [&] { lnsSortTriangles<<<chunkGrid, kBlock, 0, stream>>>(a, 0); });
-                launch("kd/large/segmented_scan_left", [&] { lnsSegmentedScan<<<nodeGrid, kBlock, 0, stream>>>(a, 0); });
-                launch("kd/large/segmented_scan_right",
-                       [&] { lnsSegmentedScan<<<nodeGrid, kBlock, 0, stream>>>(a, 1); });
+                launch("kd/large/sort_atomic", [&] { lnsSortTriangles<<<chunkGrid, kBlock, 0, stream>>>(a, true); });
+            } else {  // Original (Fig. 13.1): classify, two segmented scans, node offsets, scatter
+                launch("kd/large/sort_classify", [&] { lnsSortTriangles<<<chunkGrid, kBlock, 0, stream>>>(a, false); });
+                for (int side = 0; side < 2; ++side) {
+                    if (hostSizes)
+                        library("kd/large/cub_segmented_scan", [&] {
+                            librarySegmentedInclusiveSum(libraryTemp_, a.chunkNode, side ? a.chunkR : a.chunkL,
+                                                         side ? a.scanR : a.scanL, numChunks, stream);
+                        });
+                    else
+                        launch("kd/large/segmented_scan",
+                               [&] { lnsSegmentedScan<<<nodeGrid, kBlock, 0, stream>>>(a, side); });
+                }
                 launch("kd/large/node_offsets", [&] { lnsNodeOffsets<<<1, 1024, 0, stream>>>(a); });
-                launch("kd/large/sort_scatter", [&] { lnsSortTriangles<<<chunkGrid, kBlock, 0, stream>>>(a, 1); });
+                launch("kd/large/sort_scatter", [&] { lnsScatter<<<chunkGrid, kBlock, 0, stream>>>(a); });
             }
             launch("kd/large/next_level", [&] { lnsNextLevel<<<nodeThreadGrid, kBlock, 0, stream>>>(a); });
             launch("kd/large/collect_small", [&] {
@@ -653,10 +742,13 @@ uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numT
             if (level < lookahead) continue;
             const uint32_t known = level - lookahead;
             levelDone_[known % (lookahead + 1)].synchronize();
-            if (snap[size_t(known) * kNumCounters + kNextActive] == 0) {
+            const uint32_t* after = snap + size_t(known) * kNumCounters;
+            if (after[kNextActive] == 0) {
                 lastLevel = known;
                 break;
             }
+            numActive = std::min(after[kNextActive], activeCap);  // the next level's (hostSizes: known == level)
+            numChunks = after[kNextChunks];
         }
         const uint32_t* last = snap + size_t(lastLevel) * kNumCounters;
         if (last[kValidRefs] == 0) {
@@ -674,7 +766,9 @@ uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numT
         SmallStageArgs sa{reinterpret_cast<const SmallRoot*>(small_.data()), numSmall, smallTri_.data(),
                           smallBox_.data(), candPlane_.data(), candMask_.data(), nodes_.data(), nodeBudget,
                           primIndex_.data(), primCap, ctr, cfg, v.e};
-        count(launchSmallStage(sa, stream));
+        const SmallStageResult r = runSmallStage(sa, smallList_, smallCount_, stream);
+        count(r.launches);
+        stats_.smallLevels = r.levels;
         readCounters();
     }
     bounds_ = *hostBounds_.data();
@@ -707,7 +801,9 @@ void KdGpuBuilder::download(std::vector<KdNode>& nodes, std::vector<uint32_t>& p
 
 size_t KdGpuBuilder::memoryBytes() const {
     size_t b = nodes_.bytes() + primIndex_.bytes() + small_.bytes() + smallTri_.bytes() + smallBox_.bytes() +
-               nodeU32_.bytes() + nodeF32_.bytes() + chunkU32_.bytes() + chunkBox_.bytes() + cutCell_.bytes() +
+               nodeU32_.bytes() + nodeF32_.bytes() + chunkU32_.bytes() + chunkF32_.bytes() + cutCell_.bytes() +
+               refFlags_.bytes() + rightBox_.bytes() + libraryTemp_.bytes() + smallList_[0].bytes() +
+               smallList_[1].bytes() +
                counters_.bytes() + candPlane_.bytes() + candMask_.bytes() + bounds_d_.bytes();
     for (int k = 0; k < 2; ++k) b += refTri_[k].bytes() + refBox_[k].bytes() + active_[k].bytes();
     return b;

@@ -4,13 +4,18 @@
 // compact KdNode layout of kd_layout.h in device memory. Labelled phases:
 //   kd/large   large-node stage, per level: chunks, node AABBs (LNS2: six
 //              segmented reductions, or [C] per-block atomics), split
-//              decision, triangle sorting (LNS1: two segmented scans, or [A]
+//              decision, triangle sorting (LNS1: classification, two
+//              segmented scans, node offsets, scatter, or [A] one kernel with
 //              two per-block atomics), next level
-//   kd/small   small-node stage: candidate masks, then SAH splitting of each
-//              small root to its leaves in one launch
-// The large-node stage keeps each level's sizes on the device and the host
-// enqueues levels ahead, reading back whether a level two behind had a next
-// level; the small-node stage iterates on the device.
+//   kd/small   small-node stage: candidate masks, then SAH splitting to the
+//              leaves, level by level (Zhou08) or a subtree per small root
+// As the chapter's Original and All (Zhou08's schedule), the host reads each
+// large-node level's sizes back before it enqueues the level, and the
+// Original's segmented scans and reductions are library calls (CUB); the
+// small-node stage runs a launch and a host round trip per level. strata's
+// switches, in KdConfig (the tree stays the same): lookahead (levels
+// enqueued ahead, sizes on the device, strata's own segmented kernels),
+// snsSubtree (one launch for the whole small-node stage), snsCompact.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -39,7 +44,11 @@ struct KdStages {  // stage indices in the caller's StageTimer, -1: untimed
 };
 
 struct KdGpuStats {
+    // launches: kernel calls as the chapter counts them (a library call is
+    // one; the kernels CUB launches inside libraryCalls are not counted)
     uint32_t launches = 0, largeIterations = 0, smallRoots = 0, nodes = 0, refs = 0;
+    uint32_t libraryCalls = 0;  // CUB calls (the Original's segmented scans and reductions)
+    uint32_t smallLevels = 0;   // Zhou08's small-node stage: levels (0: accel.kd_small = subtree)
     uint32_t passes = 1;      // builds run: more than 1 when the output arrays had to grow
     uint32_t idleLevels = 0;  // large-node levels enqueued past the last (no active node; counted in launches)
     std::vector<std::string> warnings;  // caps hit
@@ -77,13 +86,17 @@ private:
     PinnedBuffer<Aabb> hostBounds_;
     CudaEvent levelDone_[kKdMaxLookahead + 1];  // the last lookahead + 1 levels
     int smCount_ = 0;
-    DeviceBuffer<float> nodeF32_;
-    DeviceBuffer<Aabb> chunkBox_, cutCell_, bounds_d_;
+    DeviceBuffer<float> nodeF32_, chunkF32_;
+    DeviceBuffer<Aabb> cutCell_, bounds_d_, rightBox_;
+    DeviceBuffer<uint32_t> refFlags_;
+    DeviceBuffer<unsigned char> libraryTemp_;  // CUB's scratch
     DeviceBuffer<uint32_t> smallTri_;
     DeviceBuffer<Aabb> smallBox_;
     // Small-node stage: per small root 384 candidates (4-byte plane, 16-byte masks).
     DeviceBuffer<float> candPlane_;
     DeviceBuffer<ulonglong2> candMask_;
+    DeviceBuffer<unsigned char> smallList_[2];  // Zhou08's small-node stage: the level's nodes, the next's
+    PinnedBuffer<uint32_t> smallCount_;
 };
 
 }  // namespace strata

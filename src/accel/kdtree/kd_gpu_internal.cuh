@@ -6,6 +6,8 @@
 
 #include "accel/kdtree/kd_gpu_primitives.cuh"
 #include "accel/kdtree/kd_rules.h"
+#include "gpu/device_buffer.h"
+#include "gpu/pinned_buffer.h"
 
 namespace strata::kdgpu {
 
@@ -34,6 +36,9 @@ enum CounterIndex : uint32_t {
     kActive,         // large nodes of the current level (set when the level begins)
     kFirstSmall,     // small roots before the current level
     kValidRefs,      // triangles with finite vertices (the root's count)
+    kNextChunks,     // chunks of the next level's large nodes (the host sizes CUB's calls with it)
+    kSmallList0,     // Zhou08 small-node stage: nodes in the even levels' lists
+    kSmallList1,     //   and in the odd levels' lists
     kNumCounters
 };
 enum : uint32_t { kFlagDepth = 1, kFlagNodes = 2, kFlagRefs = 4, kFlagSmallStore = 8, kFlagPrim = 16, kFlagStack = 32,
@@ -55,7 +60,25 @@ struct SmallStageArgs {
     bool popc;  // [E]
 };
 
-// Launches the small-node stage (2 kernels); returns the launch count.
-uint32_t launchSmallStage(const SmallStageArgs& a, cudaStream_t stream);
+struct SmallStageResult {
+    uint32_t launches = 0, levels = 0;
+};
+
+// Runs the small-node stage: strata's (cfg.snsSubtree: candidates, then one
+// launch building every small root's subtree) or Zhou08's (candidates, then
+// per level one launch over all small nodes and a host round trip). `lists`
+// (Zhou08's node lists, ping-pong) and `hostCount` (each level's size read
+// back) are the builder's, reused from build to build.
+SmallStageResult runSmallStage(const SmallStageArgs& a, DeviceBuffer<unsigned char> (&lists)[2],
+                               PinnedBuffer<uint32_t>& hostCount, cudaStream_t stream);
+
+// The chapter's Original with library primitives (kd_gpu_library.cu, CUB);
+// sized by the host, `temp` is their scratch (grown as needed).
+//   librarySegmentedReduce: out[s] = min (max) of in[offsets[s] .. offsets[s + 1])
+//   librarySegmentedInclusiveSum: inclusive sums of in over runs of equal keys
+void librarySegmentedReduce(DeviceBuffer<unsigned char>& temp, const float* in, float* out, uint32_t numSegments,
+                            const uint32_t* offsets, bool isMax, cudaStream_t stream);
+void librarySegmentedInclusiveSum(DeviceBuffer<unsigned char>& temp, const uint32_t* keys, const uint32_t* in,
+                                  uint32_t* out, uint32_t n, cudaStream_t stream);
 
 }  // namespace strata::kdgpu

@@ -1,7 +1,14 @@
 // accel/kdtree/kd_gpu_small.cu — Zhou08 small-node stage: per small root the
 // split candidates with their triangle masks, then exact-SAH splitting to the
-// leaves. Original vs [E]: bit counts (SWAR vs __popcll) and the block scans
-// and reductions (shared memory vs ballot/popc and shfl).
+// leaves, in one of two schedules:
+//   zhou     (Zhou08, the chapter's Original and All) level by level: one
+//            launch per level over every small node of the level, one block
+//            per node, and a host round trip for the next level's size;
+//   subtree  (strata's, accel.kd_small) one launch: a block per small root
+//            builds its whole subtree in shared memory.
+// Both take the same decisions (bestSmallSplit) and write the same leaves
+// (leafSlot). Original vs [E]: bit counts (SWAR vs __popcll) and the leaf
+// scans (shared memory vs popc).
 #include "accel/kdtree/kd_gpu_internal.cuh"
 #include "gpu/cuda_check.h"
 
@@ -75,6 +82,80 @@ __device__ void blockArgmin(ArgminSmem& s, float& cost, int& idx, bool shfl) {
     cost = s.cost[0];
     idx = s.idx[0];
     __syncthreads();
+}
+
+// The best split of the small node w among its root's candidates (Zhou08's
+// exact SAH): bestC = -1 when no split beats the leaf. plane and masks are
+// the root's candidates (shared memory in the subtree kernel, global memory
+// in Zhou08's level kernel). Every thread of the block calls it and gets the
+// result; n is the node's triangle count.
+struct SplitChoice {
+    uint32_t n;
+    float cost;
+    int candidate;
+};
+__device__ SplitChoice bestSmallSplit(const SmallStageArgs& a, const Work& w, uint32_t rootCount, const float* plane,
+                                      const ulonglong2* masks, uint8_t* nodeTri, ArgminSmem& am) {
+    const int t = threadIdx.x;
+    const uint32_t n = bitCount(w.mask, a.popc);
+    const float maxExt = maxComponent(w.cell.extent());
+    const float inv = maxExt > 0.0f ? 1.0f / maxExt : 0.0f;
+    const float area = kdScaledArea(w.cell, inv);
+    // strata's (accel.kd_sns_compact, not in Table 13.1): the node's
+    // triangles as a compact list (the popc of the mask below each bit), so
+    // the loop visits their 6n candidates only, not all 6 * rootCount of the
+    // root; Zhou08 tests each one's mask bit.
+    const bool compact = a.cfg.snsCompact;
+    if (compact) {
+        if (t < 64 && t < int(rootCount) && ((w.mask >> t) & 1ull))
+            nodeTri[__popcll(w.mask & ((1ull << t) - 1ull))] = uint8_t(t);
+        __syncthreads();
+    }
+    float best = a.cfg.intersectionCost * float(n);
+    int bestC = -1;
+    if (n > 0 && area > 0.0f) {
+        const int end = int(6 * (compact ? n : rootCount));
+        for (int k = t; k < end; k += kSmallBlock) {
+            int c = k;  // the candidate: 6 * triangle + kind, as the root numbers them
+            if (compact) c = 6 * nodeTri[k / 6] + k % 6;
+            else if (!((w.mask >> (c / 6)) & 1ull)) continue;
+            const int ax = (c % 6) / 2;
+            const float p = plane[c];
+            if (!(p > w.cell.lo[ax] && p < w.cell.hi[ax])) continue;
+            const ulonglong2 m = masks[c];
+            const uint32_t nl = bitCount(w.mask & m.x, a.popc), nr = bitCount(w.mask & m.y, a.popc);
+            const float cost = kdSplitCost(a.cfg, area, kdScaledArea(kdChildCell(w.cell, ax, p, false), inv),
+                                           kdScaledArea(kdChildCell(w.cell, ax, p, true), inv), nl, nr);
+            if (cost < best) best = cost, bestC = c;
+        }
+    }
+    blockArgmin(am, best, bestC, compact);  // strata's: warp shuffles with accel.kd_sns_compact
+    return {n, best, bestC};
+}
+
+// A leaf's entries: for thread t < rootCount whose triangle is in the mask,
+// its position among the mask's set bits below it ([E]: popc; Original: a
+// shared-memory Hillis-Steele scan of the flags over 64 threads). Every
+// thread of the block calls it (the scan's barriers); `scan` holds 64.
+__device__ uint32_t leafSlot(unsigned long long mask, uint32_t rootCount, bool popc, uint32_t* scan, bool& in) {
+    const int t = threadIdx.x;
+    in = t < int(rootCount) && ((mask >> t) & 1ull);  // rootCount <= 64
+    uint32_t pos = 0;
+    if (popc) {
+        if (t < 64) pos = uint32_t(__popcll(mask & ((1ull << t) - 1ull)));
+        return pos;
+    }
+    if (t < 64) scan[t] = in;
+    for (int d = 1; d < 64; d <<= 1) {
+        __syncthreads();
+        const uint32_t v = t < 64 && t >= d ? scan[t - d] : 0u;
+        __syncthreads();
+        if (t < 64) scan[t] += v;
+    }
+    __syncthreads();
+    if (t < 64) pos = scan[t] - in;
+    __syncthreads();  // scan is free for the caller's next use
+    return pos;
 }
 
 // A small root's subtree is built in shared memory (nodes and leaf entries
@@ -160,39 +241,9 @@ __global__ void snsSplitToLeaves(SmallStageArgs a) {
         if (t == 0) cur = stack[--sp];
         __syncthreads();
         const Work w = cur;
-        const uint32_t n = bitCount(w.mask, a.popc);
-        const float maxExt = maxComponent(w.cell.extent());
-        const float inv = maxExt > 0.0f ? 1.0f / maxExt : 0.0f;
-        const float area = kdScaledArea(w.cell, inv);
-        // strata's (accel.kd_sns_compact, not in Table 13.1): the node's
-        // triangles as a compact list (the popc of the mask below each bit),
-        // so the loop visits their 6n candidates only, not all 6 * root.count
-        // of the root; Zhou08 tests each one's mask bit.
-        const bool compact = a.cfg.snsCompact;
-        if (compact) {
-            if (t < 64 && t < int(root.count) && ((w.mask >> t) & 1ull))
-                nodeTri[__popcll(w.mask & ((1ull << t) - 1ull))] = uint8_t(t);
-            __syncthreads();
-        }
-        float best = a.cfg.intersectionCost * float(n);
-        int bestC = -1;
-        if (n > 0 && area > 0.0f) {
-            const int end = int(6 * (compact ? n : root.count));
-            for (int k = t; k < end; k += kSmallBlock) {
-                int c = k;  // the candidate: 6 * triangle + kind, as the root numbers them
-                if (compact) c = 6 * nodeTri[k / 6] + k % 6;
-                else if (!((w.mask >> (c / 6)) & 1ull)) continue;
-                const int ax = (c % 6) / 2;
-                const float p = plane[c];
-                if (!(p > w.cell.lo[ax] && p < w.cell.hi[ax])) continue;
-                const ulonglong2 m = masks[c];
-                const uint32_t nl = bitCount(w.mask & m.x, a.popc), nr = bitCount(w.mask & m.y, a.popc);
-                const float cost = kdSplitCost(a.cfg, area, kdScaledArea(kdChildCell(w.cell, ax, p, false), inv),
-                                               kdScaledArea(kdChildCell(w.cell, ax, p, true), inv), nl, nr);
-                if (cost < best) best = cost, bestC = c;
-            }
-        }
-        blockArgmin(am, best, bestC, compact);  // strata's: warp shuffles with accel.kd_sns_compact
+        const SplitChoice choice = bestSmallSplit(a, w, root.count, plane, masks, nodeTri, am);
+        const uint32_t n = choice.n;
+        const int bestC = choice.candidate;
         if (t == 0) {
             decision = 0;  // 0: leaf, 1: split
             if (bestC >= 0) {
@@ -232,22 +283,8 @@ __global__ void snsSplitToLeaves(SmallStageArgs a) {
         }
         __syncthreads();
         if (decision == 2) {  // block-uniform: every thread meets the scan's barriers
-            // Leaf entries: position of each set bit among the set bits below it.
-            const bool in = t < int(root.count) && ((w.mask >> t) & 1ull);  // root.count <= 64
-            uint32_t pos = 0;
-            if (a.popc) {  // [E]: popc of the mask below the lane
-                if (t < 64) pos = uint32_t(__popcll(w.mask & ((1ull << t) - 1ull)));
-            } else {       // Original: shared-memory scan of the flags (Hillis-Steele over 64)
-                if (t < 64) scan[t] = in;
-                for (int d = 1; d < 64; d <<= 1) {
-                    __syncthreads();
-                    const uint32_t v = t < 64 && t >= d ? scan[t - d] : 0u;
-                    __syncthreads();
-                    if (t < 64) scan[t] += v;
-                }
-                __syncthreads();
-                if (t < 64) pos = scan[t] - in;
-            }
+            bool in;
+            const uint32_t pos = leafSlot(w.mask, root.count, a.popc, scan, in);
             if (in) {
                 const uint32_t tri = a.tri[root.offset + t];
                 if (refsGlobal) a.primIndex[base + pos] = tri;
@@ -287,15 +324,130 @@ __global__ void snsSplitToLeaves(SmallStageArgs a) {
     if (t == 0) a.nodes[root.node] = globalNode(local, kRootSlot, nodeBase, refBase);
 }
 
+// Zhou08's small-node stage: a list of the level's small nodes.
+struct SmallNode {
+    uint32_t node, root, depth, pad;  // output node, its small root (index into roots), depth
+    unsigned long long mask;          // its triangles among the root's
+    Aabb cell;
+};
+
+// Zhou08 small-node stage, initial list: the small roots (a root of more than
+// 64 triangles, or one the large-node stage could not split, is one leaf now).
+__global__ void snsInitList(SmallStageArgs a, SmallNode* list) {
+    const SmallRoot root = a.roots[blockIdx.x];
+    __shared__ int ok;
+    __shared__ uint32_t base;
+    if (root.forceLeaf || root.count > 64) {
+        writeRootLeaf(a, root, ok, base);
+        return;
+    }
+    if (threadIdx.x != 0) return;
+    const uint32_t slot = atomicAdd(&a.counters[kSmallList0], 1u);
+    SmallNode sn;
+    sn.node = root.node, sn.root = blockIdx.x, sn.depth = root.depth, sn.pad = 0;
+    sn.mask = root.count == 64 ? ~0ull : ((1ull << root.count) - 1);
+    sn.cell = root.cell;
+    list[slot] = sn;
+}
+
+// Zhou08 small-node stage, one level: each node of the list (a block each)
+// finds its best split over its root's candidates and is split, its children
+// going to the next level's list, or made a leaf. The host sized `next` for
+// two children per node; this level's kernel also clears the counter the
+// level after it appends to (the one this level's list was counted in).
+__global__ void snsSplitLevel(SmallStageArgs a, const SmallNode* list, SmallNode* next, uint32_t level) {
+    const SmallNode sn = list[blockIdx.x];
+    const SmallRoot root = a.roots[sn.root];
+    const int t = threadIdx.x;
+    __shared__ ArgminSmem am;
+    __shared__ uint32_t scan[64];
+    __shared__ uint8_t nodeTri[64];
+    __shared__ int decision;
+    __shared__ uint32_t base;
+    uint32_t* nextCount = &a.counters[kSmallList0 + ((level + 1) & 1)];
+    if (blockIdx.x == 0 && t == 0) a.counters[kSmallList0 + ((level + 2) & 1)] = 0;  // read by the host already
+    // The root's candidates, from global memory (the chapter: 4-byte planes
+    // from global memory, 16-byte masks through the texture path).
+    const float* plane = a.candPlane + size_t(sn.root) * kCand;
+    const ulonglong2* masks = a.candMask + size_t(sn.root) * kCand;
+    const Work w{sn.node, sn.depth, sn.mask, sn.cell};
+    const SplitChoice choice = bestSmallSplit(a, w, root.count, plane, masks, nodeTri, am);
+    if (t == 0) {
+        decision = 0;  // 0: leaf, 1: split, 2: leaf with room for its entries
+        const int c = choice.candidate;
+        uint32_t first;
+        if (c >= 0) {
+            if (int(w.depth) >= a.cfg.maxDepth) atomicOr(&a.counters[kFlags], kFlagDepth);
+            else if (!allocate(&a.counters[kNodes], 2, a.nodeBudget, first)) atomicOr(&a.counters[kFlags], kFlagNodes);
+            else {
+                const int ax = (c % 6) / 2;
+                const float p = __ldg(&plane[c]);
+                const ulonglong2 m = __ldg(&masks[c]);
+                a.nodes[w.node] = KdNode::inner(ax, p, first);
+                const uint32_t s = atomicAdd(nextCount, 2u);
+                next[s] = {first, sn.root, w.depth + 1, 0u, w.mask & m.x, kdChildCell(w.cell, ax, p, false)};
+                next[s + 1] = {first + 1, sn.root, w.depth + 1, 0u, w.mask & m.y, kdChildCell(w.cell, ax, p, true)};
+                decision = 1;
+            }
+        }
+        if (!decision) {
+            if (allocate(&a.counters[kPrimRefs], choice.n, a.primCapacity, first)) {
+                a.nodes[w.node] = KdNode::leaf(first, choice.n);
+                base = first;
+                decision = 2;
+            } else {
+                a.nodes[w.node] = KdNode::leaf(0, 0);  // the host builds again with a larger primIndex
+                atomicOr(&a.counters[kFlags], kFlagPrim);
+            }
+        }
+    }
+    __syncthreads();
+    if (decision != 2) return;  // block-uniform
+    bool in;
+    const uint32_t pos = leafSlot(w.mask, root.count, a.popc, scan, in);
+    if (in) a.primIndex[base + pos] = a.tri[root.offset + t];
+}
+
 }  // namespace
 
-uint32_t launchSmallStage(const SmallStageArgs& a, cudaStream_t stream) {
-    if (a.numRoots == 0) return 0;
+SmallStageResult runSmallStage(const SmallStageArgs& a, DeviceBuffer<unsigned char> (&lists)[2],
+                               PinnedBuffer<uint32_t>& hostCount, cudaStream_t stream) {
+    SmallStageResult r;
+    if (a.numRoots == 0) return r;
     snsCandidates<<<a.numRoots, kSmallBlock, 0, stream>>>(a);
     STRATA_LAUNCH_CHECK("kd/small/candidates");
-    snsSplitToLeaves<<<a.numRoots, kSmallBlock, 0, stream>>>(a);
-    STRATA_LAUNCH_CHECK("kd/small/split_to_leaves");
-    return 2;
+    ++r.launches;
+    if (a.cfg.snsSubtree) {  // strata's: every small root's subtree in one launch
+        snsSplitToLeaves<<<a.numRoots, kSmallBlock, 0, stream>>>(a);
+        STRATA_LAUNCH_CHECK("kd/small/split_to_leaves");
+        ++r.launches;
+        return r;
+    }
+    // Zhou08: level by level; the host reads each level's size back.
+    hostCount.resize(1);
+    lists[0].resize(size_t(a.numRoots) * sizeof(SmallNode));
+    snsInitList<<<a.numRoots, kSmallBlock, 0, stream>>>(a, reinterpret_cast<SmallNode*>(lists[0].data()));
+    STRATA_LAUNCH_CHECK("kd/small/init_list");
+    ++r.launches;
+    for (uint32_t level = 0;; ++level) {
+        if (level > uint32_t(kKdMaxDepth) + 1)  // every level is one deeper, the depth cap makes leaves
+            throw Error("kd-tree (gpu): small-node stage past its limit of " + std::to_string(kKdMaxDepth + 1) +
+                        " levels");
+        STRATA_CUDA_CHECK(cudaMemcpyAsync(hostCount.data(), &a.counters[kSmallList0 + (level & 1)],
+                                          sizeof(uint32_t), cudaMemcpyDeviceToHost, stream));
+        STRATA_CUDA_CHECK(cudaStreamSynchronize(stream));
+        const uint32_t n = *hostCount.data();
+        if (n == 0) break;
+        DeviceBuffer<unsigned char>& cur = lists[level & 1];
+        DeviceBuffer<unsigned char>& next = lists[(level + 1) & 1];
+        next.resize(2 * size_t(n) * sizeof(SmallNode));
+        snsSplitLevel<<<n, kSmallBlock, 0, stream>>>(a, reinterpret_cast<const SmallNode*>(cur.data()),
+                                                     reinterpret_cast<SmallNode*>(next.data()), level);
+        STRATA_LAUNCH_CHECK("kd/small/split_level");
+        ++r.launches;
+        ++r.levels;
+    }
+    return r;
 }
 
 }  // namespace strata::kdgpu

@@ -22,8 +22,16 @@ struct KdConfig {
     uint32_t maxNodes = 0;           // 0: 8 * triangles + 4096 (over it: remaining nodes become leaves)
     // GPU large-node stage scheduling (strata's, accel.kd_lookahead; the tree
     // is the same): levels the host enqueues before it reads a level's sizes
-    // back, up to kKdMaxLookahead. 0: a host round trip per level, as Zhou08.
+    // back, up to kKdMaxLookahead, the level sizes staying on the device and
+    // the segmented scans and reductions strata's own kernels that read them
+    // there. 0: a host round trip per level and CUB's segmented scans and
+    // reductions sized by the host, as Zhou08 with CUDPP.
     uint32_t lookahead = 0;
+    // GPU small-node stage (strata's, accel.kd_small = subtree; the tree is
+    // the same): one block builds a small root's whole subtree in shared
+    // memory in one launch. Off (zhou): Zhou08's level-by-level stage, one
+    // launch and one host round trip per level over all small nodes.
+    bool snsSubtree = false;
     // GPU small-node stage (strata's, accel.kd_sns_compact; the tree is the
     // same): a node's candidates from a compact list of its triangles, and
     // the SAH minimum by warp shuffles. Off: every root candidate's mask bit
