@@ -53,10 +53,10 @@ struct KdTableArgs {
 // A variant: an [A]-[E] subset as accel.kd_opts takes it ("none", "A", ...,
 // "ABCDE"), then "+switch" for each of strata's on top: lookahead
 // (accel.kd_lookahead), subtree (accel.kd_small = subtree), compact
-// (accel.kd_sns_compact), mailbox (accel.kd_mailbox), or strata (all four).
+// (accel.kd_sns_compact), or strata (all three).
 struct Variant {
     std::string opts, label;
-    bool lookahead = false, subtree = false, compact = false, mailbox = false;
+    bool lookahead = false, subtree = false, compact = false;
 };
 
 Variant parseVariant(const std::string& text) {
@@ -69,21 +69,19 @@ Variant parseVariant(const std::string& text) {
         if (sw == "lookahead" || sw == "strata") v.lookahead = true;
         if (sw == "subtree" || sw == "strata") v.subtree = true;
         if (sw == "compact" || sw == "strata") v.compact = true;
-        if (sw == "mailbox" || sw == "strata") v.mailbox = true;
-        if (sw != "lookahead" && sw != "subtree" && sw != "compact" && sw != "mailbox" && sw != "strata")
-            throw Error("--variants: '" + text + "': expected +lookahead, +subtree, +compact, +mailbox or +strata "
-                        "after the [A]-[E] subset, got '+" + sw + "'");
+        if (sw != "lookahead" && sw != "subtree" && sw != "compact" && sw != "strata")
+            throw Error("--variants: '" + text + "': expected +lookahead, +subtree, +compact or +strata after the "
+                        "[A]-[E] subset, got '+" + sw + "'");
         plus = next;
     }
     Options probe;  // the subset is checked as accel.kd_opts checks it
     probe.set("accel.kd_opts", v.opts);
     v.label = v.opts == "none" ? "Original" : v.opts == "ABCDE" ? "All" : v.opts;
-    if (v.lookahead && v.subtree && v.compact && v.mailbox) v.label += " + strata's";
+    if (v.lookahead && v.subtree && v.compact) v.label += " + strata's";
     else {
         if (v.lookahead) v.label += " + lookahead";
         if (v.subtree) v.label += " + subtree";
         if (v.compact) v.label += " + compact";
-        if (v.mailbox) v.label += " + mailbox";
     }
     return v;
 }
@@ -96,7 +94,7 @@ std::vector<Variant> variantList(const std::string& which) {
     if (which == "prefixes") names = {"none", "A", "AB", "ABC", "ABCD", "ABCDE", "ABCDE+strata"};
     else if (which == "strata")
         names = {"none", "none+lookahead", "none+strata", "ABCDE", "ABCDE+lookahead", "ABCDE+subtree",
-                 "ABCDE+compact", "ABCDE+mailbox", "ABCDE+strata"};
+                 "ABCDE+compact", "ABCDE+strata"};
     else if (which == "all")
         for (unsigned m = 0; m < 32; ++m) {
             std::string s;
@@ -180,7 +178,7 @@ std::function<int()> addKdTableCommand(CLI::App& app) {
     cmd->add_option("--variants", a->variants,
                     "prefixes (Original, A, AB, ABC, ABCD, All, All + strata's switches), all (the 32 subsets), "
                     "strata (strata's switches one at a time on Original and All), or a comma-separated list such as "
-                    "none,ABCDE+subtree (+lookahead, +subtree, +compact, +mailbox, +strata)")
+                    "none,ABCDE+subtree (+lookahead, +subtree, +compact, +strata)")
         ->capture_default_str();
     cmd->add_option("--frames", a->frames, "timed frames per variant")->capture_default_str();
     cmd->add_option("--warmup", a->warmup, "frames rendered before timing")->capture_default_str();
@@ -234,7 +232,6 @@ std::function<int()> addKdTableCommand(CLI::App& app) {
                 s.options.set("accel.kd_opts", variant.opts);
                 s.options.accel.kdLookahead = variant.lookahead;
                 s.options.accel.kdSnsCompact = variant.compact;
-                s.options.accel.kdMailbox = variant.mailbox;
                 s.options.accel.kdSmall = variant.subtree ? "subtree" : "zhou";
                 Row row;
                 row.scene = path;

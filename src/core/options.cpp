@@ -64,14 +64,13 @@ void setKdPreset(Options& o, const std::string& value) {
     setKdOpts(o, value == "original" ? "none" : "all");
     o.accel.kdLookahead = strata;
     o.accel.kdSnsCompact = strata;
-    o.accel.kdMailbox = strata;
     o.accel.kdSmall = strata ? "subtree" : "zhou";
 }
 
 std::string getKdPreset(const Options& o) {
     const AccelOptions& a = o.accel;
-    const bool none = !a.kdLookahead && !a.kdSnsCompact && !a.kdMailbox && a.kdSmall == "zhou";
-    const bool every = a.kdLookahead && a.kdSnsCompact && a.kdMailbox && a.kdSmall == "subtree";
+    const bool none = !a.kdLookahead && !a.kdSnsCompact && a.kdSmall == "zhou";
+    const bool every = a.kdLookahead && a.kdSnsCompact && a.kdSmall == "subtree";
     const std::string opts = getKdOpts(o);
     if (opts == "none" && none) return "original";
     if (opts == "ABCDE" && none) return "all";
@@ -167,17 +166,11 @@ const std::vector<Field>& fields() {
           "chapter's): one launch in which a block builds each small root's whole subtree in shared memory. The tree "
           "is the same."},
          [](Options& o) -> void* { return &o.accel.kdSmall; }},
-        {{"accel.kd_mailbox", OptionKind::Bool, "strata: kd traversal skips the last four primitives it tested", {},
-          "strata's, not the chapter's: a triangle is referenced by every leaf its cell overlaps, so a ray crossing "
-          "several of them would test it again in each; with a mailbox of the last four primitives tested it is "
-          "tested once. The hits are the same (every test is against the whole ray)."},
-         [](Options& o) -> void* { return &o.accel.kdMailbox; }},
         {{"accel.kd_preset", OptionKind::String,
           "kd-tree switches at once: original, all (the chapter's Original and All), all+strata (All with strata's "
           "switches on top)",
           {"original", "all", "all+strata", "custom"},
-          "Sets accel.kd_a .. kd_e and strata's accel.kd_lookahead, accel.kd_sns_compact, accel.kd_small and "
-          "accel.kd_mailbox. Reads "
+          "Sets accel.kd_a .. kd_e and strata's accel.kd_lookahead, accel.kd_sns_compact and accel.kd_small. Reads "
           "'custom' for any other combination (setting custom changes nothing).",
           true},
          nullptr, setKdPreset, getKdPreset},

@@ -55,9 +55,6 @@ struct AccelOptions {
     // small nodes, a host round trip per level) | subtree (strata's: one
     // launch, a block builds each small root's subtree).
     std::string kdSmall = "zhou";
-    // strata's, not the chapter's: kd-tree traversal skips a primitive among
-    // the last four it tested (mailbox).
-    bool kdMailbox = false;
 };
 
 // Vector-displacement patches (Harada): how a mesh's VD quads are traced.

@@ -68,10 +68,7 @@ public:
         }
         CameraView cam = cameraView(t, int(w), int(h));
         SceneView sv = hostSceneView(scene_, flat_, pos_, nrm_, accel_.view(opt_.accel), cam);
-        if (opt_.accel.builder == "kdtree") {
-            sv.kd = kd_.view();
-            sv.kd.mailbox = opt_.accel.kdMailbox;
-        }
+        if (opt_.accel.builder == "kdtree") sv.kd = kd_.view();
         else if (opt_.accel.mode == "instanced") sv.tl = instanced_.view();
         if (!flat_.patches.empty()) sv.vd = vd_.view(flat_, opt_.vd, pixelAngle(cam, int(h)), n);
         const bool vd = sv.vd.numPatches > 0;

@@ -449,10 +449,7 @@ private:
         const bool kd = opt_.accel.builder == "kdtree";
         const bool instanced = opt_.accel.mode == "instanced" && instanced_;
         SceneView sv = gpu_->view(kd || instanced ? BvhView{} : lbvh_.view(traversalOf(opt_.accel)), cam);
-        if (kd) {
-            sv.kd = kd_.view();
-            sv.kd.mailbox = opt_.accel.kdMailbox;
-        }
+        if (kd) sv.kd = kd_.view();
         else if (instanced) sv.tl = instanced_->view();
         return sv;
     }

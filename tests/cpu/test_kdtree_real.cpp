@@ -103,30 +103,3 @@ TEST(KdRealGeometry, ConferenceRoom) {
     KdQuality q = buildAndCheck(lm.mesh, "conference", 200);
     EXPECT_LT(q.ratio(), kKdSahWarnRatio) << q.summary();
 }
-
-// strata's mailbox (accel.kd_mailbox): slivers are referenced by many leaves
-// (16-19 references per triangle), so rays along them meet the same
-// triangle leaf after leaf; the mailbox tests it once. Same hits (checked
-// against brute force in expectTracesMatch), fewer triangle tests.
-TEST(KdRealGeometry, MailboxTestsEachTriangleOnceAlongARay) {
-    const Mesh m = slivers(20000);
-    const HostKdTree kd = buildKdTreeCpu(m.positions, m.triangles);
-    const GeometryView g = geometryOf(m);
-    std::mt19937 rng(5);
-    uint64_t tests[2] = {0, 0};
-    for (int i = 0; i < 2000; ++i) {
-        const Ray r = randomRay(rng);
-        for (int mailbox = 0; mailbox < 2; ++mailbox) {
-            KdView v = kd.view();
-            v.mailbox = mailbox == 1;
-            TraversalStats st;
-            float tmax = r.tmax;
-            traverseKd<false>(v, r, tmax, [&](uint32_t p, const Ray& ray, float tm) { return intersectTri(g, p, ray, tm); },
-                              &st);
-            tests[mailbox] += st.primsTested;
-        }
-    }
-    std::printf("slivers: %llu triangle tests without the mailbox, %llu with it\n", (unsigned long long)tests[0],
-                (unsigned long long)tests[1]);
-    EXPECT_LT(tests[1], tests[0]);  // 4.7% fewer here; on Sponza and Conference 0.5-6% (docs/perf.md)
-}

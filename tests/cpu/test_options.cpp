@@ -102,11 +102,11 @@ TEST(Options, KdPresetSetsTheChaptersVariantsAndStrataSwitches) {
     EXPECT_EQ(o.get("accel.kd_small"), "zhou");
     o.set("accel.kd_preset", "all+strata");
     EXPECT_EQ(o.get("accel.kd_opts"), "ABCDE");
-    EXPECT_TRUE(o.accel.kdLookahead && o.accel.kdSnsCompact && o.accel.kdMailbox);
+    EXPECT_TRUE(o.accel.kdLookahead && o.accel.kdSnsCompact);
     EXPECT_EQ(o.accel.kdSmall, "subtree");
     o.set("accel.kd_preset", "all");
     EXPECT_EQ(o.get("accel.kd_opts"), "ABCDE");
-    EXPECT_FALSE(o.accel.kdLookahead || o.accel.kdSnsCompact || o.accel.kdMailbox);
+    EXPECT_FALSE(o.accel.kdLookahead || o.accel.kdSnsCompact);
     EXPECT_EQ(o.accel.kdSmall, "zhou");
     o.set("accel.kd_small", "subtree");
     EXPECT_EQ(o.get("accel.kd_preset"), "custom");

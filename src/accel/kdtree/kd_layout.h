@@ -59,10 +59,6 @@ struct KdView {
     uint32_t numNodes = 0;
     uint32_t numRefs = 0;  // entries in primIndex
     Aabb bounds;           // root cell
-    // strata's, not the chapter's (accel.kd_mailbox): the traversal skips a
-    // primitive among the last four it tested (a triangle is referenced by
-    // every leaf its cell overlaps; the ray meets it again leaf after leaf).
-    bool mailbox = false;
 };
 
 }  // namespace strata

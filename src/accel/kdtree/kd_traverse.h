@@ -56,10 +56,6 @@ STRATA_HD uint32_t traverseKd(const KdView& kd, const Ray& ray, float& tmax, Int
     const Vec3 inv{1.0f / ray.dir.x, 1.0f / ray.dir.y, 1.0f / ray.dir.z};  // inf where parallel: handled below
     KdStackEntry stack[kKdStackSize];
     int sp = 0;
-    // The last primitives tested (kd.mailbox): skipping a second test is
-    // exact, since primitives are tested against the whole ray and tmax only
-    // shrinks (a miss stays a miss, a hit is no closer the second time).
-    uint32_t mb0 = ~0u, mb1 = ~0u, mb2 = ~0u, mb3 = ~0u;
     uint32_t node = 0;
     for (;;) {
         KdNode n = kd.nodes[node];
@@ -96,10 +92,6 @@ STRATA_HD uint32_t traverseKd(const KdView& kd, const Ray& ray, float& tmax, Int
         const uint32_t first = n.firstPrim(), count = n.primCount();
         for (uint32_t k = 0; k < count; ++k) {
             uint32_t prim = kd.primIndex[first + k];
-            if (kd.mailbox) {
-                if (prim == mb0 || prim == mb1 || prim == mb2 || prim == mb3) continue;
-                mb3 = mb2, mb2 = mb1, mb1 = mb0, mb0 = prim;
-            }
             if (stats) stats->primsTested++;
             float t = intersect(prim, ray, tmax);
             if (t < tmax) {
