@@ -10,6 +10,7 @@
 #include "accel/lbvh/lbvh_compare.h"
 #include "accel/lbvh/skip_reference.h"
 #if defined(STRATA_HAVE_CUDA)
+#include "render/kd_config.h"
 #include "render/cuda_renderer.h"
 #endif
 
@@ -131,7 +132,7 @@ KdQuality sceneKdQuality(const Scene& scene, float t) {
 #endif
     if (pos.empty()) {
         poseFlatScene(scene, flat, t, pos, nrm);
-        tree = buildKdTreeCpu(pos, flat.tris);
+        tree = buildKdTreeCpu(pos, flat.tris, kdConfigOf(scene.options.accel));
     }
     std::vector<Aabb> bounds;
     triangleBounds(pos, flat.tris, bounds);

@@ -29,6 +29,7 @@
 #include "core/error.h"
 #include "gpu/device.h"
 #include "render/flat_scene.h"
+#include "render/kd_config.h"
 #include "scene/data_folder.h"
 #include "scene/scene_loader.h"
 #include "scene/vd_scene.h"
@@ -53,10 +54,11 @@ struct KdTableArgs {
 // A variant: an [A]-[E] subset as accel.kd_opts takes it ("none", "A", ...,
 // "ABCDE"), then "+switch" for each of strata's on top: lookahead
 // (accel.kd_lookahead), subtree (accel.kd_small = subtree), compact
-// (accel.kd_sns_compact), or strata (all three).
+// (accel.kd_sns_compact), or strata (all three); and sah
+// (accel.kd_large_split = sah: a different tree, so named on its own).
 struct Variant {
     std::string opts, label;
-    bool lookahead = false, subtree = false, compact = false;
+    bool lookahead = false, subtree = false, compact = false, sah = false;
 };
 
 Variant parseVariant(const std::string& text) {
@@ -69,9 +71,10 @@ Variant parseVariant(const std::string& text) {
         if (sw == "lookahead" || sw == "strata") v.lookahead = true;
         if (sw == "subtree" || sw == "strata") v.subtree = true;
         if (sw == "compact" || sw == "strata") v.compact = true;
-        if (sw != "lookahead" && sw != "subtree" && sw != "compact" && sw != "strata")
-            throw Error("--variants: '" + text + "': expected +lookahead, +subtree, +compact or +strata after the "
-                        "[A]-[E] subset, got '+" + sw + "'");
+        if (sw == "sah") v.sah = true;
+        if (sw != "lookahead" && sw != "subtree" && sw != "compact" && sw != "strata" && sw != "sah")
+            throw Error("--variants: '" + text + "': expected +lookahead, +subtree, +compact, +strata or +sah after "
+                        "the [A]-[E] subset, got '+" + sw + "'");
         plus = next;
     }
     Options probe;  // the subset is checked as accel.kd_opts checks it
@@ -83,6 +86,7 @@ Variant parseVariant(const std::string& text) {
         if (v.subtree) v.label += " + subtree";
         if (v.compact) v.label += " + compact";
     }
+    if (v.sah) v.label += " + SAH splits";
     return v;
 }
 
@@ -94,7 +98,7 @@ std::vector<Variant> variantList(const std::string& which) {
     if (which == "prefixes") names = {"none", "A", "AB", "ABC", "ABCD", "ABCDE", "ABCDE+strata"};
     else if (which == "strata")
         names = {"none", "none+lookahead", "none+strata", "ABCDE", "ABCDE+lookahead", "ABCDE+subtree",
-                 "ABCDE+compact", "ABCDE+strata"};
+                 "ABCDE+compact", "ABCDE+strata", "ABCDE+sah", "ABCDE+strata+sah"};
     else if (which == "all")
         for (unsigned m = 0; m < 32; ++m) {
             std::string s;
@@ -178,7 +182,7 @@ std::function<int()> addKdTableCommand(CLI::App& app) {
     cmd->add_option("--variants", a->variants,
                     "prefixes (Original, A, AB, ABC, ABCD, All, All + strata's switches), all (the 32 subsets), "
                     "strata (strata's switches one at a time on Original and All), or a comma-separated list such as "
-                    "none,ABCDE+subtree (+lookahead, +subtree, +compact, +strata)")
+                    "none,ABCDE+subtree (+lookahead, +subtree, +compact, +strata, +sah)")
         ->capture_default_str();
     cmd->add_option("--frames", a->frames, "timed frames per variant")->capture_default_str();
     cmd->add_option("--warmup", a->warmup, "frames rendered before timing")->capture_default_str();
@@ -223,7 +227,8 @@ std::function<int()> addKdTableCommand(CLI::App& app) {
             FlatScene flat = flattenScene(base);
             std::vector<Vec3> pos, nrm;
             poseFlatScene(base, flat, 0.0f, pos, nrm);
-            const HostKdTree reference = buildKdTreeCpu(pos, flat.tris);
+            // The CPU reference of each large-node split rule (median, SAH), built when first needed.
+            std::unique_ptr<HostKdTree> references[2];
             const std::vector<Ray> rays = makeRays(base, pos, 0.0f, a->rays, o.render.seed);
             Checker checker;
             BruteForce brute;
@@ -233,10 +238,14 @@ std::function<int()> addKdTableCommand(CLI::App& app) {
                 s.options.accel.kdLookahead = variant.lookahead;
                 s.options.accel.kdSnsCompact = variant.compact;
                 s.options.accel.kdSmall = variant.subtree ? "subtree" : "zhou";
+                s.options.accel.kdLargeSplit = variant.sah ? "sah" : "median";
+                std::unique_ptr<HostKdTree>& reference = references[variant.sah];
+                if (!reference)
+                    reference = std::make_unique<HostKdTree>(buildKdTreeCpu(pos, flat.tris, kdConfigOf(s.options.accel)));
                 Row row;
                 row.scene = path;
                 row.variant = variant.label;
-                row.problem = validateVariant(s, flat, reference, rays, checker, brute);
+                row.problem = validateVariant(s, flat, *reference, rays, checker, brute);
                 if (row.problem.empty()) {
                     auto r = makeRenderer(s);
                     const FrameRun run = runFrames(*r, s.options, a->warmup, a->frames, row.variant + " frame");

@@ -14,6 +14,7 @@
 #include "accel/cpu/sah_builder.h"
 #include "accel/lbvh/lbvh_compare.h"
 #include "accel/kdtree/kd_cpu_builder.h"
+#include "render/kd_config.h"
 #include "render/instanced_host.h"
 #include "accel/kdtree/kd_validate.h"
 #include "accel/lbvh/lbvh_host.h"
@@ -111,7 +112,7 @@ std::function<int()> addValidateCommand(CLI::App& app) {
 
         checkCpuRuns(c, bounds, bits, base, rs, ref);
 
-        const HostKdTree cpuKd = buildKdTreeCpu(pos, flat.tris);
+        const HostKdTree cpuKd = buildKdTreeCpu(pos, flat.tris, kdConfigOf(scene.options.accel));
         c.kdStructure("kdtree (cpu)", cpuKd, pos, flat.tris);
         s = base;
         s.kd = cpuKd.view();
@@ -191,7 +192,7 @@ std::function<int()> addValidateCommand(CLI::App& app) {
             // above serve where its positions are the CPU's, bit for bit.
             const bool samePositions = kd.positions.size() == pos.size() &&
                                        std::memcmp(kd.positions.data(), pos.data(), pos.size() * sizeof(Vec3)) == 0;
-            c.kdSameAsReference(what, kd.tree, samePositions ? cpuKd : buildKdTreeCpu(kd.positions, flat.tris));
+            c.kdSameAsReference(what, kd.tree, samePositions ? cpuKd : buildKdTreeCpu(kd.positions, flat.tris, kdConfigOf(scene.options.accel)));
             std::printf("%-46s      build %.3f ms (large %.3f, small %.3f), %u kernel calls (%u of them CUB's), "
                         "%u large-node levels (+%u idle), %u small roots, %u small-node levels%s\n",
                         what, kd.buildMs, kd.largeMs, kd.smallMs, kd.launches, kd.libraryCalls,

@@ -166,6 +166,13 @@ const std::vector<Field>& fields() {
           "chapter's): one launch in which a block builds each small root's whole subtree in shared memory. The tree "
           "is the same."},
          [](Options& o) -> void* { return &o.accel.kdSmall; }},
+        {{"accel.kd_large_split", OptionKind::String,
+          "kd large-node split: median (Zhou08) or sah (strata: binned SAH, 32 bins per axis)", {"median", "sah"},
+          "median: Zhou08's large-node stage splits at the spatial median of the longest axis of the node's "
+          "triangle box, as the chapter's Original and All. sah (strata's, not the chapter's): each chunk bins its "
+          "triangles over the node's box (32 bins per axis, one kernel per level more) and the node splits at the "
+          "bin boundary of least SAH on any axis. A different tree; the CPU reference builds the same one."},
+         [](Options& o) -> void* { return &o.accel.kdLargeSplit; }},
         {{"accel.kd_preset", OptionKind::String,
           "kd-tree switches at once: original, all (the chapter's Original and All), all+strata (All with strata's "
           "switches on top)",

@@ -55,6 +55,9 @@ struct AccelOptions {
     // small nodes, a host round trip per level) | subtree (strata's: one
     // launch, a block builds each small root's subtree).
     std::string kdSmall = "zhou";
+    // The large-node stage's split plane: median (Zhou08: the spatial median
+    // of the longest axis) | sah (strata's: binned SAH over 32 bins per axis).
+    std::string kdLargeSplit = "median";
 };
 
 // Vector-displacement patches (Harada): how a mesh's VD quads are traced.

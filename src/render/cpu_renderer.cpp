@@ -7,6 +7,7 @@
 #include "accel/host_accel.h"
 #include "accel/lbvh/lbvh_variant.h"
 #include "accel/kdtree/kd_cpu_builder.h"
+#include "render/kd_config.h"
 #include "render/flat_scene.h"
 #include "render/integrator.h"
 #include "render/rebuild_policy.h"
@@ -58,7 +59,7 @@ public:
                 // The CPU backend runs every builder: the LBVH variants through the
                 // same host-device code as the GPU, the binned SAH reference, or
                 // the CPU reference kd-tree (which clips triangles: it takes them whole).
-                if (opt_.accel.builder == "kdtree") kd_ = buildKdTreeCpu(pos_, flat_.tris);
+                if (opt_.accel.builder == "kdtree") kd_ = buildKdTreeCpu(pos_, flat_.tris, kdConfigOf(opt_.accel));
                 else if (opt_.accel.mode == "instanced") instanced_.build(scene_, flat_, pos_, bounds_, t, opt_.accel);
                 else buildHostAccel(bounds_, opt_.accel, accel_);
                 // Patch transforms, and in flat mode the BVH over the patch boxes.

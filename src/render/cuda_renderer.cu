@@ -18,6 +18,7 @@
 #include "gpu/pinned_buffer.h"
 #include "gpu/stage_timer.h"
 #include "render/gpu_scene.h"
+#include "render/kd_config.h"
 #include "render/instanced_gpu.h"
 #include "render/integrator.h"
 #include "render/path_storage.h"
@@ -376,13 +377,10 @@ public:
     }
 
     // The kd-tree over the posed triangles with the options' [A]-[E] and
-    // strata's switches (accel.kd_lookahead, accel.kd_sns_compact, accel.kd_small).
+    // strata's switches (kdConfigOf).
     void buildKd(StageTimer* timer, const KdStages& stages) {
         const AccelOptions& a = opt_.accel;
-        KdConfig config;
-        config.lookahead = a.kdLookahead ? kKdMaxLookahead : 0;
-        config.snsCompact = a.kdSnsCompact;
-        config.snsSubtree = a.kdSmall == "subtree";
+        const KdConfig config = kdConfigOf(a);
         kd_.build(gpu_->positions(), gpu_->triangles(), gpu_->numTris(), KdVariant{a.kdA, a.kdB, a.kdC, a.kdD, a.kdE},
                   stream_, timer, stages, config);
     }

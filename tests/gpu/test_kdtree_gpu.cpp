@@ -178,27 +178,37 @@ TEST(GpuKdTree, SameTreeAsCpuReference) {
         // comparison runs with a cap no case reaches.
         KdConfig zhou;
         zhou.maxNodes = 32 * uint32_t(c.mesh.triangles.size()) + 4096;
-        KdConfig strata = zhou;  // every one of strata's switches
+        KdConfig strata = zhou;  // strata's switches that keep the tree
         strata.lookahead = kKdMaxLookahead;
         strata.snsSubtree = strata.snsCompact = true;
-        const HostKdTree ref = buildKdTreeCpu(c.mesh.positions, c.mesh.triangles, zhou);
-        const double sahRef = kdSahCost(ref.view(), 1.0, 1.0);
-        for (unsigned mask : {0u, 31u, 32u + 31u}) {
-            const KdVariant v = KdVariant::fromMask(mask);
-            GpuTree g = buildOnGpu(c.mesh, v, mask & 32u ? strata : zhou);
-            const std::string what = std::string(c.name) + " " + v.name() + (mask & 32u ? " + strata's" : "");
+        KdConfig sah = strata;  // and the binned-SAH large-node split, a tree of its own
+        sah.largeSah = true;
+        const HostKdTree refMedian = buildKdTreeCpu(c.mesh.positions, c.mesh.triangles, zhou);
+        const HostKdTree refSah = buildKdTreeCpu(c.mesh.positions, c.mesh.triangles, sah);
+        const struct {
+            unsigned mask;
+            const KdConfig* cfg;
+            const char* label;
+        } runs[] = {{0u, &zhou, ""}, {31u, &zhou, ""}, {31u, &strata, " + strata's"}, {0u, &sah, " + SAH splits"},
+                    {31u, &sah, " + strata's + SAH splits"}};
+        for (const auto& run : runs) {
+            const KdVariant v = KdVariant::fromMask(run.mask);
+            GpuTree g = buildOnGpu(c.mesh, v, *run.cfg);
+            const HostKdTree& ref = run.cfg->largeSah ? refSah : refMedian;
+            const double sahRef = kdSahCost(ref.view(), 1.0, 1.0);
+            const std::string what = std::string(c.name) + " " + v.name() + run.label;
             KdReport r = validateKdTree(g.tree.view(), c.mesh.positions, c.mesh.triangles);
             ASSERT_TRUE(r.ok) << what << ": " << r.errors[0];
             const KdComparison cmp = compareKdTrees(g.tree.view(), ref.view());
-            const double sah = kdSahCost(g.tree.view(), 1.0, 1.0);
-            EXPECT_TRUE(cmp.same() || std::fabs(sah - sahRef) <= 0.01 * sahRef)
+            const double sahGpu = kdSahCost(g.tree.view(), 1.0, 1.0);
+            EXPECT_TRUE(cmp.same() || std::fabs(sahGpu - sahRef) <= 0.01 * sahRef)
                 << what << ": " << cmp.differing << " of " << cmp.nodes << " nodes differ (first: " << cmp.first
-                << "), SAH " << sah << " against " << sahRef;
+                << "), SAH " << sahGpu << " against " << sahRef;
             const KdQuality q = measureKdQuality(g.tree.view(), test::boundsOf(c.mesh));
             EXPECT_LT(q.ratio(), kKdSahWarnRatio) << what << ": " << q.summary();
             std::printf("%s: %s; %u of %u nodes differ from the CPU tree (SAH %.2f against %.2f); %u kernel "
                         "calls, %u large-node levels, %u small roots, %u small-node levels\n",
-                        what.c_str(), q.summary().c_str(), cmp.differing, cmp.nodes, sah, sahRef, g.stats.launches,
+                        what.c_str(), q.summary().c_str(), cmp.differing, cmp.nodes, sahGpu, sahRef, g.stats.launches,
                         g.stats.largeIterations, g.stats.smallRoots, g.stats.smallLevels);
         }
     }

@@ -107,6 +107,19 @@ struct Builder {
         }
     }
 
+    // strata's binned SAH split of a large node (KdConfig::largeSah).
+    bool binnedSplit(const NodeWork& w, const Aabb& tight, int& axis, float& plane) const {
+        uint32_t starts[3 * kKdBins] = {}, ends[3 * kKdBins] = {};
+        for (int a = 0; a < 3; ++a) {
+            const float scale = kdBinScale(tight.hi[a] - tight.lo[a]);
+            for (const Ref& r : w.refs) {
+                starts[a * kKdBins + kdBin(r.box.lo[a], tight.lo[a], scale)]++;
+                ends[a * kKdBins + kdBin(r.box.hi[a], tight.lo[a], scale)]++;
+            }
+        }
+        return kdBinnedSplit(cfg, w.cell, tight, starts, ends, uint32_t(w.refs.size()), axis, plane);
+    }
+
     // One level of the large-node stage over the active list; returns the next list.
     std::vector<NodeWork> largeIteration(std::vector<NodeWork>& active, std::vector<NodeWork>& smallRoots) {
         std::vector<NodeWork> next;
@@ -121,12 +134,15 @@ struct Builder {
             for (const Ref& r : w.refs) tight.grow(r.box);
             cutEmptySpace(w, tight);
             // Zhou08 large-node stage: spatial median of the box's longest
-            // axis; kdLargeStep (kd_rules.h) decides whether it is made.
-            const int axis = tight.longestAxis();
+            // axis (or strata's binned SAH); kdLargeStep (kd_rules.h)
+            // decides whether it is made.
+            int axis = tight.longestAxis();
             const float ext = tight.extent()[axis];
-            const float plane = tight.lo[axis] + 0.5f * ext;
+            float plane = tight.lo[axis] + 0.5f * ext;
+            bool splittable = ext > 0.0f;
+            if (cfg.largeSah) splittable = binnedSplit(w, tight, axis, plane);
             NodeWork l, r;
-            bool split = ext > 0.0f && canSplit(w);
+            bool split = splittable && canSplit(w);
             if (split && levelRefs + 2 * w.refs.size() > refBudget) {
                 warn(warnedRefs, "kd-tree: reference cap " + std::to_string(refBudget) +
                                      " reached (clipped triangles duplicated); remaining large nodes are leaves");

@@ -61,6 +61,7 @@ struct LevelArgs {
     uint32_t* leftBase;
     uint32_t* rightBase;
     uint32_t* childDepth;
+    uint32_t* bins;        // strata's binned SAH: 6 * kKdBins per node (starts on x y z, then ends)
     // per chunk
     uint32_t* chunkNode;
     uint32_t* chunkL;      // Original: per-chunk counts (the chapter's array [A])
@@ -152,6 +153,8 @@ __global__ void lnsGroupChunks(LevelArgs a) {
                 a.boxEnc[6 * i + 3 + k] = 0u;
             }
             a.childCount[2 * i] = a.childCount[2 * i + 1] = 0;
+            if (a.cfg.largeSah)
+                for (int b = 0; b < 6 * kKdBins; ++b) a.bins[size_t(i) * 6 * kKdBins + b] = 0;
         }
         __syncthreads();
         if (threadIdx.x == blockDim.x - 1) carry += tile[threadIdx.x];
@@ -219,7 +222,44 @@ __global__ void lnsSegmentedReduce(LevelArgs a, int component) {
     }
 }
 
-// Zhou08 large-node stage, step 3: empty-space cutting and spatial-median split of the longest axis
+// The node's triangle box (after its segmented reductions or [C]'s atomics).
+__device__ Aabb nodeBox(const LevelArgs& a, uint32_t i) {
+    Aabb tight;
+    for (int k = 0; k < 3; ++k) {
+        tight.lo[k] = a.atomicBoxes ? decodeFloat(a.boxEnc[6 * i + k]) : a.box[k * a.nodeStride + i];
+        tight.hi[k] = a.atomicBoxes ? decodeFloat(a.boxEnc[6 * i + 3 + k]) : a.box[(3 + k) * a.nodeStride + i];
+    }
+    return tight;
+}
+
+// strata's binned SAH (accel.kd_large_split = sah): each chunk bins its
+// triangles' clipped boxes over its node's triangle box in shared memory,
+// then adds its counts to the node's (kdBinnedSplit decides in splitNode).
+__global__ void lnsBinCounts(LevelArgs a) {
+    __shared__ uint32_t hist[6 * kKdBins];
+    FOR_EACH_BLOCK(chunk, 0u, a.counters[kNumChunks]) {
+        for (int b = threadIdx.x; b < 6 * kKdBins; b += blockDim.x) hist[b] = 0;
+        __syncthreads();
+        uint32_t node, ref;
+        bool valid;
+        chunkRange(a, chunk, node, ref, valid);
+        if (valid && a.active[node].count > a.cfg.smallNodeMax) {
+            const Aabb tight = nodeBox(a, node), box = a.curBox[ref];
+            for (int k = 0; k < 3; ++k) {
+                const float scale = kdBinScale(tight.hi[k] - tight.lo[k]);
+                atomicAdd(&hist[k * kKdBins + kdBin(box.lo[k], tight.lo[k], scale)], 1u);
+                atomicAdd(&hist[(3 + k) * kKdBins + kdBin(box.hi[k], tight.lo[k], scale)], 1u);
+            }
+        }
+        __syncthreads();
+        for (int b = threadIdx.x; b < 6 * kKdBins; b += blockDim.x)
+            if (hist[b]) atomicAdd(&a.bins[size_t(node) * 6 * kKdBins + b], hist[b]);
+        __syncthreads();  // hist is cleared for the block's next chunk
+    }
+}
+
+// Zhou08 large-node stage, step 3: empty-space cutting and spatial-median
+// split of the longest axis (or strata's binned SAH)
 __device__ void splitNode(const LevelArgs& a, uint32_t i) {
     const ActiveNode n = a.active[i];
     if (n.count <= a.cfg.smallNodeMax) {  // a small root node: straight to the small-node stage
@@ -228,11 +268,7 @@ __device__ void splitNode(const LevelArgs& a, uint32_t i) {
         a.cutCell[i] = n.cell;
         return;
     }
-    Aabb tight;
-    for (int k = 0; k < 3; ++k) {
-        tight.lo[k] = a.atomicBoxes ? decodeFloat(a.boxEnc[6 * i + k]) : a.box[k * a.nodeStride + i];
-        tight.hi[k] = a.atomicBoxes ? decodeFloat(a.boxEnc[6 * i + 3 + k]) : a.box[(3 + k) * a.nodeStride + i];
-    }
+    const Aabb tight = nodeBox(a, i);
     uint32_t node = n.node, depth = n.depth;
     Aabb cell = n.cell;
     a.splitAxis[i] = -1;
@@ -252,14 +288,19 @@ __device__ void splitNode(const LevelArgs& a, uint32_t i) {
     a.cutCell[i] = cell;
     a.childNode[i] = node;  // the node that continues after the cuts
     const Vec3 e = tight.extent();
-    const int axis = tight.longestAxis();
-    if (!(e[axis] > 0.0f)) return;
+    int axis = tight.longestAxis();
+    float split = tight.lo[axis] + 0.5f * e[axis];
+    if (a.cfg.largeSah) {
+        const uint32_t* bins = a.bins + size_t(i) * 6 * kKdBins;
+        if (!kdBinnedSplit(a.cfg, cell, tight, bins, bins + 3 * kKdBins, n.count, axis, split)) return;
+    } else if (!(e[axis] > 0.0f)) {
+        return;
+    }
     if (int(depth) >= a.cfg.maxDepth) { atomicOr(&a.counters[kFlags], kFlagDepth); return; }
     const uint32_t reserve = atomicAdd(&a.counters[kNextRefs], 2 * n.count);
     if (reserve + 2 * n.count > a.refCapacity) { atomicOr(&a.counters[kFlags], kFlagRefs); return; }
     // The children are allocated once their triangles are counted, if
     // kdLargeStep makes the split (nextLevelNode).
-    const float split = tight.lo[axis] + 0.5f * e[axis];
     a.splitAxis[i] = axis;
     a.splitPos[i] = split;
     a.leftBase[i] = reserve;             // [A]: 2 * n_i slots per node (Fig. 13.2)
@@ -581,6 +622,7 @@ uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numT
     smallBox_.resize(storeCap);
     const size_t stride = size_t(activeCap) + 1;
     nodeU32_.resize(stride * 16);
+    bins_.resize(cfg.largeSah ? stride * 6 * kKdBins : 0);
     nodeF32_.resize(stride * 8);
     cutCell_.resize(activeCap);
     chunkU32_.resize(size_t(chunkCap) * 5);
@@ -616,6 +658,7 @@ uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numT
     a.leftBase = nu + 11 * stride;
     a.rightBase = nu + 12 * stride;
     a.childDepth = nu + 13 * stride;
+    a.bins = bins_.data();
     a.box = nodeF32_.data();  // 6 per node
     a.splitPos = nodeF32_.data() + 6 * stride;
     a.cutCell = cutCell_.data();
@@ -713,6 +756,8 @@ uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numT
                                [&] { lnsSegmentedReduce<<<nodeGrid, kBlock, 0, stream>>>(a, k); });
                 }
             }
+            if (cfg.largeSah)
+                launch("kd/large/bin_counts", [&] { lnsBinCounts<<<chunkGrid, kBlock, 0, stream>>>(a); });
             launch("kd/large/split_nodes", [&] { lnsSplitNodes<<<nodeThreadGrid, kBlock, 0, stream>>>(a); });
             if (v.a) {  // [A]: one sorting kernel with two atomics per block
                 launch("kd/large/sort_atomic", [&] { lnsSortTriangles<<<chunkGrid, kBlock, 0, stream>>>(a, true); });
@@ -802,7 +847,7 @@ void KdGpuBuilder::download(std::vector<KdNode>& nodes, std::vector<uint32_t>& p
 size_t KdGpuBuilder::memoryBytes() const {
     size_t b = nodes_.bytes() + primIndex_.bytes() + small_.bytes() + smallTri_.bytes() + smallBox_.bytes() +
                nodeU32_.bytes() + nodeF32_.bytes() + chunkU32_.bytes() + chunkF32_.bytes() + cutCell_.bytes() +
-               refFlags_.bytes() + rightBox_.bytes() + libraryTemp_.bytes() + smallList_[0].bytes() +
+               refFlags_.bytes() + rightBox_.bytes() + bins_.bytes() + libraryTemp_.bytes() + smallList_[0].bytes() +
                smallList_[1].bytes() +
                counters_.bytes() + candPlane_.bytes() + candMask_.bytes() + bounds_d_.bytes();
     for (int k = 0; k < 2; ++k) b += refTri_[k].bytes() + refBox_[k].bytes() + active_[k].bytes();

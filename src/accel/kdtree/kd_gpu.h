@@ -88,7 +88,7 @@ private:
     int smCount_ = 0;
     DeviceBuffer<float> nodeF32_, chunkF32_;
     DeviceBuffer<Aabb> cutCell_, bounds_d_, rightBox_;
-    DeviceBuffer<uint32_t> refFlags_;
+    DeviceBuffer<uint32_t> refFlags_, bins_;
     DeviceBuffer<unsigned char> libraryTemp_;  // CUB's scratch
     DeviceBuffer<uint32_t> smallTri_;
     DeviceBuffer<Aabb> smallBox_;

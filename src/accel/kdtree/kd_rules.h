@@ -32,6 +32,11 @@ struct KdConfig {
     // memory in one launch. Off (zhou): Zhou08's level-by-level stage, one
     // launch and one host round trip per level over all small nodes.
     bool snsSubtree = false;
+    // Large-node split plane (strata's, accel.kd_large_split = sah; both
+    // builders): the binned SAH over kKdBins bins per axis of the node's
+    // triangle box (kdBinnedSplit). Off: Zhou08's spatial median of the
+    // box's longest axis.
+    bool largeSah = false;
     // GPU small-node stage (strata's, accel.kd_sns_compact; the tree is the
     // same): a node's candidates from a compact list of its triangles, and
     // the SAH minimum by warp shuffles. Off: every root candidate's mask bit
@@ -100,6 +105,70 @@ STRATA_HD Aabb kdChildCell(const Aabb& cell, int axis, float split, bool right) 
     if (right) c.lo[axis] = split;
     else c.hi[axis] = split;
     return c;
+}
+
+// Binned SAH for the large-node stage (strata's, KdConfig::largeSah). Each
+// triangle (its clipped box) counts in the bin of its box's low end and in
+// the bin of its high end, per axis, kKdBins equal bins over the node's
+// triangle box; the candidate planes are the inner bin boundaries. The two
+// builders must bin alike, so the arithmetic is spelled out without fused
+// multiply-adds (the GPU would contract `a + b * c`).
+constexpr int kKdBins = 32;
+
+STRATA_HD float kdMulRn(float a, float b) {
+#if defined(__CUDA_ARCH__)
+    return __fmul_rn(a, b);
+#else
+    return a * b;
+#endif
+}
+STRATA_HD float kdAddRn(float a, float b) {
+#if defined(__CUDA_ARCH__)
+    return __fadd_rn(a, b);
+#else
+    return a + b;
+#endif
+}
+
+// Bins per unit length over an extent (0 for an empty extent: no bins).
+STRATA_HD float kdBinScale(float ext) { return ext > 0.0f ? float(kKdBins) / ext : 0.0f; }
+
+// The bin of coordinate x of a box whose low end on this axis is lo.
+STRATA_HD int kdBin(float x, float lo, float scale) {
+    const float f = kdMulRn(kdAddRn(x, -lo), scale);
+    const int b = f > 0.0f ? int(f) : 0;
+    return b < kKdBins ? b : kKdBins - 1;
+}
+
+// Plane of the boundary below bin i (1 .. kKdBins - 1).
+STRATA_HD float kdBinPlane(float lo, float ext, int i) { return kdAddRn(lo, kdMulRn(ext, float(i) / float(kKdBins))); }
+
+// The cheapest bin boundary over the three axes by SAH, the cell being cut:
+// starts[axis * kKdBins + b] counts the triangles whose box starts in bin b,
+// ends[...] those whose box ends in it. Ties go to the lower axis, then the
+// lower boundary. False when the box is flat on every axis.
+STRATA_HD bool kdBinnedSplit(const KdConfig& c, const Aabb& cell, const Aabb& tight, const uint32_t* starts,
+                             const uint32_t* ends, uint32_t n, int& axis, float& plane) {
+    const float maxExt = maxComponent(cell.extent());
+    const float inv = maxExt > 0.0f ? 1.0f / maxExt : 0.0f;
+    const float area = kdScaledArea(cell, inv);
+    float best = 3.0e38f;
+    bool found = false;
+    for (int a = 0; a < 3; ++a) {
+        const float ext = tight.hi[a] - tight.lo[a];
+        if (!(ext > 0.0f)) continue;
+        uint32_t nL = 0, nR = n;
+        for (int i = 1; i < kKdBins; ++i) {
+            nL += starts[a * kKdBins + i - 1];  // boxes starting below the boundary
+            nR -= ends[a * kKdBins + i - 1];    // boxes ending below it
+            const float p = kdBinPlane(tight.lo[a], ext, i);
+            if (!(p > cell.lo[a] && p < cell.hi[a])) continue;
+            const float cost = kdSplitCost(c, area, kdScaledArea(kdChildCell(cell, a, p, false), inv),
+                                           kdScaledArea(kdChildCell(cell, a, p, true), inv), nL, nR);
+            if (cost < best) best = cost, axis = a, plane = p, found = true;
+        }
+    }
+    return found;
 }
 
 // When the large-node stage stops. Zhou08 splits a large node at the median

@@ -1,0 +1,20 @@
+// render/kd_config.h — the kd-tree build configuration the options ask for
+// (strata's switches; [A]-[E] are KdVariant's). Every builder call that
+// honours the options takes it from here: the renderers, validate, kdtable.
+#pragma once
+
+#include "accel/kdtree/kd_rules.h"
+#include "core/options.h"
+
+namespace strata {
+
+inline KdConfig kdConfigOf(const AccelOptions& a) {
+    KdConfig c;
+    c.lookahead = a.kdLookahead ? kKdMaxLookahead : 0;
+    c.snsCompact = a.kdSnsCompact;
+    c.snsSubtree = a.kdSmall == "subtree";
+    c.largeSah = a.kdLargeSplit == "sah";
+    return c;
+}
+
+}  // namespace strata
