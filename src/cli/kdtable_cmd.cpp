@@ -14,9 +14,11 @@
 //   R ms        trace + shade + shadow of a Whitted frame (render.integrator
 //               = whitted, one mirror reflection), the chapter's R
 //   T ms        the whole frame
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <memory>
 
 #include "accel/kdtree/kd_cpu_builder.h"
@@ -49,6 +51,7 @@ struct KdTableArgs {
     std::string res = "1024x1024";
     std::string csv, data;
     std::vector<std::string> sets;
+    bool byKernel = false;
 };
 
 // A variant: an [A]-[E] subset as accel.kd_opts takes it ("none", "A", ...,
@@ -161,6 +164,25 @@ std::string validateVariant(const Scene& s, const FlatScene& flat, const HostKdT
 }
 #endif
 
+// "    kernel  ms  share" lines, the slowest first (--by-kernel).
+std::string describeByKernel(const std::map<std::string, double>& byKernel) {
+    std::vector<std::pair<double, std::string>> v;
+    double total = 0;
+    for (const auto& [name, ms] : byKernel) {
+        v.push_back({ms, name});
+        total += ms;
+    }
+    std::sort(v.rbegin(), v.rend());
+    std::string out;
+    char buf[160];
+    for (const auto& [ms, name] : v) {
+        std::snprintf(buf, sizeof buf, "    %-36s %8.3f ms  %5.1f%%\n", name.c_str(), ms,
+                      total > 0 ? 100.0 * ms / total : 0.0);
+        out += buf;
+    }
+    return out;
+}
+
 std::string csvOf(const std::vector<Row>& rows) {
     std::string out = "scene,variant,build_ms,kernel_ms,calls,kernels,r_ms,t_ms,validation\n";
     char buf[256];
@@ -192,6 +214,9 @@ std::function<int()> addKdTableCommand(CLI::App& app) {
     cmd->add_option("--csv", a->csv, "also write the table as CSV");
     cmd->add_option("--set", a->sets, "key=value: set any option, named as in the scene file (repeatable)");
     cmd->add_option("--data", a->data, "folder of the models scene files name as \"data:FILE\"");
+    cmd->add_flag("--by-kernel", a->byKernel,
+                  "after each variant, its kernels by time (CUPTI's records, mean ms per build; CUB's by their own "
+                  "kernel names)");
     return [a]() -> int {
 #if !defined(STRATA_HAVE_CUDA)
         throw Error("kdtable times the GPU kd-tree: this strata-cli was built without CUDA");
@@ -254,19 +279,24 @@ std::function<int()> addKdTableCommand(CLI::App& app) {
                     row.rMs = run.stageMedian("trace") + run.stageMedian("shade") + run.stageMedian("shadow");
                     row.tMs = run.totalMedian();
                     char kernelMs[32] = "n/a", kernels[32] = "n/a";
+                    std::string breakdown;
                     row.kernelMs = -1.0;  // CSV: no kernel times
                     if (kernelTimes) {
                         std::vector<double> ms;
+                        std::map<std::string, double> byKernel;
                         for (const KdKernelTimes& k : kdKernelTimesOnGpu(s, 0.0f, a->builds)) {
                             ms.push_back(k.ms);
                             row.kernels = k.kernels;
+                            for (const auto& [name, t] : k.msByKernel) byKernel[name] += t / a->builds;
                         }
+                        if (a->byKernel) breakdown = describeByKernel(byKernel);
                         row.kernelMs = median(ms);
                         std::snprintf(kernelMs, sizeof kernelMs, "%.3f", row.kernelMs);
                         std::snprintf(kernels, sizeof kernels, "%u", row.kernels);
                     }
                     std::printf("| %s | %s | %.3f | %s | %.1f | %s | %.3f | %.3f |\n", path.c_str(),
                                 row.variant.c_str(), row.buildMs, kernelMs, row.calls, kernels, row.rMs, row.tMs);
+                    if (!breakdown.empty()) std::printf("%s", breakdown.c_str());
                 } else {
                     ++failures;
                     std::printf("| %s | %s | validation FAILED: %s | | | | | |\n", path.c_str(), row.variant.c_str(),

@@ -6,6 +6,8 @@
 #include <dlfcn.h>
 #endif
 
+#include <cxxabi.h>
+
 #include <cstdlib>
 #include <mutex>
 
@@ -71,13 +73,16 @@ void CUPTIAPI bufferCompleted(CUcontext, uint32_t, uint8_t* buffer, size_t, size
     while (cupti().nextRecord(buffer, validSize, &record) == CUPTI_SUCCESS)
         if (record->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL || record->kind == CUPTI_ACTIVITY_KIND_KERNEL) {
             const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
-            t.ms += double(k->end - k->start) * 1e-6;  // ns
+            const double ms = double(k->end - k->start) * 1e-6;  // ns
+            t.ms += ms;
             ++t.kernels;
+            t.msByKernel[shortKernelName(k->name)] += ms;
         }
     std::free(buffer);
     std::lock_guard<std::mutex> lock(gMutex);
     gTotals.ms += t.ms;
     gTotals.kernels += t.kernels;
+    for (const auto& [name, ms] : t.msByKernel) gTotals.msByKernel[name] += ms;
 }
 
 void check(CUptiResult r, const char* what) {
@@ -130,3 +135,34 @@ KernelTotals KernelActivity::stop() { return {}; }
 
 }  // namespace strata
 #endif
+
+namespace strata {
+
+std::string shortKernelName(const char* mangled) {
+    if (!mangled) return "?";
+    int status = 0;
+    char* demangled = abi::__cxa_demangle(mangled, nullptr, nullptr, &status);
+    std::string s = status == 0 && demangled ? demangled : mangled;
+    std::free(demangled);
+    // "void strata::kdgpu::(anonymous namespace)::lnsScatter(strata::...)" -> "lnsScatter":
+    // drop the parameters, then template arguments, then the return type and scopes.
+    size_t depth = 0, end = s.size();
+    for (size_t i = 0; i < s.size(); ++i) {  // the first '(' outside template brackets
+        if (s[i] == '<') ++depth;
+        else if (s[i] == '>' && depth) --depth;
+        else if (s[i] == '(' && depth == 0 && s.compare(i, 11, "(anonymous ") != 0) {
+            end = i;
+            break;
+        }
+    }
+    s.resize(end);
+    const size_t lt = s.find('<');
+    if (lt != std::string::npos) s.resize(lt);
+    const size_t colon = s.rfind("::");
+    if (colon != std::string::npos) s.erase(0, colon + 2);
+    const size_t space = s.rfind(' ');
+    if (space != std::string::npos) s.erase(0, space + 1);
+    return s.empty() ? mangled : s;
+}
+
+}  // namespace strata

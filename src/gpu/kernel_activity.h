@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 
 namespace strata {
@@ -14,7 +15,13 @@ namespace strata {
 struct KernelTotals {
     double ms = 0.0;       // sum of the kernels' durations
     uint32_t kernels = 0;  // kernels recorded
+    // The same sum per kernel, by its name without namespaces, template
+    // arguments and parameters ("lnsSortTriangles", "DeviceSegmentedReduceKernel").
+    std::map<std::string, double> msByKernel;
 };
+
+// A kernel's mangled name as KernelTotals::msByKernel keys it.
+std::string shortKernelName(const char* mangled);
 
 class KernelActivity {
 public:

@@ -402,7 +402,7 @@ public:
                 throw Error("kernel times: CUPTI recorded " + std::to_string(t.kernels) + " kernels of a build that " +
                             "launched " + std::to_string(own) + " and made " + std::to_string(st.libraryCalls) +
                             " library calls");
-            out.push_back({t.ms, t.kernels, st.launches});
+            out.push_back({t.ms, t.kernels, st.launches, t.msByKernel});
         }
         return out;
     }

@@ -1,7 +1,9 @@
 // render/cuda_renderer.h — the CUDA backend (built only with STRATA_HAVE_CUDA).
 #pragma once
 
+#include <map>
 #include <memory>
+#include <string>
 
 #include "accel/bvh.h"
 #include "accel/kdtree/kd_cpu_builder.h"
@@ -45,6 +47,7 @@ struct KdKernelTimes {
     double ms = 0;         // the sum of the build's kernel durations
     uint32_t kernels = 0;  // kernels CUPTI recorded, CUB's inside library calls included
     uint32_t calls = 0;    // kernel calls as the chapter counts them (a library call is one)
+    std::map<std::string, double> msByKernel;  // the sum per kernel name (gpu/kernel_activity.h)
 };
 std::vector<KdKernelTimes> kdKernelTimesOnGpu(const Scene& scene, float t, int builds);
 

@@ -243,12 +243,20 @@ __global__ void lnsBinCounts(LevelArgs a) {
         uint32_t node, ref;
         bool valid;
         chunkRange(a, chunk, node, ref, valid);
-        if (valid && a.active[node].count > a.cfg.smallNodeMax) {
+        // Neighbouring triangles fall in the same bins: the lanes of a warp
+        // that share a bin add once for all of them (an atomic per distinct
+        // bin and warp, not per triangle).
+        const bool counts = valid && a.active[node].count > a.cfg.smallNodeMax;
+        const unsigned lanes = __ballot_sync(0xffffffffu, counts);
+        if (counts) {
             const Aabb tight = nodeBox(a, node), box = a.curBox[ref];
             for (int k = 0; k < 3; ++k) {
                 const float scale = kdBinScale(tight.hi[k] - tight.lo[k]);
-                atomicAdd(&hist[k * kKdBins + kdBin(box.lo[k], tight.lo[k], scale)], 1u);
-                atomicAdd(&hist[(3 + k) * kKdBins + kdBin(box.hi[k], tight.lo[k], scale)], 1u);
+                for (int end = 0; end < 2; ++end) {
+                    const int b = (3 * end + k) * kKdBins + kdBin(end ? box.hi[k] : box.lo[k], tight.lo[k], scale);
+                    const unsigned same = __match_any_sync(lanes, b);
+                    if ((threadIdx.x & 31) == __ffs(same) - 1) atomicAdd(&hist[b], uint32_t(__popc(same)));
+                }
             }
         }
         __syncthreads();
