@@ -82,7 +82,7 @@ bool optionWidgets(Options& o, const std::string& block, const std::vector<std::
 const std::vector<std::string>& kdSwitchKeys() {
     static const std::vector<std::string> keys = {"accel.kd_a", "accel.kd_b", "accel.kd_c", "accel.kd_d",
                                                   "accel.kd_e", "accel.kd_lookahead", "accel.kd_small",
-                                                  "accel.kd_sns_compact"};
+                                                  "accel.kd_sns_compact", "accel.kd_large_split"};
     return keys;
 }
 
@@ -110,7 +110,7 @@ bool kdTreeWidgets(Options& o) {
     for (size_t i = 0; i < keys.size(); ++i) {
         if (i == 5) {
             ImGui::Separator();
-            ImGui::TextDisabled("strata's (not in the chapter; the tree is the same)");
+            ImGui::TextDisabled("strata's (not in the chapter; only kd_large_split changes the tree)");
         }
         const OptionInfo* info = Options::find(keys[i]);
         if (!info) continue;

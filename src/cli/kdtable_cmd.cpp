@@ -57,8 +57,8 @@ struct KdTableArgs {
 // A variant: an [A]-[E] subset as accel.kd_opts takes it ("none", "A", ...,
 // "ABCDE"), then "+switch" for each of strata's on top: lookahead
 // (accel.kd_lookahead), subtree (accel.kd_small = subtree), compact
-// (accel.kd_sns_compact), or strata (all three); and sah
-// (accel.kd_large_split = sah: a different tree, so named on its own).
+// (accel.kd_sns_compact), sah (accel.kd_large_split = sah: a different
+// tree), or strata (all four, as accel.kd_preset = all+strata).
 struct Variant {
     std::string opts, label;
     bool lookahead = false, subtree = false, compact = false, sah = false;
@@ -74,7 +74,7 @@ Variant parseVariant(const std::string& text) {
         if (sw == "lookahead" || sw == "strata") v.lookahead = true;
         if (sw == "subtree" || sw == "strata") v.subtree = true;
         if (sw == "compact" || sw == "strata") v.compact = true;
-        if (sw == "sah") v.sah = true;
+        if (sw == "sah" || sw == "strata") v.sah = true;
         if (sw != "lookahead" && sw != "subtree" && sw != "compact" && sw != "strata" && sw != "sah")
             throw Error("--variants: '" + text + "': expected +lookahead, +subtree, +compact, +strata or +sah after "
                         "the [A]-[E] subset, got '+" + sw + "'");
@@ -83,13 +83,13 @@ Variant parseVariant(const std::string& text) {
     Options probe;  // the subset is checked as accel.kd_opts checks it
     probe.set("accel.kd_opts", v.opts);
     v.label = v.opts == "none" ? "Original" : v.opts == "ABCDE" ? "All" : v.opts;
-    if (v.lookahead && v.subtree && v.compact) v.label += " + strata's";
+    if (v.lookahead && v.subtree && v.compact && v.sah) v.label += " + strata's";
     else {
         if (v.lookahead) v.label += " + lookahead";
         if (v.subtree) v.label += " + subtree";
         if (v.compact) v.label += " + compact";
+        if (v.sah) v.label += " + SAH splits";
     }
-    if (v.sah) v.label += " + SAH splits";
     return v;
 }
 
@@ -101,7 +101,7 @@ std::vector<Variant> variantList(const std::string& which) {
     if (which == "prefixes") names = {"none", "A", "AB", "ABC", "ABCD", "ABCDE", "ABCDE+strata"};
     else if (which == "strata")
         names = {"none", "none+lookahead", "none+strata", "ABCDE", "ABCDE+lookahead", "ABCDE+subtree",
-                 "ABCDE+compact", "ABCDE+strata", "ABCDE+sah", "ABCDE+strata+sah"};
+                 "ABCDE+compact", "ABCDE+sah", "ABCDE+strata"};
     else if (which == "all")
         for (unsigned m = 0; m < 32; ++m) {
             std::string s;

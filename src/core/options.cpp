@@ -65,12 +65,13 @@ void setKdPreset(Options& o, const std::string& value) {
     o.accel.kdLookahead = strata;
     o.accel.kdSnsCompact = strata;
     o.accel.kdSmall = strata ? "subtree" : "zhou";
+    o.accel.kdLargeSplit = strata ? "sah" : "median";
 }
 
 std::string getKdPreset(const Options& o) {
     const AccelOptions& a = o.accel;
-    const bool none = !a.kdLookahead && !a.kdSnsCompact && a.kdSmall == "zhou";
-    const bool every = a.kdLookahead && a.kdSnsCompact && a.kdSmall == "subtree";
+    const bool none = !a.kdLookahead && !a.kdSnsCompact && a.kdSmall == "zhou" && a.kdLargeSplit == "median";
+    const bool every = a.kdLookahead && a.kdSnsCompact && a.kdSmall == "subtree" && a.kdLargeSplit == "sah";
     const std::string opts = getKdOpts(o);
     if (opts == "none" && none) return "original";
     if (opts == "ABCDE" && none) return "all";
@@ -177,7 +178,8 @@ const std::vector<Field>& fields() {
           "kd-tree switches at once: original, all (the chapter's Original and All), all+strata (All with strata's "
           "switches on top)",
           {"original", "all", "all+strata", "custom"},
-          "Sets accel.kd_a .. kd_e and strata's accel.kd_lookahead, accel.kd_sns_compact and accel.kd_small. Reads "
+          "Sets accel.kd_a .. kd_e and strata's accel.kd_lookahead, accel.kd_sns_compact, accel.kd_small and "
+          "accel.kd_large_split. Reads "
           "'custom' for any other combination (setting custom changes nothing).",
           true},
          nullptr, setKdPreset, getKdPreset},

@@ -104,10 +104,12 @@ TEST(Options, KdPresetSetsTheChaptersVariantsAndStrataSwitches) {
     EXPECT_EQ(o.get("accel.kd_opts"), "ABCDE");
     EXPECT_TRUE(o.accel.kdLookahead && o.accel.kdSnsCompact);
     EXPECT_EQ(o.accel.kdSmall, "subtree");
+    EXPECT_EQ(o.accel.kdLargeSplit, "sah");
     o.set("accel.kd_preset", "all");
     EXPECT_EQ(o.get("accel.kd_opts"), "ABCDE");
     EXPECT_FALSE(o.accel.kdLookahead || o.accel.kdSnsCompact);
     EXPECT_EQ(o.accel.kdSmall, "zhou");
+    EXPECT_EQ(o.accel.kdLargeSplit, "median");
     o.set("accel.kd_small", "subtree");
     EXPECT_EQ(o.get("accel.kd_preset"), "custom");
     o.set("accel.kd_preset", "custom");  // changes nothing

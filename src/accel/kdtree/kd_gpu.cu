@@ -61,7 +61,11 @@ struct LevelArgs {
     uint32_t* leftBase;
     uint32_t* rightBase;
     uint32_t* childDepth;
-    uint32_t* bins;        // strata's binned SAH: 6 * kKdBins per node (starts on x y z, then ends)
+    uint32_t* bins;        // strata's binned SAH: bins[b * nodeStride + node], b < 6 * kKdBins (starts on x y z,
+                           // then ends); zero at each level's start (the build clears them, lnsBinnedSplits
+                           // after use)
+    int* sahAxis;          // lnsBinnedSplits' choice per node (-1: no boundary inside the cell)
+    float* sahPlane;
     // per chunk
     uint32_t* chunkNode;
     uint32_t* chunkL;      // Original: per-chunk counts (the chapter's array [A])
@@ -153,8 +157,6 @@ __global__ void lnsGroupChunks(LevelArgs a) {
                 a.boxEnc[6 * i + 3 + k] = 0u;
             }
             a.childCount[2 * i] = a.childCount[2 * i + 1] = 0;
-            if (a.cfg.largeSah)
-                for (int b = 0; b < 6 * kKdBins; ++b) a.bins[size_t(i) * 6 * kKdBins + b] = 0;
         }
         __syncthreads();
         if (threadIdx.x == blockDim.x - 1) carry += tile[threadIdx.x];
@@ -261,8 +263,68 @@ __global__ void lnsBinCounts(LevelArgs a) {
         }
         __syncthreads();
         for (int b = threadIdx.x; b < 6 * kKdBins; b += blockDim.x)
-            if (hist[b]) atomicAdd(&a.bins[size_t(node) * 6 * kKdBins + b], hist[b]);
+            if (hist[b]) atomicAdd(&a.bins[size_t(b) * a.nodeStride + node], hist[b]);
         __syncthreads();  // hist is cleared for the block's next chunk
+    }
+}
+
+// The node's cell after splitNode's empty-space cuts (the same rule and depth
+// cap; splitNode also allocates the cut-off leaves).
+__device__ Aabb cellAfterCuts(const LevelArgs& a, const ActiveNode& n, const Aabb& tight) {
+    Aabb cell = n.cell;
+    uint32_t depth = n.depth;
+    for (int axis = 0; axis < 3; ++axis)
+        for (int side = 0; side < 2; ++side) {
+            float plane;
+            if (!kdEmptyCut(cell, tight, axis, side, a.cfg.emptySpaceRatio, plane) || int(depth) >= a.cfg.maxDepth)
+                continue;
+            cell = kdChildCell(cell, axis, plane, side == 0);
+            ++depth;
+        }
+    return cell;
+}
+
+// strata's binned SAH, the search: a warp per large node, lane l taking the
+// boundary above bin l on each axis (prefix sums of the bin counts by warp
+// scans), then the warp's minimum, ties to the lower axis and boundary as
+// kdBinnedSplit (the CPU's) takes them. Clears the node's bins.
+__global__ void lnsBinnedSplits(LevelArgs a) {
+    static_assert(kKdBins == 32, "one lane per bin");
+    const uint32_t lane = threadIdx.x & 31, warps = gridDim.x * blockDim.x / 32;
+    for (uint32_t i = (blockIdx.x * blockDim.x + threadIdx.x) / 32; i < a.counters[kActive]; i += warps) {
+        const ActiveNode n = a.active[i];
+        if (n.count <= a.cfg.smallNodeMax) continue;  // warp-uniform
+        const Aabb tight = nodeBox(a, i), cell = cellAfterCuts(a, n, tight);
+        const float maxExt = maxComponent(cell.extent());
+        const float inv = maxExt > 0.0f ? 1.0f / maxExt : 0.0f;
+        const float area = kdScaledArea(cell, inv);
+        float best = 3.0e38f;
+        int key = 3 * kKdBins;  // axis * kKdBins + boundary; none yet
+        for (int ax = 0; ax < 3; ++ax) {
+            uint32_t* st = &a.bins[size_t(ax * kKdBins + lane) * a.nodeStride + i];
+            uint32_t* en = &a.bins[size_t((3 + ax) * kKdBins + lane) * a.nodeStride + i];
+            uint32_t nL = *st, ends = *en;
+            *st = 0;
+            *en = 0;
+            for (int d = 1; d < 32; d <<= 1) {  // inclusive scans over the lanes
+                const uint32_t l = __shfl_up_sync(0xffffffffu, nL, d), e = __shfl_up_sync(0xffffffffu, ends, d);
+                if (int(lane) >= d) nL += l, ends += e;
+            }
+            float cost;
+            if (lane < kKdBins - 1 &&
+                kdBinCost(a.cfg, cell, area, inv, tight, ax, int(lane) + 1, nL, n.count - ends, cost) && cost < best)
+                best = cost, key = ax * kKdBins + int(lane) + 1;
+        }
+        for (int d = 16; d >= 1; d >>= 1) {  // (cost, key) minimum, the lower key on ties
+            const float oc = __shfl_xor_sync(0xffffffffu, best, d);
+            const int ok = __shfl_xor_sync(0xffffffffu, key, d);
+            if (oc < best || (oc == best && ok < key)) best = oc, key = ok;
+        }
+        if (lane == 0) {
+            const int ax = key / kKdBins;
+            a.sahAxis[i] = key < 3 * kKdBins ? ax : -1;
+            if (key < 3 * kKdBins) a.sahPlane[i] = kdBinPlane(tight.lo[ax], tight.hi[ax] - tight.lo[ax], key % kKdBins);
+        }
     }
 }
 
@@ -298,9 +360,10 @@ __device__ void splitNode(const LevelArgs& a, uint32_t i) {
     const Vec3 e = tight.extent();
     int axis = tight.longestAxis();
     float split = tight.lo[axis] + 0.5f * e[axis];
-    if (a.cfg.largeSah) {
-        const uint32_t* bins = a.bins + size_t(i) * 6 * kKdBins;
-        if (!kdBinnedSplit(a.cfg, cell, tight, bins, bins + 3 * kKdBins, n.count, axis, split)) return;
+    if (a.cfg.largeSah) {  // lnsBinnedSplits' choice
+        axis = a.sahAxis[i];
+        if (axis < 0) return;
+        split = a.sahPlane[i];
     } else if (!(e[axis] > 0.0f)) {
         return;
     }
@@ -667,6 +730,8 @@ uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numT
     a.rightBase = nu + 12 * stride;
     a.childDepth = nu + 13 * stride;
     a.bins = bins_.data();
+    a.sahAxis = reinterpret_cast<int*>(nu + 14 * stride);
+    a.sahPlane = nodeF32_.data() + 7 * stride;
     a.box = nodeF32_.data();  // 6 per node
     a.splitPos = nodeF32_.data() + 6 * stride;
     a.cutCell = cutCell_.data();
@@ -695,6 +760,7 @@ uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numT
     const uint32_t residentBlocks = uint32_t(smCount_) * (2048 / kBlock);
     const uint32_t chunkGrid = std::min(chunkCap, residentBlocks), nodeGrid = std::min(activeCap, residentBlocks);
     const uint32_t nodeThreadGrid = std::min(blocksFor(activeCap, kBlock), residentBlocks);
+    const uint32_t nodeWarpGrid = std::min(blocksFor(activeCap, kBlock / 32), residentBlocks);
 
     // Per level, a snapshot of the counters after it; the host reads level
     // L - lookahead's while the GPU runs the levels after it, and stops when
@@ -724,6 +790,7 @@ uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numT
         STRATA_CUDA_CHECK(cudaMemsetAsync(ctr, 0, kNumCounters * sizeof(uint32_t), stream));
         STRATA_CUDA_CHECK(cudaMemsetAsync(ctr + kNumCounters, 0xff, 3 * sizeof(uint32_t), stream));
         STRATA_CUDA_CHECK(cudaMemsetAsync(ctr + kNumCounters + 3, 0, 3 * sizeof(uint32_t), stream));
+        if (cfg.largeSah) STRATA_CUDA_CHECK(cudaMemsetAsync(bins_.data(), 0, bins_.bytes(), stream));
         launch("kd/large/triangle_bounds", [&] {
             kdTriangleBounds<<<blocksFor(numTris, kBlock), kBlock, 0, stream>>>(pos, tris, numTris, refTri_[0].data(),
                                                                                 refBox_[0].data(), ctr, ctr + kNumCounters);
@@ -764,8 +831,11 @@ uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numT
                                [&] { lnsSegmentedReduce<<<nodeGrid, kBlock, 0, stream>>>(a, k); });
                 }
             }
-            if (cfg.largeSah)
+            if (cfg.largeSah) {
                 launch("kd/large/bin_counts", [&] { lnsBinCounts<<<chunkGrid, kBlock, 0, stream>>>(a); });
+                launch("kd/large/binned_splits",
+                       [&] { lnsBinnedSplits<<<nodeWarpGrid, kBlock, 0, stream>>>(a); });
+            }
             launch("kd/large/split_nodes", [&] { lnsSplitNodes<<<nodeThreadGrid, kBlock, 0, stream>>>(a); });
             if (v.a) {  // [A]: one sorting kernel with two atomics per block
                 launch("kd/large/sort_atomic", [&] { lnsSortTriangles<<<chunkGrid, kBlock, 0, stream>>>(a, true); });

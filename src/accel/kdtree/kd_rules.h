@@ -143,10 +143,26 @@ STRATA_HD int kdBin(float x, float lo, float scale) {
 // Plane of the boundary below bin i (1 .. kKdBins - 1).
 STRATA_HD float kdBinPlane(float lo, float ext, int i) { return kdAddRn(lo, kdMulRn(ext, float(i) / float(kKdBins))); }
 
+// The SAH cost of cutting `cell` at the boundary below bin i (1 .. kKdBins
+// - 1) of axis a, with nL triangles starting below it and nR ending above;
+// false when the plane is not inside the cell. area and inv as kdLargeStep
+// computes them for the cell.
+STRATA_HD bool kdBinCost(const KdConfig& c, const Aabb& cell, float area, float inv, const Aabb& tight, int a, int i,
+                         uint32_t nL, uint32_t nR, float& cost) {
+    const float ext = tight.hi[a] - tight.lo[a];
+    if (!(ext > 0.0f)) return false;
+    const float p = kdBinPlane(tight.lo[a], ext, i);
+    if (!(p > cell.lo[a] && p < cell.hi[a])) return false;
+    cost = kdSplitCost(c, area, kdScaledArea(kdChildCell(cell, a, p, false), inv),
+                       kdScaledArea(kdChildCell(cell, a, p, true), inv), nL, nR);
+    return true;
+}
+
 // The cheapest bin boundary over the three axes by SAH, the cell being cut:
 // starts[axis * kKdBins + b] counts the triangles whose box starts in bin b,
 // ends[...] those whose box ends in it. Ties go to the lower axis, then the
-// lower boundary. False when the box is flat on every axis.
+// lower boundary (the GPU's warp-parallel search keeps this order). False
+// when no boundary lies inside the cell.
 STRATA_HD bool kdBinnedSplit(const KdConfig& c, const Aabb& cell, const Aabb& tight, const uint32_t* starts,
                              const uint32_t* ends, uint32_t n, int& axis, float& plane) {
     const float maxExt = maxComponent(cell.extent());
@@ -155,17 +171,15 @@ STRATA_HD bool kdBinnedSplit(const KdConfig& c, const Aabb& cell, const Aabb& ti
     float best = 3.0e38f;
     bool found = false;
     for (int a = 0; a < 3; ++a) {
-        const float ext = tight.hi[a] - tight.lo[a];
-        if (!(ext > 0.0f)) continue;
         uint32_t nL = 0, nR = n;
         for (int i = 1; i < kKdBins; ++i) {
             nL += starts[a * kKdBins + i - 1];  // boxes starting below the boundary
             nR -= ends[a * kKdBins + i - 1];    // boxes ending below it
-            const float p = kdBinPlane(tight.lo[a], ext, i);
-            if (!(p > cell.lo[a] && p < cell.hi[a])) continue;
-            const float cost = kdSplitCost(c, area, kdScaledArea(kdChildCell(cell, a, p, false), inv),
-                                           kdScaledArea(kdChildCell(cell, a, p, true), inv), nL, nR);
-            if (cost < best) best = cost, axis = a, plane = p, found = true;
+            float cost;
+            if (kdBinCost(c, cell, area, inv, tight, a, i, nL, nR, cost) && cost < best) {
+                best = cost, axis = a, plane = kdBinPlane(tight.lo[a], tight.hi[a] - tight.lo[a], i);
+                found = true;
+            }
         }
     }
     return found;
