@@ -110,11 +110,12 @@ bool kdTreeWidgets(Options& o) {
     for (size_t i = 0; i < keys.size(); ++i) {
         if (i == 5) {
             ImGui::Separator();
-            ImGui::TextDisabled("strata's (not in the chapter; only kd_large_split changes the tree)");
+            ImGui::TextDisabled("strata's (not in the chapter)");
         }
         const OptionInfo* info = Options::find(keys[i]);
         if (!info) continue;
-        changed |= optionWidget(o, *info, keys[i].substr(6), {});  // [A]-[E]: labelled by their help
+        // [A]-[E] are labelled by their help; strata's by the key after "accel.kd_".
+        changed |= optionWidget(o, *info, keys[i].substr(9), {});
     }
     return changed;
 }
