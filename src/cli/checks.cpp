@@ -9,8 +9,8 @@
 #include "accel/kdtree/kd_validate.h"
 #include "accel/lbvh/lbvh_compare.h"
 #include "accel/lbvh/skip_reference.h"
-#if defined(STRATA_HAVE_CUDA)
 #include "render/kd_config.h"
+#if defined(STRATA_HAVE_CUDA)
 #include "render/cuda_renderer.h"
 #endif
 
