@@ -7,9 +7,11 @@
 
 #include "app/viewer.h"
 #include "core/error.h"
+#include "core/output_file.h"
 #include "scene/data_folder.h"
 
 int main(int argc, char** argv) {
+    strata::removeOutputsOnSignal();  // Ctrl-C leaves no half-written screenshot or recording
     strata::ViewerArgs a;
     // The built-in config, or the working directory's (a carried binary).
     a.config = STRATA_CONFIG_DIR "/default.json";

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cstdio>
 #include <ctime>
 
 #include "core/error.h"
@@ -12,32 +13,39 @@ Recorder::~Recorder() { stop(); }
 
 void Recorder::start(const std::string& path, const std::vector<std::string>& stages) {
     stop();
-    tmp_ = path + ".tmp-" + std::to_string(getpid());
-    file_ = std::fopen(tmp_.c_str(), "wb");
-    if (!file_) throw Error(path + ": cannot create the recording");
+    file_ = std::make_unique<OutputFile>(path);  // throws naming the path
     path_ = path;
     rows_ = 0;
-    std::string h = csvHeader(stages);
-    std::fwrite(h.data(), 1, h.size(), file_);
-    std::fflush(file_);
+    error_.clear();
+    add(csvHeader(stages));
+}
+
+void Recorder::add(const std::string& text) {
+    if (!file_) return;
+    try {
+        file_->write(text);
+    } catch (const Error& e) {
+        error_ = e.what();
+        std::fprintf(stderr, "strata: %s; the recording is not saved\n", e.what());
+        file_.reset();  // abandoned: nothing at the path
+    }
 }
 
 void Recorder::add(const FrameRecord& r, const Options& o) {
     if (!file_) return;
-    std::string row = csvRow(r, o);
-    std::fwrite(row.data(), 1, row.size(), file_);
-    std::fflush(file_);
-    ++rows_;
+    add(csvRow(r, o));
+    if (file_) ++rows_;
 }
 
 void Recorder::stop() {
     if (!file_) return;
-    bool ok = std::fclose(file_) == 0;
-    file_ = nullptr;
-    if (!ok || std::rename(tmp_.c_str(), path_.c_str()) != 0) {
-        std::remove(tmp_.c_str());
-        std::fprintf(stderr, "strata: %s: could not finish the recording\n", path_.c_str());
+    try {
+        file_->commit();
+    } catch (const Error& e) {
+        error_ = e.what();
+        std::fprintf(stderr, "strata: %s; the recording is not saved\n", e.what());
     }
+    file_.reset();
 }
 
 std::string uniqueName(const std::string& stem, const std::string& ext) {

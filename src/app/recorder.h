@@ -1,13 +1,15 @@
-// app/recorder.h — records one CSV row per frame while on. Rows go to a
-// temporary file next to the target, flushed per row; stop() (also run when
-// the window closes) renames it into place, so the file at the target path is
-// always complete and valid.
+// app/recorder.h — records one CSV row per frame while on. Rows go through
+// an OutputFile (core/output_file.h: a temporary beside the target, every
+// write checked); stop() (also run when the window closes) commits it, so
+// the file at the target path is always complete and valid. A failed write
+// ends the recording with a message and leaves nothing.
 #pragma once
 
-#include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "core/output_file.h"
 #include "render/frame_csv.h"
 
 namespace strata {
@@ -20,12 +22,15 @@ public:
     void add(const FrameRecord& r, const Options& o);
     void stop();
     bool recording() const { return file_ != nullptr; }
+    // Why the last recording ended early or was not saved (empty: it was).
+    const std::string& error() const { return error_; }
     const std::string& path() const { return path_; }
     size_t rows() const { return rows_; }
 
 private:
-    std::FILE* file_ = nullptr;
-    std::string path_, tmp_;
+    void add(const std::string& text);  // ends the recording on a failed write
+    std::unique_ptr<OutputFile> file_;
+    std::string path_, error_;
     size_t rows_ = 0;
 };
 

@@ -23,6 +23,7 @@
 #include "app/panel.h"
 #include "app/recorder.h"
 #include "core/error.h"
+#include "core/output_file.h"
 #include "gpu/device.h"
 #include "render/flat_scene.h"
 #include "scene/data_folder.h"
@@ -170,9 +171,11 @@ struct Views {  // saved cameras, in SCENE.views.json
             j.push_back({{"position", {p.position.x, p.position.y, p.position.z}},
                          {"target", {p.target.x, p.target.y, p.target.z}},
                          {"fov", p.fovYDegrees}});
-        std::string path = pathFor(scene), tmp = path + ".tmp";
-        std::ofstream(tmp) << j.dump(2) << "\n";
-        std::rename(tmp.c_str(), path.c_str());
+        try {
+            writeFileAtomic(pathFor(scene), j.dump(2) + "\n");
+        } catch (const Error& e) {
+            std::fprintf(stderr, "strata: the camera bookmarks are not saved: %s\n", e.what());
+        }
     }
 };
 
@@ -454,8 +457,14 @@ void Viewer::panel() {
             if (ImGui::Button(("Stop recording (" + keyLabel(KeyAction::Record) + ")").c_str())) recorder_.stop();
             ImGui::SameLine();
             ImGui::Text("%zu rows -> %s", recorder_.rows(), recorder_.path().c_str());
-        } else if (ImGui::Button(("Record CSV (" + keyLabel(KeyAction::Record) + ")").c_str())) {
-            recorder_.start(uniqueName("strata", "csv"), recordStages());
+        } else {
+            if (!recorder_.error().empty()) {  // the last recording's failure, in full
+                ImGui::PushTextWrapPos(0.0f);
+                ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", recorder_.error().c_str());
+                ImGui::PopTextWrapPos();
+            }
+            if (ImGui::Button(("Record CSV (" + keyLabel(KeyAction::Record) + ")").c_str()))
+                recorder_.start(uniqueName("strata", "csv"), recordStages());
         }
         if (ImGui::Button(("Screenshot (" + keyLabel(KeyAction::Screenshot) + ")").c_str())) wantShot_ = true;
         ImGui::SameLine();

@@ -84,25 +84,6 @@ std::unique_ptr<Renderer> makeRenderer(const Scene& scene) {
 #endif
 }
 
-void writeFileAtomic(const std::string& path, const std::string& contents) {
-    std::string tmp = path + ".tmp-" + std::to_string(getpid());
-    {
-        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-        if (!f) throw Error(path + ": cannot write (cannot create " + tmp + ")");
-        f << contents;
-        f.flush();
-        if (!f) {
-            f.close();
-            std::remove(tmp.c_str());
-            throw Error(path + ": write failed");
-        }
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-        std::remove(tmp.c_str());
-        throw Error(path + ": cannot rename the temporary file into place");
-    }
-}
-
 static double nowSeconds() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/output_file.h"  // writeFileAtomic
 #include "render/renderer.h"
 #include "scene/scene.h"
 
@@ -38,8 +39,6 @@ Scene loadWithOverrides(const CommonArgs& a, bool quadsAsTriangles = true);
 std::unique_ptr<Renderer> makeRenderer(const Scene& scene);
 bool cudaBackendBuilt();
 
-// Writes text to path through a temporary file and a rename.
-void writeFileAtomic(const std::string& path, const std::string& contents);
 
 // A progress line on stderr, shown only once the work has taken over a second.
 class Progress {

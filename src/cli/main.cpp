@@ -4,8 +4,10 @@
 
 #include "cli/commands.h"
 #include "core/error.h"
+#include "core/output_file.h"
 
 int main(int argc, char** argv) {
+    strata::removeOutputsOnSignal();  // Ctrl-C leaves no half-written OUT.tmp-PID
     CLI::App app{"strata-cli: headless render, bench, validate and soak for the strata path tracer"};
     app.require_subcommand(1);
     auto render = strata::cli::addRenderCommand(app);

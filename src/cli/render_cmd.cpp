@@ -1,9 +1,11 @@
 // strata-cli render: N animation frames, the last written as PNG, every
 // frame's timings as CSV.
 #include <cstdio>
+#include <memory>
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "core/output_file.h"
 #include "render/frame_csv.h"
 #include "scene/image_io.h"
 
@@ -19,6 +21,11 @@ std::function<int()> addRenderCommand(CLI::App& app) {
     cmd->add_option("--timings", *timings, "CSV file with one row of stage timings per frame");
     return [a, out, timings]() {
         Scene scene = loadWithOverrides(*a, false);
+        // The outputs are opened before the work: a path that cannot be
+        // written fails now, and both are committed together at the end.
+        OutputFile image(*out);
+        std::unique_ptr<OutputFile> timingFile;
+        if (!timings->empty()) timingFile = std::make_unique<OutputFile>(*timings);
         if (scene.skippedDegenerate)
             std::fprintf(stderr, "strata-cli: skipped %zu degenerate faces (zero-area triangles or quads)\n",
                          scene.skippedDegenerate);
@@ -41,8 +48,9 @@ std::function<int()> addRenderCommand(CLI::App& app) {
         while (r->popRecord(rec)) csv += csvRow(rec, o);
         std::vector<uint8_t> rgb;
         r->readImage(rgb);
-        writePngAtomic(*out, o.render.width, o.render.height, rgb);
-        if (!timings->empty()) writeFileAtomic(*timings, csv);
+        image.write(encodePng(*out, o.render.width, o.render.height, rgb));
+        if (timingFile) timingFile->write(csv);
+        OutputFile::commitAll({&image, timingFile.get()});
         std::printf("%s\n", out->c_str());
         return 0;
     };

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "core/output_file.h"
 #include "scene/jpeg_decode.h"
 
 // The formats the scene format documents, and no others: stb's decoders for
@@ -292,44 +293,42 @@ Image loadImage(const std::string& path) { return loadChecked(path, false); }
 
 Image loadImageRaw(const std::string& path) { return loadChecked(path, true); }
 
-void writePngAtomic(const std::string& path, int width, int height, const std::vector<uint8_t>& rgb) {
+namespace {
+
+void appendBytes(void* context, void* data, int size) {
+    static_cast<std::string*>(context)->append(static_cast<const char*>(data), size_t(size));
+}
+
+}  // namespace
+
+std::string encodePng(const std::string& path, int width, int height, const std::vector<uint8_t>& rgb) {
     if (width <= 0 || height <= 0 || width > kMaxImageSide || height > kMaxImageSide)
         throw Error(path + ": cannot write a " + std::to_string(width) + "x" + std::to_string(height) + " image");
     if (rgb.size() != size_t(width) * size_t(height) * 3) {
         throw Error(path + ": pixel buffer holds " + std::to_string(rgb.size()) + " bytes, expected " +
                     std::to_string(size_t(width) * size_t(height) * 3) + " for RGB");
     }
-    // Same folder, so the rename below cannot cross file systems.
-    std::string tmp = path + ".tmp-" + std::to_string(::getpid());
-    errno = 0;
-    if (!stbi_write_png(tmp.c_str(), width, height, 3, rgb.data(), width * 3)) {
-        int err = errno;
-        std::remove(tmp.c_str());
-        throw Error(path + ": cannot write PNG" + (err ? std::string(": ") + std::strerror(err) : std::string()));
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-        int err = errno;
-        std::remove(tmp.c_str());
-        throw Error(path + ": cannot rename the written PNG into place: " + std::strerror(err));
-    }
+    std::string png;
+    if (!stbi_write_png_to_func(appendBytes, &png, width, height, 3, rgb.data(), width * 3) || png.empty())
+        throw Error(path + ": cannot encode the PNG (out of memory?)");
+    return png;
+}
+
+void writePngAtomic(const std::string& path, int width, int height, const std::vector<uint8_t>& rgb) {
+    const std::string png = encodePng(path, width, height, rgb);
+    writeFileAtomic(path, png);
 }
 
 void writePfmAtomic(const std::string& path, int width, int height, const std::vector<float>& rgb) {
     if (width <= 0 || height <= 0 || rgb.size() != size_t(width) * size_t(height) * 3)
         throw Error(path + ": cannot write a " + std::to_string(width) + "x" + std::to_string(height) + " PFM");
-    std::string tmp = path + ".tmp-" + std::to_string(::getpid());
-    std::FILE* f = std::fopen(tmp.c_str(), "wb");
-    if (!f) throw Error(path + ": cannot create " + tmp);
     // Portable float map: little-endian (negative scale), rows bottom to top.
-    std::fprintf(f, "PF\n%d %d\n-1.0\n", width, height);
-    bool ok = true;
-    for (int y = height - 1; y >= 0 && ok; --y)
-        ok = std::fwrite(rgb.data() + size_t(y) * width * 3, sizeof(float), size_t(width) * 3, f) == size_t(width) * 3;
-    ok = (std::fclose(f) == 0) && ok;
-    if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
-        std::remove(tmp.c_str());
-        throw Error(path + ": cannot write PFM");
-    }
+    std::string pfm = "PF\n" + std::to_string(width) + " " + std::to_string(height) + "\n-1.0\n";
+    const size_t row = size_t(width) * 3 * sizeof(float);
+    pfm.reserve(pfm.size() + row * size_t(height));
+    for (int y = height - 1; y >= 0; --y)
+        pfm.append(reinterpret_cast<const char*>(rgb.data() + size_t(y) * width * 3), row);
+    writeFileAtomic(path, pfm);
 }
 
 }  // namespace strata

@@ -35,9 +35,12 @@ Image loadImage(const std::string& path);
 // PNG and JPEG are refused (too little precision).
 Image loadImageRaw(const std::string& path);
 
-// Writes 8-bit RGB (row-major, top row first) as PNG. Writes to a temporary
-// name in the same folder and renames it, so a failure never leaves a
-// half-written file. Throws strata::Error on failure.
+// 8-bit RGB (row-major, top row first) as PNG bytes; `path` names the
+// output in errors. Throws strata::Error on failure.
+std::string encodePng(const std::string& path, int width, int height, const std::vector<uint8_t>& rgb);
+
+// Writes 8-bit RGB as PNG through OutputFile (core/output_file.h): the whole
+// file or none, never a replaced device. Throws strata::Error on failure.
 void writePngAtomic(const std::string& path, int width, int height, const std::vector<uint8_t>& rgb);
 
 // Writes linear RGB floats (top row first) as a little-endian PFM, atomically.

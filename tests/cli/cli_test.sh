@@ -140,6 +140,54 @@ if ! nvidia-smi -L >/dev/null 2>&1; then
     fail "kdtable without a GPU: $(cat "$TMP/e.txt")"
   fi
 fi
+# --- outputs: all or nothing, devices written in place, Ctrl-C leaves nothing
+CUBE="$SRC/tests/data/cube_scene.json"
+rm -f "$TMP/both.png"
+if "$CLI" render "$CUBE" --backend cpu --res 16x16 --out "$TMP/both.png" --timings "$TMP/nodir/t.csv" \
+     >/dev/null 2>"$TMP/e.txt"; then
+  fail "unwritable --timings: exited 0"
+elif grep -q "nodir/t.csv" "$TMP/e.txt" && [ ! -e "$TMP/both.png" ] && ! ls "$TMP" | grep -q 'both.png.tmp'; then
+  pass "unwritable --timings: an error naming it, and no image either"
+else
+  fail "unwritable --timings: $(cat "$TMP/e.txt"); $(ls "$TMP")"
+fi
+if [ -c /dev/null ] && "$CLI" render "$CUBE" --backend cpu --res 16x16 --out /dev/null >/dev/null 2>"$TMP/e.txt" \
+   && [ -c /dev/null ]; then
+  pass "--out /dev/null writes into the device"
+else
+  fail "--out /dev/null: $(cat "$TMP/e.txt")"
+fi
+if [ -c /dev/full ]; then
+  if "$CLI" render "$CUBE" --backend cpu --res 16x16 --out /dev/full >/dev/null 2>"$TMP/e.txt"; then
+    fail "--out /dev/full: exited 0"
+  elif grep -q "/dev/full: cannot write: No space" "$TMP/e.txt" && [ -c /dev/full ]; then
+    pass "--out /dev/full: no space, said, the device kept"
+  else
+    fail "--out /dev/full: $(cat "$TMP/e.txt")"
+  fi
+fi
+mkfifo "$TMP/fifo.png"
+if timeout 20 "$CLI" render "$CUBE" --backend cpu --res 16x16 --out "$TMP/fifo.png" >/dev/null 2>"$TMP/e.txt"; then
+  fail "--out FIFO: exited 0"
+elif grep -q "fifo.png: cannot write: it is a FIFO" "$TMP/e.txt"; then
+  pass "--out FIFO: refused at once"
+else
+  fail "--out FIFO: $(cat "$TMP/e.txt")"
+fi
+# Ctrl-C during a long render: the outputs' temporaries (open from the start) go with it.
+"$CLI" render "$CUBE" --backend cpu --res 512x512 --spp 4096 --out "$TMP/int.png" --timings "$TMP/int.csv" \
+  >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 100); do ls "$TMP" | grep -q 'int.png.tmp' && break; sleep 0.1; done
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+if [ "$rc" -ne 0 ] && ! ls "$TMP" | grep -q 'int\.' ; then
+  pass "SIGINT during a render leaves no file (exit $rc)"
+else
+  fail "SIGINT during a render: exit $rc, left $(ls "$TMP" | grep 'int\.' | tr '\n' ' ')"
+fi
+
 for sub in render bench validate soak kdtable; do
   "$CLI" "$sub" --help >/dev/null && pass "$sub --help" || fail "$sub --help"
 done
