@@ -1,6 +1,7 @@
 // strata-cli bench: warm-up frames, then many frames; medians per stage.
 #include <algorithm>
 #include <cstdio>
+#include <memory>
 
 #include "cli/checks.h"
 #include "cli/commands.h"
@@ -20,6 +21,8 @@ std::function<int()> addBenchCommand(CLI::App& app) {
     cmd->add_option("--csv", *csvPath, "also write every timed frame's record as CSV");
     return [a, warmup, csvPath]() {
         Scene scene = loadWithOverrides(*a, false);
+        std::unique_ptr<OutputFile> csvFile;  // opened first: a bad path fails before the frames
+        if (!csvPath->empty()) csvFile = std::make_unique<OutputFile>(*csvPath);
         auto r = makeRenderer(scene);
         const Options& o = scene.options;
         const int total = *warmup + a->frames;
@@ -93,10 +96,11 @@ std::function<int()> addBenchCommand(CLI::App& app) {
             std::printf("kd-tree:             %s\n", q.summary().c_str());
             if (q.degraded()) std::fprintf(stderr, "strata-cli bench: warning: %s\n", q.warning().c_str());
         }
-        if (!csvPath->empty()) {
+        if (csvFile) {
             std::string csv = csvHeader(names);
             for (const FrameRecord& x : recs) csv += csvRow(x, o);
-            writeFileAtomic(*csvPath, csv);
+            csvFile->write(csv);
+            csvFile->commit();
         }
         return 0;
     };

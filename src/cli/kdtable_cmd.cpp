@@ -229,6 +229,8 @@ std::function<int()> addKdTableCommand(CLI::App& app) {
         if (!kernelTimes) std::fprintf(stderr, "strata-cli kdtable: no kernel times: %s\n", noCupti.c_str());
         if (a->frames < 1 || a->warmup < 0 || a->builds < 1) throw Error("--frames and --builds must be at least 1");
         setDataFolder(a->data);
+        std::unique_ptr<OutputFile> csvFile;  // opened first: a bad path fails before the measurements
+        if (!a->csv.empty()) csvFile = std::make_unique<OutputFile>(a->csv);
         std::vector<Row> rows;
         int failures = 0;
         std::printf("| scene | variant | build ms | kernels ms | calls | kernels | R ms | T ms |\n"
@@ -311,7 +313,10 @@ std::function<int()> addKdTableCommand(CLI::App& app) {
                     failures ? "some variants FAILED validation and were not timed" : "every variant validated",
                     gpu.name.c_str(), std::stoi(a->res.substr(0, a->res.find('x'))),
                     a->res.substr(a->res.find('x') + 1).c_str(), a->frames, a->warmup, a->builds);
-        if (!a->csv.empty()) writeFileAtomic(a->csv, csvOf(rows));
+        if (csvFile) {
+            csvFile->write(csvOf(rows));
+            csvFile->commit();
+        }
         return failures ? 1 : 0;
 #endif
     };
