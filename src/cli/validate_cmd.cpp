@@ -14,6 +14,7 @@
 #include "accel/cpu/sah_builder.h"
 #include "accel/lbvh/lbvh_compare.h"
 #include "accel/kdtree/kd_cpu_builder.h"
+#include "core/error.h"
 #include "render/kd_config.h"
 #include "render/instanced_host.h"
 #include "accel/kdtree/kd_validate.h"
@@ -88,6 +89,8 @@ std::function<int()> addValidateCommand(CLI::App& app) {
     cmd->add_option("--rays", *rays, "random rays compared with brute force")->capture_default_str();
     cmd->add_option("--time", *time, "scene time of the frame to validate (s)")->capture_default_str();
     return [a, rays, time]() {
+        if (!std::isfinite(*time) || std::fabs(*time) > 1e9)
+            throw strata::Error("--time: expected a scene time within +-1e9 s, got " + std::to_string(*time));
         Scene scene = loadWithOverrides(*a);
         FlatScene flat = flattenScene(scene);
         float t = *time;

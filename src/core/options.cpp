@@ -296,7 +296,11 @@ void Options::set(const std::string& key, const std::string& value) {
             char* end = nullptr;
             double v = std::strtod(value.c_str(), &end);
             if (value.empty() || *end != '\0' || errno != 0 || !std::isfinite(v)) throw bad();
+            // A float holds the value (1e39 would become inf), and scene time
+            // stays within a billion seconds (frame indices and blends stay exact enough).
+            checkRange(key, v, -3.0e38, 3.0e38);
             if (key == "animation.fps") checkRange(key, v, 0.001, 10000);
+            if (key == "animation.start_time") checkRange(key, v, -1e9, 1e9);
             if (key == "render.exposure") checkRange(key, v, -64, 64);
             if (key == "vd.lod_bias") checkRange(key, v, -8, 8);
             *static_cast<float*>(p) = static_cast<float>(v);

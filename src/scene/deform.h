@@ -47,6 +47,7 @@ STRATA_HD void frameBlend(float time, float fps, int frameCount, bool loop, int&
         return;
     }
     float x = time * fps;
+    if (!(fabsf(x) <= 3.4e38f)) x = 0.0f;  // time * fps beyond a float (or NaN): the first frame
     if (loop) {
         x = fmodf(x, float(frameCount));
         if (x < 0.0f) x += float(frameCount);

@@ -227,7 +227,7 @@ LoadedMesh loadSequence(SceneBuild& b, const JsonField& seq, std::vector<std::st
     seq.allowOnly({"files", "fps", "loop"});
     std::vector<FrameFile> files = frameFiles(b, seq["files"]);
     float fps = seq.number("fps", 24.0f);
-    if (!(fps > 0)) seq["fps"].fail("expected a positive number, got " + numberText(fps));
+    if (!(fps > 0) || fps > 10000) seq["fps"].fail("expected a number in (0, 10000], got " + numberText(fps));
     ObjLoadOptions keepAll;
     keepAll.skipZeroArea = false;  // a triangle may collapse in one frame only
     auto load = [&](const FrameFile& f, std::vector<std::string>* tex) {

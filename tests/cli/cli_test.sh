@@ -99,6 +99,14 @@ expect_error "bounces out of range" "render.bounces" render "$SRC/tests/data/cub
 printf '#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 4 +X 16\n\002\002\000\020\001' >"$TMP/cut.hdr"
 printf '{"meshes": [{"name": "c", "obj": "%s/tests/data/cube.obj"}], "lights": {"environment": {"hdr": "cut.hdr"}}}\n' "$SRC" >"$TMP/cut_env.json"
 expect_error "truncated HDR environment" "cut.hdr: cannot read HDR image: truncated" render "$TMP/cut_env.json" --backend cpu
+expect_error "start time beyond a float" "animation.start_time" render "$SRC/tests/data/cube_scene.json" --backend cpu --set animation.start_time=1e39
+if "$CLI" validate "$SRC/tests/data/cube_scene.json" --backend cpu --time 1e39 >/dev/null 2>"$TMP/e.txt"; then
+  fail "validate --time beyond a float: exited 0"
+elif grep -q -- "--time: expected a scene time" "$TMP/e.txt"; then
+  pass "validate --time beyond a float"
+else
+  fail "validate --time beyond a float: $(cat "$TMP/e.txt")"
+fi
 # VD maps: missing, a NaN texel, a header promising more than the file holds
 vd_scene() { printf '{"meshes": [{"name": "c", "obj": "%s/tests/data/cube.obj", "vd": {"map": "%s"}}]}\n' "$SRC" "$1" >"$TMP/$2"; }
 vd_scene nomap.pfm vd_missing.json

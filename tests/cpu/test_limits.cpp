@@ -4,6 +4,7 @@
 // the fields directly), flat scenes beyond 32-bit indices, images beyond the
 // size limits (from the header, before decoding), coordinates whose squares
 // overflow a float.
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -14,6 +15,7 @@
 #include "png_bytes.h"
 #include "render/flat_scene.h"
 #include "render/renderer.h"
+#include "scene/deform.h"
 #include "scene/image_io.h"
 #include "scene/scene_loader.h"
 #include "test_util.h"
@@ -262,4 +264,25 @@ TEST(Limits, CoordinatesWhoseSquaresOverflowAreErrors) {
     std::string far = dir.write("far.json", R"({"meshes": [{"name": "t", "obj": "far.obj"}]})");
     std::string msg = errorOf([&] { loadScene(far); });
     EXPECT_CONTAINS(msg, obj + ":3: v: '-1.5e18' is beyond +-1e18");
+}
+
+// Scene time x fps beyond a float (issue 18: frame index INT_MIN, a crash in
+// every command): frameBlend picks frames inside the sequence for any float,
+// and the options refuse times a float cannot hold.
+TEST(Limits, FrameBlendStaysInsideTheSequenceForAnyTime) {
+    const float times[] = {0.0f, 1.5f, -7.25f, 3.0e38f, -3.0e38f, INFINITY, -INFINITY, NAN, 1e30f};
+    for (bool loop : {false, true})
+        for (float time : times)
+            for (float fps : {24.0f, 3.0e38f}) {
+                int f0 = -1, f1 = -1;
+                float t = -1.0f;
+                frameBlend(time, fps, 5, loop, f0, f1, t);
+                EXPECT_TRUE(f0 >= 0 && f0 < 5 && f1 >= 0 && f1 < 5) << time << " " << fps << ": " << f0 << " " << f1;
+                EXPECT_TRUE(t >= 0.0f && t <= 1.0f) << time << " " << fps << ": " << t;
+            }
+    Options o;
+    EXPECT_THROW(o.set("animation.start_time", "1e39"), Error);  // inf as a float
+    EXPECT_THROW(o.set("animation.start_time", "3e38"), Error);  // beyond +-1e9 s
+    EXPECT_NO_THROW(o.set("animation.start_time", "86400"));
+    EXPECT_THROW(o.set("render.exposure", "1e39"), Error);
 }
