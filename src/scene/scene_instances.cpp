@@ -56,7 +56,7 @@ TrsKeyframes parseAnimation(const JsonField& a) {
     for (size_t i = 0; i < keys.size(); ++i) {
         JsonField k = keys[i];
         k.allowOnly({"time", "translate", "rotate", "scale"});
-        out.times.push_back(float(k["time"].number()));
+        out.times.push_back(k["time"].sceneTime());
         Trs key = parseTrs(k);
         out.translation.push_back(key.translate);
         out.rotation.push_back(key.rotate);

@@ -162,6 +162,12 @@ float JsonField::number(const char* key, float def) const {
     return float(d);
 }
 
+float JsonField::sceneTime() const {
+    const double d = number();
+    if (std::fabs(d) > 1e9) fail("expected a scene time within +-1e9 s, got " + numberText(d));
+    return float(d);
+}
+
 bool JsonField::boolean(const char* key, bool def) const { return has(key) ? (*this)[key].boolean() : def; }
 
 Vec3 JsonField::vec3(const char* key, Vec3 def) const { return has(key) ? (*this)[key].vec3() : def; }

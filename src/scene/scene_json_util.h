@@ -60,6 +60,8 @@ public:
     // Optional members: the default where the key is absent.
     std::string string(const char* key, const std::string& def) const;
     float number(const char* key, float def) const;
+    // A scene time in seconds (a key time): within +-1e9 s, as animation.start_time.
+    float sceneTime() const;
     bool boolean(const char* key, bool def) const;
     Vec3 vec3(const char* key, Vec3 def) const;
     Vec3 color(const char* key, Vec3 def) const;  // vec3 with no negative component

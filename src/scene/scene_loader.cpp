@@ -75,7 +75,7 @@ void loadCamera(const JsonField& c, Camera& cam) {
         JsonField k = path[i];
         k.allowOnly({"time", "position", "target"});
         CameraKey key;
-        key.time = float(k["time"].number());
+        key.time = k["time"].sceneTime();
         key.position = k["position"].vec3();
         key.target = k["target"].vec3();
         checkView(k, key.position, key.target);

@@ -107,6 +107,10 @@ elif grep -q -- "--time: expected a scene time" "$TMP/e.txt"; then
 else
   fail "validate --time beyond a float: $(cat "$TMP/e.txt")"
 fi
+printf '{"camera": {"position": [0,0,5], "target": [0,0,0], "path": [{"time": 0, "position": [0,0,5], "target": [0,0,0]}, {"time": 1e300, "position": [0,1,5], "target": [0,0,0]}]}, "meshes": [{"name": "c", "obj": "%s/tests/data/cube.obj"}]}\n' "$SRC" >"$TMP/camkey.json"
+expect_error "camera key time beyond a float" "camera.path\[1\].time: expected a scene time" render "$TMP/camkey.json" --backend cpu
+printf '{"meshes": [{"name": "c", "obj": "%s/tests/data/cube.obj"}], "instances": [{"mesh": "c", "animation": {"keys": [{"time": -1e300}, {"time": 0}]}}]}\n' "$SRC" >"$TMP/instkey.json"
+expect_error "instance key time beyond a float" "time: expected a scene time" render "$TMP/instkey.json" --backend cpu
 # VD maps: missing, a NaN texel, a header promising more than the file holds
 vd_scene() { printf '{"meshes": [{"name": "c", "obj": "%s/tests/data/cube.obj", "vd": {"map": "%s"}}]}\n' "$SRC" "$1" >"$TMP/$2"; }
 vd_scene nomap.pfm vd_missing.json
