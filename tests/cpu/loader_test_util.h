@@ -29,6 +29,16 @@ inline std::string testdataFile(const std::string& name) {
     return {};
 }
 
+// A file of the repository (relative to its root): under $STRATA_SOURCE_DIR
+// when set, else in the checkout the test binary was built from, else under
+// the working directory (a binary carried to another machine, run from its
+// copy of the repository).
+inline std::string sourceFile(const std::string& relative) {
+    if (const char* env = std::getenv("STRATA_SOURCE_DIR")) return std::string(env) + "/" + relative;
+    const std::string built = std::string(STRATA_SOURCE_DIR) + "/" + relative;
+    return fs::exists(built) ? built : relative;
+}
+
 #define REQUIRE_TESTDATA(var, name)                                                          \
     const std::string var = ::strata::test::testdataFile(name);                              \
     if (var.empty()) GTEST_SKIP() << "testdata " << name << " not found (set STRATA_TESTDATA_DIR)"

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "../cpu/loader_test_util.h"
 #include "../cpu/test_util.h"
 #include "core/error.h"
 #include "render/cuda_renderer.h"
@@ -233,7 +234,7 @@ TEST(GpuVd, MemoryReportEstimatesWhatEachModeAllocates) {
     REQUIRE_GPU();
     for (const char* accelMode : {"flat", "instanced"})
         for (const char* builder : {"lbvh-karras", "lbvh-skip"}) {
-            Scene s = loadScene(std::string(STRATA_SOURCE_DIR) + "/assets/scenes/vd-party.json");
+            Scene s = loadScene(test::sourceFile("assets/scenes/vd-party.json"));
             s.options.accel.mode = accelMode;
             s.options.accel.builder = builder;
             s.options.vd.maxLevel = 3;
