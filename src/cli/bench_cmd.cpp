@@ -7,6 +7,7 @@
 #include "cli/commands.h"
 #include "cli/frame_runs.h"
 #include "cli/common.h"
+#include "core/error.h"
 #include "render/frame_csv.h"
 
 namespace strata::cli {
@@ -20,6 +21,8 @@ std::function<int()> addBenchCommand(CLI::App& app) {
     cmd->add_option("--warmup", *warmup, "frames rendered before timing")->capture_default_str();
     cmd->add_option("--csv", *csvPath, "also write every timed frame's record as CSV");
     return [a, warmup, csvPath]() {
+        if (*warmup < 0 || *warmup > kMaxFrames)
+            throw strata::Error("--warmup: expected 0 to " + std::to_string(kMaxFrames) + ", got " + std::to_string(*warmup));
         Scene scene = loadWithOverrides(*a, false);
         std::unique_ptr<OutputFile> csvFile;  // opened first: a bad path fails before the frames
         if (!csvPath->empty()) csvFile = std::make_unique<OutputFile>(*csvPath);

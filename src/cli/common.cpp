@@ -23,8 +23,8 @@ void addCommonOptions(CLI::App& app, CommonArgs& a, int defaultFrames) {
     app.add_option("scene", a.scene, "scene file (JSON, see docs/scene-format.md)")->required();
     app.add_option("--backend", a.backend, "cuda | cpu (default: the scene's render.backend, else cuda)");
     app.add_option("--res", a.res, "resolution WxH, e.g. 1920x1080");
-    app.add_option("--spp", a.spp, "samples per pixel per frame");
-    app.add_option("--bounces", a.bounces, "path segments after the camera ray");
+    a.sppOption = app.add_option("--spp", a.spp, "samples per pixel per frame");
+    a.bouncesOption = app.add_option("--bounces", a.bounces, "path segments after the camera ray");
     app.add_option("--frames", a.frames, "animation frames to render (1/fps of scene time each)");
     app.add_option("--builder", a.builder,
                    "acceleration structure: lbvh-karras | lbvh-apetrei | lbvh-skip | kdtree, or cpu-sah (cpu backend only)");
@@ -32,7 +32,7 @@ void addCommonOptions(CLI::App& app, CommonArgs& a, int defaultFrames) {
     app.add_option("--kd-opts", a.kdOpts,
                    "kd-tree optimizations [A]-[E] (Table 13.1): a subset of ABCDE, all, or none (Original); "
                    "shorthand for --set accel.kd_opts=...");
-    app.add_option("--seed", a.seed, "random seed");
+    a.seedOption = app.add_option("--seed", a.seed, "random seed");
     app.add_option("--set", a.sets, "key=value: set any option, named as in the scene file (repeatable)");
     app.add_option("--data", a.data,
                    "folder of the models scene files name as \"data:FILE\" (default: $STRATA_DATA, else " +
@@ -50,9 +50,10 @@ Scene loadWithOverrides(const CommonArgs& a, bool quadsAsTriangles) {
         o.set("render.width", a.res.substr(0, x));
         o.set("render.height", a.res.substr(x + 1));
     }
-    if (a.spp) o.set("render.spp", std::to_string(a.spp));
-    if (a.bounces >= 0) o.set("render.bounces", std::to_string(a.bounces));
-    if (a.seed >= 0) o.set("render.seed", std::to_string(a.seed));
+    auto given = [](const CLI::Option* opt) { return opt && opt->count() > 0; };
+    if (given(a.sppOption)) o.set("render.spp", std::to_string(a.spp));
+    if (given(a.bouncesOption)) o.set("render.bounces", std::to_string(a.bounces));
+    if (given(a.seedOption)) o.set("render.seed", std::to_string(a.seed));
     if (!a.builder.empty()) o.set("accel.builder", a.builder);
     if (!a.traversal.empty()) o.set("accel.traversal", a.traversal);
     if (!a.kdOpts.empty()) o.set("accel.kd_opts", a.kdOpts);
@@ -60,7 +61,8 @@ Scene loadWithOverrides(const CommonArgs& a, bool quadsAsTriangles) {
     o.check();
     if (quadsAsTriangles)
         if (std::unique_ptr<Scene> t = trianglesFromQuads(s)) s = std::move(*t);  // vd.mode is final here
-    if (a.frames < 1) throw Error("--frames: expected at least 1, got " + std::to_string(a.frames));
+    if (a.frames < 1 || a.frames > kMaxFrames)
+        throw Error("--frames: expected 1 to " + std::to_string(kMaxFrames) + ", got " + std::to_string(a.frames));
     return s;
 }
 

@@ -14,15 +14,21 @@
 
 namespace strata::cli {
 
+// --frames and --warmup at most: ten million frames (int sums stay exact).
+constexpr int kMaxFrames = 10000000;
+
 struct CommonArgs {
     std::string scene;
     std::string backend;  // empty: the scene's (default cuda)
     std::string res;      // WxH
-    int spp = 0, bounces = -1, frames = 1;
+    // Given or not is told by the option (given(): its count), never by a
+    // value such as 0 or -1: every given value goes through Options::set's checks.
+    int spp = 0, bounces = 0, frames = 1;
     std::string builder;
     std::string traversal;
     std::string kdOpts;
-    long long seed = -1;
+    long long seed = 0;
+    CLI::Option *sppOption = nullptr, *bouncesOption = nullptr, *seedOption = nullptr;
     std::vector<std::string> sets;
     std::string data;  // --data: the folder of "data:" models (scene/data_folder.h)
 };

@@ -111,6 +111,19 @@ printf '{"camera": {"position": [0,0,5], "target": [0,0,0], "path": [{"time": 0,
 expect_error "camera key time beyond a float" "camera.path\[1\].time: expected a scene time" render "$TMP/camkey.json" --backend cpu
 printf '{"meshes": [{"name": "c", "obj": "%s/tests/data/cube.obj"}], "instances": [{"mesh": "c", "animation": {"keys": [{"time": -1e300}, {"time": 0}]}}]}\n' "$SRC" >"$TMP/instkey.json"
 expect_error "instance key time beyond a float" "time: expected a scene time" render "$TMP/instkey.json" --backend cpu
+expect_error "--spp 0 is not 'not given'" "render.spp" render "$SRC/tests/data/cube_scene.json" --backend cpu --spp 0
+expect_error "--bounces -5" "render.bounces" render "$SRC/tests/data/cube_scene.json" --backend cpu --bounces -5
+expect_error "--seed -1" "render.seed" render "$SRC/tests/data/cube_scene.json" --backend cpu --seed -1
+expect_error "--frames beyond the limit" "--frames: expected 1 to" render "$SRC/tests/data/cube_scene.json" --backend cpu --frames 2147483647
+for w in -5 2147483647; do
+  if "$CLI" bench "$SRC/tests/data/cube_scene.json" --backend cpu --res 8x8 --warmup $w >/dev/null 2>"$TMP/e.txt"; then
+    fail "bench --warmup $w: exited 0"
+  elif grep -q -- "--warmup: expected 0 to" "$TMP/e.txt"; then
+    pass "bench --warmup $w: a message"
+  else
+    fail "bench --warmup $w: $(cat "$TMP/e.txt")"
+  fi
+done
 # VD maps: missing, a NaN texel, a header promising more than the file holds
 vd_scene() { printf '{"meshes": [{"name": "c", "obj": "%s/tests/data/cube.obj", "vd": {"map": "%s"}}]}\n' "$SRC" "$1" >"$TMP/$2"; }
 vd_scene nomap.pfm vd_missing.json
