@@ -79,4 +79,14 @@ STRATA_HD void memoryFence() {
 #endif
 }
 
+// True when `v` holds for every thread of the warp that runs this call with
+// the caller (the converged threads); on the host, one thread: v itself.
+STRATA_HD bool warpAllActive(bool v) {
+#if defined(__CUDA_ARCH__)
+    return __all_sync(__activemask(), v);
+#else
+    return v;
+#endif
+}
+
 }  // namespace strata
