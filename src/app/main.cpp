@@ -7,6 +7,7 @@
 
 #include "app/viewer.h"
 #include "core/error.h"
+#include "app/viewer_config.h"
 #include "core/output_file.h"
 #include "scene/data_folder.h"
 
@@ -49,6 +50,15 @@ int main(int argc, char** argv) {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         return app.exit(e);
+    }
+    a.configGiven = app.get_option("--config")->count() > 0;
+    try {
+        if (app.get_option("--width")->count()) strata::checkWindowSide("--width", a.windowWidth);
+        if (app.get_option("--height")->count()) strata::checkWindowSide("--height", a.windowHeight);
+        if (app.get_option("--scale")->count()) strata::checkRenderScale("--scale", a.scale);
+    } catch (const strata::Error& e) {
+        std::fprintf(stderr, "strata: error: %s\n", e.what());
+        return 2;
     }
     if (a.exitAfter && a.frames <= 0) {
         std::fprintf(stderr, "strata: --exit needs --frames N\n");

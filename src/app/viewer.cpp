@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstdio>
 #include <deque>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -22,12 +23,14 @@
 #include "app/gl_display.h"
 #include "app/panel.h"
 #include "app/recorder.h"
+#include "app/viewer_config.h"
 #include "core/error.h"
 #include "core/output_file.h"
 #include "gpu/device.h"
 #include "render/flat_scene.h"
 #include "scene/data_folder.h"
 #include "scene/image_io.h"
+#include "scene/scene_json_util.h"
 #include "scene/scene_loader.h"
 #if defined(STRATA_HAVE_CUDA)
 #include "render/cuda_renderer.h"
@@ -39,52 +42,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 double scrollAccum = 0;
-
-struct Config {
-    int width = 1600, height = 900;
-    bool vsync = false;
-    float scale = 1.0f;
-    std::string display = "auto";
-    size_t history = 300;
-    std::vector<std::pair<std::string, std::string>> options;
-    KeyBindings keys;
-};
-
-Config loadConfig(const std::string& path) {
-    Config c;
-    std::ifstream f(path);
-    if (!f) return c;  // no config: built-in defaults
-    nlohmann::json j;
-    try {
-        j = nlohmann::json::parse(f, nullptr, true, true);
-        if (j.contains("window")) {
-            const auto& w = j["window"];
-            c.width = w.value("width", c.width);
-            c.height = w.value("height", c.height);
-            c.vsync = w.value("vsync", c.vsync);
-            c.scale = w.value("scale", c.scale);
-        }
-        c.display = j.value("display", c.display);
-        if (j.contains("overlay")) c.history = j["overlay"].value("history", c.history);
-        if (j.contains("keys")) {
-            if (!j["keys"].is_object()) throw Error(path + ": 'keys' must be an object of action: key name");
-            for (auto& [action, key] : j["keys"].items()) {
-                if (!key.is_string()) throw Error(path + ": keys." + action + ": expected a key name string");
-                try {
-                    c.keys.bind(action, key.get<std::string>());
-                } catch (const Error& e) {
-                    throw Error(path + ": " + e.what());
-                }
-            }
-        }
-        if (j.contains("options"))
-            for (auto& [k, v] : j["options"].items())
-                c.options.emplace_back(k, v.is_string() ? v.get<std::string>() : v.dump());
-    } catch (const nlohmann::json::exception& e) {
-        throw Error(path + ": " + e.what());
-    }
-    return c;
-}
 
 std::unique_ptr<Renderer> makeBackend(const Scene& scene, std::string& note) {
     note.clear();
@@ -147,22 +104,32 @@ void writeWindowPng(const std::string& path, int w, int h) {
 struct Views {  // saved cameras, in SCENE.views.json
     std::vector<CameraPose> list;
     static std::string pathFor(const std::string& scene) { return scene + ".views.json"; }
+    // A bookmark file that is wrong is reported and left alone (not
+    // overwritten until the user saves a view).
     void load(const std::string& scene) {
         list.clear();
-        std::ifstream f(pathFor(scene));
-        if (!f) return;
+        std::error_code ec;
+        if (!std::filesystem::exists(pathFor(scene), ec)) return;
         try {
-            auto j = nlohmann::json::parse(f);
+            const Json j = parseJsonFile(pathFor(scene), "camera bookmarks");
+            if (!j.is_array()) throw Error(pathFor(scene) + ": expected an array of views");
             for (const auto& v : j) {
                 CameraPose p{};
-                p.position = {v["position"][0], v["position"][1], v["position"][2]};
-                p.target = {v["target"][0], v["target"][1], v["target"][2]};
+                p.position = {v.at("position").at(0), v.at("position").at(1), v.at("position").at(2)};
+                p.target = {v.at("target").at(0), v.at("target").at(1), v.at("target").at(2)};
                 p.up = {0, 1, 0};
-                p.fovYDegrees = v["fov"];
+                p.fovYDegrees = v.at("fov");
+                if (!isFinite(p.position) || !isFinite(p.target) || !(p.fovYDegrees > 0 && p.fovYDegrees < 180))
+                    throw Error(pathFor(scene) + ": view " + std::to_string(list.size()) +
+                                ": position and target must be finite and fov in (0, 180)");
                 list.push_back(p);
             }
-        } catch (const nlohmann::json::exception&) {
+        } catch (const Error& e) {
             list.clear();
+            std::fprintf(stderr, "strata: the camera bookmarks are not loaded: %s\n", e.what());
+        } catch (const nlohmann::json::exception& e) {
+            list.clear();
+            std::fprintf(stderr, "strata: the camera bookmarks are not loaded: %s: %s\n", pathFor(scene).c_str(), e.what());
         }
     }
     void save(const std::string& scene) const {
@@ -202,7 +169,7 @@ private:
     }
 
     ViewerArgs args_;
-    Config config_;
+    ViewerConfig config_;
     GLFWwindow* window_ = nullptr;
     std::unique_ptr<GlDisplay> gl_;
     std::unique_ptr<GlTimer> glTimer_;
@@ -477,7 +444,7 @@ void Viewer::panel() {
 
 int Viewer::run() {
     scheduled_ = parseScheduledChanges(args_.at);  // before any window: bad input needs no display
-    config_ = loadConfig(args_.config);
+    config_ = loadViewerConfig(args_.config, args_.configGiven);
     scale_ = args_.scale > 0 ? args_.scale : config_.scale;
     vsync_ = args_.vsync || config_.vsync;
     fixedStep_ = args_.fixedStep;

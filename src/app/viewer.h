@@ -11,6 +11,7 @@ namespace strata {
 struct ViewerArgs {
     std::string scene;
     std::string config;            // config/default.json by default
+    bool configGiven = false;      // --config named it: a missing file is an error
     std::string backend;           // cuda | cpu (default: cuda where there is a GPU)
     std::vector<std::string> sets; // key=value
     std::string data;              // --data: folder of "data:" models (scene/data_folder.h)

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "core/input_file.h"
 #include "core/output_file.h"
 #include "scene/jpeg_decode.h"
 
@@ -52,21 +53,8 @@ constexpr size_t kMaxImageFileBytes = size_t(INT_MAX);
 // The whole file in memory: stb then parses one buffer (one open; the size
 // checked is the size decoded).
 std::string readImageFile(const std::string& path) {
-    std::FILE* f = std::fopen(path.c_str(), "rb");
-    if (!f) throw Error(path + ": cannot open image: " + std::strerror(errno));
-    std::string bytes;
-    char buf[1 << 16];
-    size_t n = 0;
-    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) {
-        bytes.append(buf, n);
-        if (bytes.size() > kMaxImageFileBytes) {
-            std::fclose(f);
-            throw Error(path + ": image file is larger than 2 GiB");
-        }
-    }
-    int err = std::ferror(f) ? errno : 0;
-    std::fclose(f);
-    if (err) throw Error(path + ": cannot read image: " + std::strerror(err));
+    std::string bytes = readInputFile(path, "image", kMaxImageFileBytes);
+    if (bytes.size() > kMaxImageFileBytes) throw Error(path + ": image file is larger than 2 GiB");
     return bytes;
 }
 

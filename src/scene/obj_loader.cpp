@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <unordered_map>
 
@@ -106,6 +107,26 @@ void forwardWarnings(const std::string& path, const std::string& text) {
         warn(path + ": " + line);
     }
 }
+
+// tinyobjloader's MTL files through prescanMtl: read once with the input
+// limits of core/input_file.h, numbers checked with their line. A missing
+// file is left to the loader's warning (it names the OBJ line).
+class MtlReader : public tinyobj::MaterialReader {
+public:
+    explicit MtlReader(std::string dir) : dir_(std::move(dir)) {}
+    bool operator()(const std::string& name, std::vector<tinyobj::material_t>* materials,
+                    std::map<std::string, int>* matMap, std::string* warn, std::string* err) override {
+        const fs::path p = fs::path(name).is_absolute() ? fs::path(name) : fs::path(dir_) / name;
+        std::error_code ec;
+        if (!fs::exists(p, ec)) return false;
+        std::istringstream text(prescanMtl(p.string()));
+        tinyobj::LoadMtl(matMap, materials, &text, warn, err);
+        return true;
+    }
+
+private:
+    std::string dir_;
+};
 
 struct CornerKey {
     int v, vt, vn;  // vn < -1: no usable normal; the triangle's own normal (-2 - triangle)
@@ -271,7 +292,7 @@ LoadedMesh loadObj(const std::string& path, std::vector<std::string>* texturePat
     for (const auto& [line, lib] : scan.materialLibraries) {
         fs::path p = fs::path(lib).is_absolute() ? fs::path(lib) : fs::path(dir) / lib;
         std::error_code ec;  // e.g. a name too long: a warning like any missing file, not a filesystem_error
-        if (!fs::is_regular_file(p, ec))
+        if (!fs::exists(p, ec))
             warn(path + ":" + std::to_string(line) + ": material library '" + lib +
                  "' not found; its faces get the default material");
     }
@@ -280,8 +301,11 @@ LoadedMesh loadObj(const std::string& path, std::vector<std::string>* texturePat
     std::vector<tinyobj::shape_t> shapes;
     std::vector<tinyobj::material_t> mtl;
     std::string warnings, err;
-    bool ok = tinyobj::LoadObj(&attrib, &shapes, &mtl, &warnings, &err, path.c_str(),
-                               dir.empty() ? "." : dir.c_str(), /*triangulate=*/false,
+    // The text the pre-scan read (a FIFO gives it once), and MTL files read
+    // and checked the same way.
+    std::istringstream objText(std::move(scan.text));
+    MtlReader mtlReader(dir.empty() ? "." : dir);
+    bool ok = tinyobj::LoadObj(&attrib, &shapes, &mtl, &warnings, &err, &objText, &mtlReader, /*triangulate=*/false,
                                /*default_vcols_fallback=*/false);
     if (!ok) throw Error(path + ": " + (err.empty() ? "cannot parse OBJ" : trimmed(err)));
     forwardWarnings(path, warnings + err);  // on success, err holds only MTL complaints

@@ -1,59 +1,70 @@
 // scene/obj_prescan.cpp — see obj_prescan.h. Reads the file once into memory
-// and walks it twice: numbers and totals first, then face indices (positive
+// (the loader then parses the same text) and walks it twice: numbers and totals first, then face indices (positive
 // indices may refer to vertices defined later in the file, as tinyobjloader
 // allows; negative ones are relative to the vertices defined so far).
 #include "scene/obj_prescan.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "core/error.h"
+#include "core/input_file.h"
 
 namespace strata {
 namespace {
 
 constexpr float kMaxObjCoordinate = 1e18f;  // kMaxSceneCoordinate (scene_build.h)
 
-std::string readWholeFile(const std::string& path) {
-    std::error_code ec;  // the overloads that throw would escape as std::filesystem_error
-    if (std::filesystem::is_directory(path, ec)) throw Error(path + ": cannot open OBJ file: it is a directory");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error(path + ": cannot open OBJ file: " + std::strerror(errno));
-    std::ostringstream s;
-    s << in.rdbuf();
-    if (in.bad()) throw Error(path + ": cannot read OBJ file: " + std::strerror(errno));
-    return s.str();
-}
-
 // Calls fn(lineNumber, tokens) for every non-empty line, comments removed.
+// A line ends at LF, CR LF or a bare CR, as tinyobjloader reads it (text
+// after a bare CR is a line of its own, and is checked as one).
 template <typename Fn>
 void forEachLine(const std::string& text, Fn fn) {
     size_t pos = 0;
     int lineNo = 0;
     std::vector<std::string> tokens;
     while (pos < text.size()) {
-        size_t end = text.find('\n', pos);
+        size_t end = text.find_first_of("\r\n", pos);
         if (end == std::string::npos) end = text.size();
         ++lineNo;
         std::string line = text.substr(pos, end - pos);
-        pos = end + 1;
+        pos = end + (text.compare(end, 2, "\r\n") == 0 ? 2 : 1);
         size_t hash = line.find('#');
         if (hash != std::string::npos) line.resize(hash);
         tokens.clear();
         size_t i = 0;
         while (i < line.size()) {
-            while (i < line.size() && std::strchr(" \t\r", line[i])) ++i;
+            while (i < line.size() && std::strchr(" \t", line[i])) ++i;
             size_t start = i;
-            while (i < line.size() && !std::strchr(" \t\r", line[i])) ++i;
+            while (i < line.size() && !std::strchr(" \t", line[i])) ++i;
             if (i > start) tokens.push_back(line.substr(start, i - start));
         }
         if (!tokens.empty()) fn(lineNo, tokens);
     }
+}
+
+// A decimal number as tinyobjloader reads one: sign, digits with an
+// optional point, an optional exponent. strtof would also take hexadecimal
+// ("0x1p3"), which tinyobjloader reads as 0.
+bool isDecimal(const std::string& t) {
+    size_t i = 0, digits = 0;
+    if (i < t.size() && (t[i] == '+' || t[i] == '-')) ++i;
+    for (; i < t.size() && std::isdigit((unsigned char)t[i]); ++i) ++digits;
+    if (i < t.size() && t[i] == '.')
+        for (++i; i < t.size() && std::isdigit((unsigned char)t[i]); ++i) ++digits;
+    if (digits == 0) return false;
+    if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+        ++i;
+        if (i < t.size() && (t[i] == '+' || t[i] == '-')) ++i;
+        size_t exp = 0;
+        for (; i < t.size() && std::isdigit((unsigned char)t[i]); ++i) ++exp;
+        if (exp == 0) return false;
+    }
+    return i == t.size();
 }
 
 class Scanner {
@@ -67,14 +78,21 @@ public:
                            std::to_string(t.size() - 1));
         }
         for (size_t i = 1; i < t.size(); ++i) {
-            char* end = nullptr;
-            float v = std::strtof(t[i].c_str(), &end);  // overflow gives inf, caught below
-            if (end == t[i].c_str() || *end != '\0') fail(line, t[0] + ": '" + t[i] + "' is not a number");
-            if (!std::isfinite(v))
-                fail(line, t[0] + ": '" + t[i] + "' is not a finite number");
+            number(line, t[0], t[i]);
+            const float v = std::strtof(t[i].c_str(), nullptr);
             if (i <= minCount && !(std::fabs(v) <= maxAbs))
                 fail(line, t[0] + ": '" + t[i] + "' is beyond +-1e18 (intersection tests square coordinates)");
         }
+    }
+
+    // One number of a `key` line: decimal and finite as a float.
+    void number(int line, const std::string& key, const std::string& tok) const {
+        if (!isDecimal(tok)) {
+            const bool word = tok == "nan" || tok == "NaN" || tok == "inf" || tok == "-inf" || tok == "infinity";
+            fail(line, key + ": '" + tok + "' is not " + (word ? "a finite number" : "a decimal number"));
+        }
+        if (!std::isfinite(std::strtof(tok.c_str(), nullptr)))  // overflow gives inf
+            fail(line, key + ": '" + tok + "' is not a finite number (beyond a float)");
     }
 
     // One "v", "v/vt", "v//vn" or "v/vt/vn" reference of an f line.
@@ -122,9 +140,10 @@ private:
 }  // namespace
 
 ObjPrescan prescanObj(const std::string& path) {
-    std::string text = readWholeFile(path);
-    Scanner scan(path);
     ObjPrescan out;
+    out.text = readInputFile(path, "OBJ file", kMaxDataStreamBytes);
+    const std::string& text = out.text;
+    Scanner scan(path);
     forEachLine(text, [&](int line, const std::vector<std::string>& t) {
         if (t[0] == "v") scan.numbers(line, t, 3, kMaxObjCoordinate), ++out.positions;
         else if (t[0] == "vn") scan.numbers(line, t, 3), ++out.normals;
@@ -146,6 +165,24 @@ ObjPrescan prescanObj(const std::string& path) {
         }
     });
     return out;
+}
+
+std::string prescanMtl(const std::string& path) {
+    std::string text = readInputFile(path, "MTL file", kMaxTextStreamBytes);
+    Scanner scan(path);
+    static const char* numeric[] = {"Ka", "Kd", "Ks", "Ke", "Kt", "Tf", "Ns", "Ni", "d",  "Tr",
+                                    "Pr", "Pm", "Ps", "Pc", "Pcr", "aniso", "anisor", "illum", "sharpness"};
+    forEachLine(text, [&](int line, const std::vector<std::string>& t) {
+        if (std::find(std::begin(numeric), std::end(numeric), t[0]) == std::end(numeric)) return;
+        for (size_t i = 1; i < t.size(); ++i) {
+            // Options ("-halo") and keywords ("Tf xyz", "Tf spectral FILE") are words.
+            const std::string& tok = t[i];
+            if (tok == "spectral") break;  // a file name follows
+            if (tok == "xyz" || (tok.size() > 1 && tok[0] == '-' && std::isalpha((unsigned char)tok[1]))) continue;
+            scan.number(line, t[0], tok);
+        }
+    });
+    return text;
 }
 
 }  // namespace strata

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/input_file.h"
 
 namespace strata {
 namespace {
@@ -41,14 +42,8 @@ std::string lineColumn(const std::string& text, size_t pos) {
 
 }  // namespace
 
-Json parseJsonFile(const std::string& path) {
-    std::error_code ec;  // the overloads that throw would escape as std::filesystem_error
-    if (std::filesystem::is_directory(path, ec)) throw Error(path + ": cannot open scene file: it is a directory");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error(path + ": cannot open scene file: " + std::strerror(errno));
-    std::ostringstream s;
-    s << in.rdbuf();
-    std::string text = s.str();
+Json parseJsonFile(const std::string& path, const std::string& what) {
+    const std::string text = readInputFile(path, what, kMaxTextStreamBytes);
     try {
         return Json::parse(text, nullptr, /*allow_exceptions=*/true, /*ignore_comments=*/true);
     } catch (const Json::parse_error& e) {

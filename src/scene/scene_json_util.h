@@ -18,7 +18,7 @@ using Json = nlohmann::json;
 
 // Parses a JSON file (comments allowed). Throws strata::Error
 // "FILE: cannot open ..." or "FILE:LINE:COLUMN: what was wrong".
-Json parseJsonFile(const std::string& path);
+Json parseJsonFile(const std::string& path, const std::string& what = "scene file");
 
 // "number", "string", "object", ... as JSON names them.
 std::string jsonTypeName(const Json& j);

@@ -10,6 +10,7 @@
 
 
 #include "core/error.h"
+#include "core/input_file.h"
 #include "scene/image_io.h"
 
 namespace strata {
@@ -33,8 +34,8 @@ void checkSize(const std::string& path, long long w, long long h) {
 // PFM: "PF" (RGB) or "Pf" (grey), width height, scale (negative: little
 // endian), then rows bottom to top.
 VdMap readPfm(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    if (!f) throw Error(path + ": cannot open displacement map (" + std::strerror(errno) + ")");
+    const std::string file = readInputFile(path, "displacement map", kMaxDataStreamBytes);
+    std::istringstream f(file);
     std::string magic;
     long long w = 0, h = 0;
     double scale = 0;
@@ -49,18 +50,14 @@ VdMap readPfm(const std::string& path) {
     // The bytes the header promises must be in the file before they are
     // allocated (a 15-byte file may claim 16384 x 16384 RGB texels: 3 GiB).
     const size_t bytes = size_t(w) * size_t(h) * size_t(channels) * sizeof(float);
-    const std::streampos dataStart = f.tellg();
-    f.seekg(0, std::ios::end);
-    const long long have = dataStart < 0 ? 0 : (long long)(f.tellg() - dataStart);
-    if (have < (long long)bytes)
+    const std::streampos at = f.tellg();
+    const size_t dataStart = at < 0 ? file.size() : size_t(at);
+    const size_t have = file.size() - dataStart;
+    if (have < bytes)
         throw Error(path + ": truncated PFM (" + std::to_string(have) + " of " + std::to_string(bytes) +
                     " data bytes)");
-    f.seekg(dataStart);
     std::vector<float> data(size_t(w) * size_t(h) * channels);
-    f.read(reinterpret_cast<char*>(data.data()), std::streamsize(bytes));
-    if (size_t(f.gcount()) != bytes)
-        throw Error(path + ": truncated PFM (" + std::to_string(f.gcount()) + " of " + std::to_string(bytes) +
-                    " data bytes)");
+    std::memcpy(data.data(), file.data() + dataStart, bytes);
     if (little != hostLittle)
         for (float& v : data) {
             uint32_t u;

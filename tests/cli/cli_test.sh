@@ -114,6 +114,17 @@ expect_error "instance key time beyond a float" "time: expected a scene time" re
 expect_error "--spp 0 is not 'not given'" "render.spp" render "$SRC/tests/data/cube_scene.json" --backend cpu --spp 0
 expect_error "--bounces -5" "render.bounces" render "$SRC/tests/data/cube_scene.json" --backend cpu --bounces -5
 expect_error "--seed -1" "render.seed" render "$SRC/tests/data/cube_scene.json" --backend cpu --seed -1
+# Non-regular inputs: an endless device is refused at a limit; a scene from a
+# pipe (process substitution) is read once and renders.
+expect_error "scene from /dev/zero" "/dev/zero: cannot read scene file: it is a device that gives more than 64 MiB" \
+  render /dev/zero --backend cpu
+sed "s|\"cube.obj\"|\"$SRC/tests/data/cube.obj\"|" "$SRC/tests/data/cube_scene.json" >"$TMP/abs_scene.json"
+if "$CLI" render <(cat "$TMP/abs_scene.json") --backend cpu --res 16x16 --spp 1 --out "$TMP/pipe.png" >/dev/null 2>"$TMP/e.txt" \
+   && [ -s "$TMP/pipe.png" ]; then
+  pass "scene through a pipe renders"
+else
+  fail "scene through a pipe: $(cat "$TMP/e.txt")"
+fi
 expect_error "--frames beyond the limit" "--frames: expected 1 to" render "$SRC/tests/data/cube_scene.json" --backend cpu --frames 2147483647
 for w in -5 2147483647; do
   if "$CLI" bench "$SRC/tests/data/cube_scene.json" --backend cpu --res 8x8 --warmup $w >/dev/null 2>"$TMP/e.txt"; then

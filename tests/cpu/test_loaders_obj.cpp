@@ -1,9 +1,12 @@
 // OBJ/MTL loading: the real bunny, a hand-written cube with quads, uvs,
 // normals and materials, MTL conversions, and every kind of bad input.
+#include <sys/stat.h>
+
 #include <array>
 #include <cmath>
 #include <fstream>
 #include <set>
+#include <thread>
 #include <sstream>
 #include <vector>
 
@@ -303,4 +306,66 @@ TEST(ObjLoader, EmptyAndAllDegenerateFilesAreErrors) {
     EXPECT_CONTAINS(msg, flat);
     EXPECT_CONTAINS(msg, "no triangles");
     EXPECT_CONTAINS(msg, "all 3 were degenerate");
+}
+
+// Lines end at LF, CR LF or a bare CR, as tinyobjloader reads them: text after
+// a bare CR is checked as a line of its own, and errors name it.
+TEST(ObjLoader, BareCarriageReturnsEndLines) {
+    TempDir dir;
+    std::string ok = dir.write("mac.obj", "v 0 0 0\rv 1 0 0\rv 0 1 0\rf 1 2 3\r");
+    EXPECT_EQ(loadObj(ok).mesh.triangles.size(), 1u);
+    std::string bad = dir.write("cr.obj", "v 0 0 0\r\nv 1 0 0\rv nan 1 0\nf 1 2 3\n");
+    std::string msg = loadError(bad);
+    EXPECT_CONTAINS(msg, bad + ":3:");
+    EXPECT_CONTAINS(msg, "'nan' is not a finite number");
+}
+
+// strtof reads hexadecimal floats; tinyobjloader reads them as 0.
+TEST(ObjLoader, HexadecimalNumbersAreRefused) {
+    TempDir dir;
+    std::string path = dir.write("hex.obj", "v 0 0 0\nv 0x1p0 0 0\nv 0 1 0\nf 1 2 3\n");
+    std::string msg = loadError(path);
+    EXPECT_CONTAINS(msg, path + ":2:");
+    EXPECT_CONTAINS(msg, "'0x1p0' is not a decimal number");
+}
+
+// MTL numbers are checked like OBJ numbers (tinyobjloader read "nan" and
+// "inf" as 0: `d nan` became glass, `Ke inf` a light that did not emit).
+TEST(ObjLoader, NonFiniteMtlNumbersNameTheMtlLine) {
+    TempDir dir;
+    const char* lines[] = {"d nan", "Ke inf 1 1", "Kd 0x1p-1 0.5 0.5", "Ns 1e999", "Ni x"};
+    for (const char* line : lines) {
+        std::string mtl = dir.write("m.mtl", std::string("newmtl a\nKd 0.5 0.5 0.5\n") + line + "\n");
+        std::string obj = dir.write("a.obj", "mtllib m.mtl\n" + std::string(kTriangle) + "usemtl a\nf 1 2 3\n");
+        std::string msg = loadError(obj);
+        EXPECT_CONTAINS(msg, mtl + ":3:") << line;
+    }
+    // Words (options and keywords) are not numbers.
+    dir.write("w.mtl", "newmtl a\nKd 0.5 0.5 0.5\nd -halo 0.5\nTf xyz 1 1 1\n");
+    std::string obj = dir.write("w.obj", "mtllib w.mtl\n" + std::string(kTriangle) + "usemtl a\nf 1 2 3\n");
+    EXPECT_EQ(loadObj(obj).mesh.triangles.size(), 1u);
+}
+
+// Non-regular inputs: a FIFO's text is read once and parsed (process
+// substitution works); a device that never ends is refused at a limit.
+TEST(ObjLoader, FifoInputsAreReadOnceAndEndlessDevicesRefused) {
+    TempDir dir;
+    const std::string fifo = dir.file("pipe.obj");
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    std::thread writer([&] {
+        std::ofstream out(fifo);
+        out << kTriangle << "f 1 2 3\n";
+    });
+    size_t triangles = 0;
+    try {
+        triangles = loadObj(fifo).mesh.triangles.size();
+    } catch (const Error& e) {
+        ADD_FAILURE() << e.what();
+    }
+    writer.join();
+    EXPECT_EQ(triangles, 1u);
+
+    std::string mtlZero = dir.write("z.obj", "mtllib /dev/zero\n" + std::string(kTriangle) + "f 1 2 3\n");
+    std::string msg = loadError(mtlZero);
+    EXPECT_CONTAINS(msg, "/dev/zero: cannot read MTL file: it is a device that gives more than 64 MiB");
 }

@@ -101,6 +101,36 @@ else
     || fail "unknown key message: $(cat "$TMP/badkeys.log")"
 fi
 
+# Config and window flags: a typo, a wrong type, a missing --config file and
+# out-of-range flags are one message each (file, line or field) and exit non-zero.
+expect_viewer_error() {  # name, expected text, args...
+  local name="$1" want="$2"
+  shift 2
+  if run "$name" "$@"; then
+    fail "$name: exited 0"
+  elif grep -qF -- "$want" "$TMP/$name.log"; then
+    pass "$name: clear message"
+  else
+    fail "$name: $(tail -3 "$TMP/$name.log")"
+  fi
+}
+sed 's/"window"/"windw"/' "$SRC/config/default.json" >"$TMP/typo.json"
+expect_viewer_error config-typo "typo.json: unknown key 'windw'" --config "$TMP/typo.json"
+sed 's/"width": 1600/"width": "wide"/' "$SRC/config/default.json" >"$TMP/type.json"
+expect_viewer_error config-type "type.json: window.width: expected a number, got string" --config "$TMP/type.json"
+printf '{"window": {"width": 1600,}}\n' >"$TMP/syntax.json"
+expect_viewer_error config-syntax "syntax.json:1:" --config "$TMP/syntax.json"
+expect_viewer_error config-missing "nothere.json: cannot open config file" --config "$TMP/nothere.json"
+expect_viewer_error config-fifo "cannot read config file: it is a device" --config /dev/zero
+# (checked before any window: no X server needed)
+if "${PRELOAD[@]}" "$VIEWER" "$SRC/assets/scenes/default.json" --width 100000 >"$TMP/width.log" 2>&1; then
+  fail "width-flag: exited 0"
+else
+  grep -qF -- "--width: 100000 is out of range (64-16384)" "$TMP/width.log" && pass "width-flag: clear message" \
+    || fail "width-flag: $(tail -3 "$TMP/width.log")"
+fi
+expect_viewer_error scale-flag "--scale: 1e+30 is out of range" --scale 1e30
+
 # No display: a clear message pointing to strata-cli, non-zero exit.
 if env -u DISPLAY -u WAYLAND_DISPLAY "${PRELOAD[@]}" "$VIEWER" "$SRC/assets/scenes/default.json" --backend cpu >"$TMP/nodisp.log" 2>&1; then
   fail "no display: exited 0"
