@@ -10,6 +10,7 @@
 
 #include "accel/lbvh/lbvh_variant.h"
 #include "core/error.h"
+#include "gpu/device.h"
 #include "scene/data_folder.h"
 #include "scene/scene_loader.h"
 #if defined(STRATA_HAVE_CUDA)
@@ -80,6 +81,9 @@ std::unique_ptr<Renderer> makeRenderer(const Scene& scene) {
     if (!isLbvhBuilder(scene.options.accel.builder) && scene.options.accel.builder != "kdtree")
         throw Error("the cuda backend builds lbvh-karras, lbvh-apetrei, lbvh-skip or kdtree; '" +
                     scene.options.accel.builder + "' runs on the cpu backend (--backend cpu)");
+    const GpuInfo gpu = queryGpu();
+    if (!gpu.available)
+        throw Error("no usable CUDA GPU (" + gpu.reason + "); render on the CPU with --backend cpu");
     return makeCudaRenderer(scene);
 #else
     throw Error("this strata-cli was built without CUDA; use --backend cpu");

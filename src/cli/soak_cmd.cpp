@@ -13,6 +13,7 @@
 #include "cli/checks.h"
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "core/error.h"
 #include "gpu/device.h"
 #if defined(STRATA_HAVE_CUDA)
 #include "render/cuda_renderer.h"
@@ -138,6 +139,9 @@ std::function<int()> addSoakCommand(CLI::App& app) {
                     "fail when GPU or host memory grows by more than this after the first cycle")
         ->capture_default_str();
     return [a, every, rays, maxGrowthMiB]() {
+        if (!(*maxGrowthMiB >= 0 && *maxGrowthMiB <= 1e9))
+            throw strata::Error("--max-growth-mib: " + std::to_string(*maxGrowthMiB) +
+                                " is not a size in MiB (0 to 1e9)");
         if (a->res.empty()) a->res = "256x256";
         Scene scene = loadWithOverrides(*a);
         const Options base = scene.options;

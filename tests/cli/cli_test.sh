@@ -114,6 +114,20 @@ expect_error "instance key time beyond a float" "time: expected a scene time" re
 expect_error "--spp 0 is not 'not given'" "render.spp" render "$SRC/tests/data/cube_scene.json" --backend cpu --spp 0
 expect_error "--bounces -5" "render.bounces" render "$SRC/tests/data/cube_scene.json" --backend cpu --bounces -5
 expect_error "--seed -1" "render.seed" render "$SRC/tests/data/cube_scene.json" --backend cpu --seed -1
+# Without a usable GPU the default backend says so in words (with one, it renders).
+if "$CLI" render "$SRC/tests/data/cube_scene.json" --res 8x8 --spp 1 --out "$TMP/gpu.png" >/dev/null 2>"$TMP/e.txt"; then
+  pass "default backend renders (a GPU is present)"
+elif grep -q "no usable CUDA GPU (.*); render on the CPU with --backend cpu" "$TMP/e.txt" && [ ! -e "$TMP/gpu.png" ]; then
+  pass "no GPU: the message says so and names --backend cpu"
+else
+  fail "no-GPU message: $(cat "$TMP/e.txt")"
+fi
+if "$CLI" soak "$SRC/tests/data/cube_scene.json" --backend cpu --max-growth-mib nan >/dev/null 2>"$TMP/e.txt"; then
+  fail "soak --max-growth-mib nan: exited 0"
+else
+  grep -q -- "--max-growth-mib: nan is not a size" "$TMP/e.txt" && pass "soak --max-growth-mib nan: named" \
+    || fail "soak nan message: $(cat "$TMP/e.txt")"
+fi
 # Non-regular inputs: an endless device is refused at a limit; a scene from a
 # pipe (process substitution) is read once and renders.
 expect_error "scene from /dev/zero" "/dev/zero: cannot read scene file: it is a device that gives more than 64 MiB" \
