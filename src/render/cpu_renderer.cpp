@@ -9,6 +9,7 @@
 #include "accel/kdtree/kd_cpu_builder.h"
 #include "render/kd_config.h"
 #include "render/flat_scene.h"
+#include "render/host_memory.h"
 #include "render/integrator.h"
 #include "render/rebuild_policy.h"
 #include "render/path_storage.h"
@@ -23,6 +24,7 @@ namespace {
 class CpuRenderer final : public RendererBase {
 public:
     explicit CpuRenderer(const Scene& scene) : RendererBase(scene), pool_(unsigned(opt_.render.threads)) {
+        checkCpuBackendFits(scene_);  // before anything large is allocated
         flat_ = flattenScene(scene_);
         allocate();
     }

@@ -107,11 +107,6 @@ const std::vector<std::string>& stageList() {
     return s;
 }
 
-size_t pathBytesPerPixel() {
-    return 2 * (sizeof(Ray) + 4) + sizeof(HitRecord) + 2 * sizeof(Vec3) + 4 + sizeof(Ray) + sizeof(Vec3) + 4 +
-           sizeof(Vec3) + 4 + 4;
-}
-
 void checkFits(const Scene& scene, const FlatScene& flat, const VdMemoryComparison& vdMemory) {
     GpuInfo gpu = queryGpu();
     if (!gpu.available) throw Error("the CUDA backend needs a GPU: " + gpu.reason + " (try --backend cpu)");
@@ -120,7 +115,7 @@ void checkFits(const Scene& scene, const FlatScene& flat, const VdMemoryComparis
     size_t accel = LbvhBuilder::estimateBytes(t);
     if (scene.options.accel.mode == "instanced") accel += InstancedGpu::estimateBytes(scene);
     size_t vd = flat.patches.empty() ? 0 : vdMemory.direct.total() + VdGpu::estimatePairBytes(pixels);
-    size_t need = GpuScene::estimateBytes(scene, flat) + accel + vd + pixels * pathBytesPerPixel() + (64u << 20);
+    size_t need = GpuScene::estimateBytes(scene, flat) + accel + vd + pixels * PathStorage<DeviceBuffer>::bytesPerPixel() + (64u << 20);
     size_t freeBytes = gpu.freeBytes;
     // STRATA_GPU_MEMORY_LIMIT_MB pretends the GPU has less free memory (tests
     // of the out-of-memory path, and rehearsing scenes for smaller GPUs).

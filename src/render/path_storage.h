@@ -28,6 +28,12 @@ struct PathStorage {
     Buf<uint32_t> counters;
     Buf<Vec3> film;
 
+    // Bytes resize(n) takes per pixel (the backends' memory estimates).
+    static constexpr size_t bytesPerPixel() {
+        return 2 * (sizeof(Ray) + sizeof(uint32_t)) + sizeof(HitRecord) + 2 * sizeof(Vec3) + sizeof(float) +
+               sizeof(Ray) + sizeof(Vec3) + 2 * sizeof(uint32_t) + sizeof(Vec3);
+    }
+
     // For n pixels (one path each). Contents are set by the stages:
     // stageGenerate writes every path's state and the queue counters.
     void resize(size_t n) {

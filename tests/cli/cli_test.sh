@@ -114,6 +114,11 @@ expect_error "instance key time beyond a float" "time: expected a scene time" re
 expect_error "--spp 0 is not 'not given'" "render.spp" render "$SRC/tests/data/cube_scene.json" --backend cpu --spp 0
 expect_error "--bounces -5" "render.bounces" render "$SRC/tests/data/cube_scene.json" --backend cpu --bounces -5
 expect_error "--seed -1" "render.seed" render "$SRC/tests/data/cube_scene.json" --backend cpu --seed -1
+# The CPU backend checks host memory before it allocates (documented limits
+# that do not fit: one message with the sizes and what to lower).
+STRATA_HOST_MEMORY_LIMIT_MB=200 expect_error "CPU backend memory check" \
+  "the CPU backend needs about 47872 MiB of host memory (16384x16384 pixels, 12 triangles in instances) but 200 MiB are available (STRATA_HOST_MEMORY_LIMIT_MB); lower the resolution" \
+  render "$SRC/tests/data/cube_scene.json" --backend cpu --res 16384x16384
 # Without a usable GPU the default backend says so in words (with one, it renders).
 if "$CLI" render "$SRC/tests/data/cube_scene.json" --res 8x8 --spp 1 --out "$TMP/gpu.png" >/dev/null 2>"$TMP/e.txt"; then
   pass "default backend renders (a GPU is present)"
