@@ -48,11 +48,14 @@ STRATA_HD Vec3 equirectToDir(float u, float v, float rotation) {
     return {st * cosf(phi), cosf(theta), st * sinf(phi)};
 }
 
+// The texel holding uv, clamped into the map; a NaN coordinate (a direction
+// that is not finite) gives texel 0 instead of an undefined conversion.
+STRATA_HD int envTexel(float u, int size) { return int(fminf(fmaxf(u * float(size), 0.0f), float(size - 1))); }
+
 STRATA_HD Vec3 envRadiance(const EnvView& env, Vec3 dir) {
     if (!env.present()) return make3(0.0f);
     Vec2 uv = dirToEquirect(dir, env.rotation);
-    int x = imin(int(uv.x * env.width), env.width - 1);
-    int y = imin(int(uv.y * env.height), env.height - 1);
+    const int x = envTexel(uv.x, env.width), y = envTexel(uv.y, env.height);
     return env.pixels[y * env.width + x] * env.scale;
 }
 
@@ -62,8 +65,7 @@ STRATA_HD float cdfPmf(const float* cdf, uint32_t i) { return cdf[i] - (i > 0 ? 
 STRATA_HD float envPdf(const EnvView& env, Vec3 dir) {
     if (!env.present()) return 0.0f;
     Vec2 uv = dirToEquirect(dir, env.rotation);
-    int x = imin(int(uv.x * env.width), env.width - 1);
-    int y = imin(int(uv.y * env.height), env.height - 1);
+    const int x = envTexel(uv.x, env.width), y = envTexel(uv.y, env.height);
     float sinT = sqrtf(fmaxf(0.0f, 1.0f - dir.y * dir.y));
     if (sinT <= 1e-6f) return 0.0f;
     float p = cdfPmf(env.marginalCdf, y) * cdfPmf(env.conditionalCdf + y * env.width, x);

@@ -152,6 +152,15 @@ void loadVd(SceneBuild& b, const JsonField& m, LoadedMesh& lm) {
     }
     if (mesh.quads.empty()) throw Error(m.where() + ": \"vd\" needs a mesh with quads (four-vertex faces)");
     finishVdMap(lm.vdMap);
+    // Displaced vertices obey the scene's coordinate rule too (a texel of
+    // 3e38, or 1e30 at scale 1e4, made the patch's box infinite: it vanished).
+    const double reach = double(lm.vdMap.maxLength) * std::fabs(double(vd.scale));
+    if (reach > kMaxSceneCoordinate) {
+        const std::string where = m.has("vd") ? m["vd"].where() : m.where();
+        throw Error(where + ": the displacement reaches " + numberText(reach) + " (largest texel " +
+                    numberText(lm.vdMap.maxLength) + " x scale " + numberText(vd.scale) +
+                    "); displaced positions must stay within +-1e18");
+    }
     vd.map = int32_t(b.scene.vdMaps.size());
     b.scene.vdMaps.push_back(std::move(lm.vdMap));
     lm.vdMap = VdMap{};
@@ -209,7 +218,7 @@ std::vector<FrameFile> frameFiles(SceneBuild& b, const JsonField& files) {
         std::string pattern = files["pattern"].string();
         long long first = files.has("first") ? files["first"].integer() : 0;
         long long count = files["count"].integer();
-        if (first < 0) files["first"].fail("expected a non-negative integer");
+        if (first < 0 || first > 1000000000) files["first"].fail("expected an integer in [0, 1000000000]");
         if (count < 1 || count > 100000) files["count"].fail("expected an integer in [1, 100000]");
         for (long long k = 0; k < count; ++k)
             out.push_back({b.resolve(formatPattern(files["pattern"], pattern, first + k)),

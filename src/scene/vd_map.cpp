@@ -1,6 +1,7 @@
 #include "scene/vd_map.h"
 
 #include <cctype>
+#include <cfloat>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
@@ -99,14 +100,15 @@ VdMap readImageMap(const std::string& path) {
 void finishVdMap(VdMap& m) {
     if (m.width <= 0 || m.height <= 0 || m.texels.size() != size_t(m.width) * size_t(m.height))
         throw Error(m.path + ": empty displacement map");
-    float maxLen = 0;
+    double maxLen = 0;  // in double: the length of a texel near FLT_MAX overflows a float
     for (size_t i = 0; i < m.texels.size(); ++i) {
         if (!isFinite(m.texels[i]))
             throw Error(m.path + ": displacement texel (" + std::to_string(i % size_t(m.width)) + ", " +
                         std::to_string(i / size_t(m.width)) + ") is not finite (NaN or infinity)");
-        maxLen = std::fmax(maxLen, length(m.texels[i]));
+        const Vec3 t = m.texels[i];
+        maxLen = std::fmax(maxLen, std::sqrt(double(t.x) * t.x + double(t.y) * t.y + double(t.z) * t.z));
     }
-    m.maxLength = maxLen;
+    m.maxLength = float(std::fmin(maxLen, double(FLT_MAX)));
 }
 
 VdMap loadVdMap(const std::string& path) {

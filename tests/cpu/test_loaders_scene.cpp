@@ -379,6 +379,11 @@ TEST(SceneLoader, MeshesAndMaterialsAreChecked) {
                     "materials.m.roughness: expected a number in [0, 1]");
     EXPECT_CONTAINS(SmallScene("", R"([{"name": "s", "obj_sequence": {"files": {"pattern": "f.obj", "count": 2}}}])").error(),
                     "meshes[0].obj_sequence.files.pattern: expected exactly one %d");
+    // A first frame number near the integer limit would overflow first + k.
+    EXPECT_CONTAINS(
+        SmallScene("", R"([{"name": "s", "obj_sequence": {"files": {"pattern": "f%d.obj", "first": 9223372036854775807, "count": 2}}}])")
+            .error(),
+        "meshes[0].obj_sequence.files.first: expected an integer in [0, 1000000000]");
 }
 
 TEST(SceneLoader, CameraAndLightsAreChecked) {

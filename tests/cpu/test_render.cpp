@@ -1,5 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "render/lights.h"
 #include "render/renderer.h"
 #include "test_util.h"
 
@@ -87,4 +92,28 @@ TEST(CpuRender, RebuildOnlyWhenAnimatedSkipsAStillFrame) {
     FrameRecord d;
     ASSERT_TRUE(r->popRecord(d));
     EXPECT_GT(d.stageMs("build"), 0.0);
+}
+
+// The environment lookup stays inside the map for any direction: a direction
+// that is not finite reads some texel of it (UBSan found the float-to-int
+// conversion of NaN undefined), extreme ones their edge texels.
+TEST(Environment, LookupStaysInTheMapForAnyDirection) {
+    std::vector<Vec3> pixels;
+    for (int i = 0; i < 8; ++i) pixels.push_back(make3(float(i + 1)));
+    const std::vector<float> marginal = {0.5f, 1.0f};
+    const std::vector<float> conditional = {0.25f, 0.5f, 0.75f, 1.0f, 0.25f, 0.5f, 0.75f, 1.0f};
+    EnvView env;
+    env.pixels = pixels.data();
+    env.width = 4;
+    env.height = 2;
+    env.scale = make3(1.0f);
+    env.marginalCdf = marginal.data();
+    env.conditionalCdf = conditional.data();
+    const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+    for (Vec3 d : {Vec3{nan, nan, nan}, Vec3{nan, 0, 1}, Vec3{0, 1, 0}, Vec3{0, -1, 0}, Vec3{inf, 0, 0}, Vec3{0, -inf, 0}, Vec3{1e30f, -1e30f, 1e-30f}}) {
+        const float r = envRadiance(env, d).x;
+        EXPECT_GE(r, 1.0f);
+        EXPECT_LE(r, 8.0f);
+        if (!std::isnan(d.x)) EXPECT_FALSE(std::isnan(envPdf(env, d)));
+    }
 }

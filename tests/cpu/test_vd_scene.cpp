@@ -195,6 +195,14 @@ TEST(VdScene, BadVdBlocksNameTheField) {
     EXPECT_CONTAINS(err(R"({"meshes": [{"name": "m", "generator": "vd-hook", "vd": {"wat": 1}}]})"), "wat");
     EXPECT_CONTAINS(err(R"({"meshes": [{"name": "m", "generator": "plane"}], "vd": {"max_level": 0}})"), "vd.max_level");
     EXPECT_CONTAINS(err(R"({"meshes": [{"name": "m", "generator": "plane"}], "vd": {"mode": "sometimes"}})"), "vd.mode");
+    // Displacements beyond the coordinate rule: one huge texel, or a large
+    // one times the largest scale.
+    dir.write("huge.pfm", pfm(1, 1, {0, 3e38f, 0}));
+    dir.write("big.pfm", pfm(1, 1, {0, 1e30f, 0}));
+    EXPECT_CONTAINS(err(R"({"meshes": [{"name": "m", "generator": "vd-hook", "vd": {"map": "huge.pfm"}}]})"),
+                    "meshes[0].vd: the displacement reaches 3e+38");
+    EXPECT_CONTAINS(err(R"({"meshes": [{"name": "m", "generator": "vd-hook", "vd": {"map": "big.pfm", "scale": 10000}}]})"),
+                    "displaced positions must stay within +-1e18");
 }
 
 // Overhang: some facet of the pre-tessellated surface faces against the base
