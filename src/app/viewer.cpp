@@ -153,7 +153,8 @@ public:
     int run();
 
 private:
-    void loadInitialScene();
+    bool loadInitialScene();
+    bool waitForScene();
     bool loadScene(const std::string& path, std::string& error);
     void applyOptions(const Options& o, bool resetImage);
     void panel();
@@ -209,10 +210,58 @@ private:
     float scale_ = 1.0f;
 };
 
-void Viewer::loadInitialScene() {
+// The scene named on the command line. When it does not load, the window
+// still opens and shows why (waitForScene); false: nothing was loaded.
+bool Viewer::loadInitialScene() {
     setDataFolder(args_.data);
     std::string error;
-    if (!loadScene(args_.scene, error)) throw Error(error);
+    if (loadScene(args_.scene, error)) return true;
+    std::fprintf(stderr, "strata: error: %s\n", error.c_str());
+    std::snprintf(loadPath_, sizeof loadPath_, "%s", args_.scene.c_str());
+    loadError_ = error;
+    return waitForScene();
+}
+
+// No scene yet: a window with the whole message, wrapped, and a path to load
+// another file from, until one loads (true) or the window closes. With --exit
+// it stays --frames frames (and takes --screenshot-ui), then gives up.
+bool Viewer::waitForScene() {
+    for (uint64_t frames = 1; !glfwWindowShouldClose(window_); ++frames) {
+        glfwPollEvents();
+        ImGui_ImplOpenGL3_NewFrame();
+        ImGui_ImplGlfw_NewFrame();
+        ImGui::NewFrame();
+        int fbw, fbh;
+        glfwGetFramebufferSize(window_, &fbw, &fbh);
+        ImGui::SetNextWindowPos(ImVec2(fbw * 0.05f, fbh * 0.05f));
+        ImGui::SetNextWindowSize(ImVec2(fbw * 0.9f, 0));
+        ImGui::Begin("No scene loaded", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoCollapse);
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.45f, 0.35f, 1));
+        ImGui::TextWrapped("%s", loadError_.c_str());
+        ImGui::PopStyleColor();
+        ImGui::Separator();
+        ImGui::TextWrapped("Load another scene file:");
+        ImGui::InputText("##path", loadPath_, sizeof loadPath_);
+        ImGui::SameLine();
+        bool loaded = false;
+        if (ImGui::Button("Load")) {
+            std::string err;
+            loaded = loadScene(loadPath_, err);
+            loadError_ = loaded ? "" : err;
+        }
+        ImGui::End();
+        glViewport(0, 0, fbw, fbh);
+        glClearColor(0.05f, 0.05f, 0.06f, 1);
+        glClear(GL_COLOR_BUFFER_BIT);
+        ImGui::Render();
+        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+        if (loaded) return true;
+        const bool done = args_.exitAfter && frames >= uint64_t(args_.frames);
+        if (done && !args_.screenshotUi.empty()) writeWindowPng(args_.screenshotUi, fbw, fbh);
+        glfwSwapBuffers(window_);
+        if (done) break;
+    }
+    return false;
 }
 
 bool Viewer::loadScene(const std::string& path, std::string& error) {
@@ -343,7 +392,11 @@ void Viewer::panel() {
             if (!loadScene(loadPath_, err)) loadError_ = err;
             else loadError_.clear();
         }
-        if (!loadError_.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", loadError_.c_str());
+        if (!loadError_.empty()) {  // wrapped: the reason is at the end of a long message
+            ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.4f, 0.3f, 1));
+            ImGui::TextWrapped("%s", loadError_.c_str());
+            ImGui::PopStyleColor();
+        }
     }
     if (ImGui::CollapsingHeader("Acceleration", ImGuiTreeNodeFlags_DefaultOpen)) {
         std::vector<std::string> absent;
@@ -478,7 +531,10 @@ int Viewer::run() {
 
     gl_ = std::make_unique<GlDisplay>(findShaderDir());
     glTimer_ = std::make_unique<GlTimer>();
-    loadInitialScene();
+    if (!loadInitialScene()) {
+        shutdown();
+        return 1;
+    }
     if (!args_.record.empty()) recorder_.start(args_.record, recordStages());
 
     auto last = Clock::now();

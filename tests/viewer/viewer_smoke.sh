@@ -141,6 +141,18 @@ fi
 if run badscene --set render.nope=1; then fail "unknown option accepted"; else
   grep -q "render.nope" "$TMP/badscene.log" && pass "unknown --set key named" || fail "bad --set: $(tail -2 "$TMP/badscene.log")"
 fi
+# A scene that does not load still opens the window with the whole message
+# (and a field to load another file); with --exit it then exits non-zero.
+printf '{"meshes": [{"name": "a", "obj": "missing.obj"}]}\n' >"$TMP/missing_obj.json"
+if xvfb-run -a -s "-screen 0 1024x768x24" "${PRELOAD[@]}" "$VIEWER" "$TMP/missing_obj.json" --backend cpu \
+     --width 480 --height 200 --frames 3 --exit --screenshot-ui "$TMP/noscene.png" >"$TMP/noscene.log" 2>&1; then
+  fail "bad scene: exited 0"
+elif grep -q "missing.obj: cannot open OBJ file" "$TMP/noscene.log" \
+     && python3 "$SRC/tests/viewer/check_png.py" "$TMP/noscene.png" 480 200; then
+  pass "bad scene: the window opens with the message, then exits 1"
+else
+  fail "bad scene window: $(tail -3 "$TMP/noscene.log")"
+fi
 # Scripted live toggles (--at FRAME:key=value): each recorded row carries the
 # options its frame was rendered with (records arrive a frame late).
 FRAMES=6
