@@ -3,7 +3,8 @@
 //
 // Input: an OBJ file, optionally followed by a line "#---mtl---" and then an
 // MTL file, written beside the OBJ as "m.mtl" (so "mtllib m.mtl" in the OBJ
-// part reads it). The folder also holds "t.png" for map_Kd. The loader must
+// part reads it). The folder also holds "t.png" for map_Kd and "null.mtl", a
+// link to /dev/null (a device as an input). The loader must
 // return a mesh that keeps its documented contract or throw strata::Error.
 #include <cstdlib>
 #include <string>
@@ -51,6 +52,8 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
     const auto& dir = strata::fuzz::fuzzDir();
     std::vector<uint8_t> rgb(4 * 4 * 3, 200);
     strata::writePngAtomic(dir.file("t.png"), 4, 4, rgb);
+    // A character device as an MTL file ("mtllib null.mtl"): read as empty.
+    std::filesystem::create_symlink("/dev/null", dir.file("null.mtl"));
     return 0;
 }
 

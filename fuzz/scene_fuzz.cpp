@@ -4,8 +4,11 @@
 // The input is written as "scene.json" into a folder that also holds small
 // files a scene can refer to: "cube.obj" (+ "cube.mtl", which uses "tex.png"),
 // "f0.obj" and "f1.obj" (a two-frame sequence, also "f%d.obj"), "tex.png" and
-// "env.hdr". loadScene must return a scene or throw strata::Error.
+// "env.hdr", and "null.obj", a link to /dev/null. loadScene must return a
+// scene or throw strata::Error; then one numeric field of the scene is set to
+// a float extreme and the result must hold to the same rule.
 #include <cstdlib>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -110,13 +113,15 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
     std::vector<float> env(8 * 4 * 3);
     for (size_t i = 0; i < env.size(); ++i) env[i] = 0.1f * float(i % 7);
     if (!stbi_write_hdr(dir.file("env.hdr").c_str(), 8, 4, 3, env.data())) std::abort();
+    // A character device as a mesh file: read as empty ("no triangles").
+    std::filesystem::create_symlink("/dev/null", dir.file("null.obj"));
     return 0;
 }
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    std::string text(reinterpret_cast<const char*>(data), size);
-    nlohmann::json doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false, /*ignore_comments=*/true);
-    if (!doc.is_discarded() && !withinBudget(doc)) return -1;
+namespace {
+
+// Loads and checks one scene text (written as scene.json).
+void checkScene(const std::string& text) {
     std::string path = strata::fuzz::fuzzDir().write("scene.json", text);
     try {
         strata::Scene scene = strata::loadScene(path);
@@ -126,9 +131,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                          flat.triMaterial.size());
             std::abort();
         }
-        // Animation at a few times: the camera and every vertex stay finite.
+        // Animation at a few times, the extremes of the scene-time rule
+        // included: the camera and every vertex stay finite.
         std::vector<strata::Vec3> pos, nrm;
-        for (float t : {0.0f, 0.37f, 5.0f, 1e4f}) {
+        for (float t : {0.0f, 0.37f, 5.0f, 1e4f, -1e9f, 1e9f}) {
             strata::CameraPose c = strata::cameraAt(scene.camera, t);
             if (!strata::isFinite(c.position) || !strata::isFinite(c.target)) {
                 std::fprintf(stderr, "cameraAt(%g) is not finite\n", t);
@@ -146,5 +152,35 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     } catch (const strata::Error& e) {
         strata::fuzz::refused(e);
     }
+}
+
+// Float extremes in every numeric field: of a scene that parses, one numeric
+// field (chosen by the input's hash) is replaced by one of these. Over many
+// inputs every field meets every extreme (issue 18: times of 1e39 and 1e300,
+// texels of 3e38 and rates of 3e38 crashed or went silently wrong).
+const double kExtremes[] = {3e38, -3e38, 3.5e38, 1e39, -1e300, 1e300, 1e18, 1.1e18, 1e9, -1e9, 2147483648.0,
+                            9223372036854775807.0, 1e-45, -0.0, 0.0, 1e-300};
+
+void numericFields(nlohmann::json& j, std::vector<nlohmann::json*>& out) {
+    if (j.is_number()) out.push_back(&j);
+    else if (j.is_object() || j.is_array())
+        for (auto& v : j) numericFields(v, out);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    std::string text(reinterpret_cast<const char*>(data), size);
+    nlohmann::json doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false, /*ignore_comments=*/true);
+    if (!doc.is_discarded() && !withinBudget(doc)) return -1;
+    checkScene(text);
+    if (doc.is_discarded()) return 0;
+    std::vector<nlohmann::json*> fields;
+    numericFields(doc, fields);
+    if (fields.empty()) return 0;
+    const size_t h = std::hash<std::string>{}(text);
+    const size_t n = sizeof kExtremes / sizeof kExtremes[0];
+    *fields[h % fields.size()] = kExtremes[(h / fields.size()) % n];
+    if (withinBudget(doc)) checkScene(doc.dump());
     return 0;
 }

@@ -122,7 +122,8 @@ STRATA_HOST_MEMORY_LIMIT_MB=200 expect_error "CPU backend memory check" \
 # Without a usable GPU the default backend says so in words (with one, it renders).
 if "$CLI" render "$SRC/tests/data/cube_scene.json" --res 8x8 --spp 1 --out "$TMP/gpu.png" >/dev/null 2>"$TMP/e.txt"; then
   pass "default backend renders (a GPU is present)"
-elif grep -q "no usable CUDA GPU (.*); render on the CPU with --backend cpu" "$TMP/e.txt" && [ ! -e "$TMP/gpu.png" ]; then
+elif grep -qE "no usable CUDA GPU \(.*\); render on the CPU with --backend cpu|built without CUDA; use --backend cpu" \
+       "$TMP/e.txt" && [ ! -e "$TMP/gpu.png" ]; then
   pass "no GPU: the message says so and names --backend cpu"
 else
   fail "no-GPU message: $(cat "$TMP/e.txt")"
