@@ -67,8 +67,9 @@ ViewerConfig loadViewerConfig(const std::string& path, bool given) {
         auto side = [&](const char* k, int& out) {
             if (!w.contains(k)) return;
             const double v = number(path, std::string("window.") + k, w[k]);
-            if (v != std::floor(v)) throw Error(path + ": window." + k + ": expected a whole number of pixels");
-            checkWindowSide(path + ": window." + k, (long long)std::fmax(-1.0, std::fmin(v, 1e9)));
+            if (v != std::floor(v) || v < kMinWindowSide || v > kMaxWindowSide)
+                throw Error(path + ": window." + k + ": " + numberText(v) + " is not a whole number of pixels in " +
+                            std::to_string(kMinWindowSide) + "-" + std::to_string(kMaxWindowSide));
             out = int(v);
         };
         side("width", c.width);

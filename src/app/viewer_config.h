@@ -12,7 +12,7 @@ namespace strata {
 
 // Window sides and the render scale the viewer accepts (config and flags).
 constexpr int kMinWindowSide = 64, kMaxWindowSide = 16384;
-constexpr float kMinRenderScale = 0.05f, kMaxRenderScale = 4.0f;
+constexpr double kMinRenderScale = 0.05, kMaxRenderScale = 4.0;
 
 struct ViewerConfig {
     int width = 1600, height = 900;

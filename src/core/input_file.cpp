@@ -22,12 +22,14 @@ struct Fd {
     }
 };
 
-std::string mib(size_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
+std::string mib(size_t bytes) {
+    return bytes >= (size_t(1) << 20) ? std::to_string(bytes >> 20) + " MiB" : std::to_string(bytes) + " bytes";
+}
 
 }  // namespace
 
 std::string readInputFile(const std::string& path, const std::string& what, size_t maxStreamBytes,
-                          int fifoWaitMs) {
+                          size_t maxFileBytes, int fifoWaitMs) {
     const std::string cannotOpen = path + ": cannot open " + what + ": ", cannot = path + ": cannot read " + what + ": ";
     if (path.empty()) throw Error("cannot open " + what + ": the file name is empty");
     // O_NONBLOCK: opening a FIFO nobody writes must not wait for a writer.
@@ -48,13 +50,15 @@ std::string readInputFile(const std::string& path, const std::string& what, size
         while (r < 0 && errno == EINTR);
         if (r < 0) throw Error(cannot + std::strerror(errno));
         if (r == 0)
-            throw Error(cannot + "it is a FIFO that nothing wrote to within " + std::to_string(fifoWaitMs) +
-                        " ms");
+            throw Error(cannot + "it is a FIFO that gave no data within " + std::to_string(fifoWaitMs) +
+                        " ms of being opened (nothing writing to it?)");
     }
     // Reads block again (a pipe's writer may be slower than this reader).
     const int flags = ::fcntl(f.fd, F_GETFL);
     if (flags < 0 || ::fcntl(f.fd, F_SETFL, flags & ~O_NONBLOCK) != 0) throw Error(cannot + std::strerror(errno));
 
+    if (regular && uint64_t(st.st_size) > maxFileBytes)
+        throw Error(cannot + "it is larger than " + mib(maxFileBytes));
     std::string bytes;
     if (regular) bytes.reserve(size_t(st.st_size));
     char buf[1 << 16];
@@ -65,6 +69,8 @@ std::string readInputFile(const std::string& path, const std::string& what, size
             throw Error(cannot + std::strerror(errno));
         }
         if (n == 0) break;
+        if (regular && bytes.size() + size_t(n) > maxFileBytes)  // it grew while read
+            throw Error(cannot + "it is larger than " + mib(maxFileBytes));
         if (!regular && bytes.size() + size_t(n) > maxStreamBytes)
             throw Error(cannot + "it is a " + (S_ISFIFO(st.st_mode) ? "FIFO" : "device") + " that gives more than " +
                         mib(maxStreamBytes) + "; give a regular file");

@@ -55,14 +55,34 @@ size_t availableHostBytes(std::string* source) {
     if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY) {
         const size_t used = mappedBytes(), cap = size_t(as.rlim_cur);
         const size_t left = cap > used ? cap - used : 0;
-        if (avail == 0 || left < avail) avail = left, from = "the address-space limit (ulimit -v)";
+        if (from.empty() || left < avail) avail = left, from = "the address-space limit (ulimit -v)";
+    }
+    // A container's memory limit (cgroup v2): what is left under memory.max,
+    // its page cache counted as free (the kernel reclaims it first).
+    std::ifstream maxFile("/sys/fs/cgroup/memory.max"), currentFile("/sys/fs/cgroup/memory.current");
+    std::string maxText;
+    size_t current = 0;
+    if (maxFile >> maxText && maxText != "max" && currentFile >> current) {
+        std::ifstream stat("/sys/fs/cgroup/memory.stat");
+        std::string key;
+        size_t value = 0, cache = 0;
+        while (stat >> key >> value)
+            if (key == "file") cache = value;
+        const size_t used = current > cache ? current - cache : 0;
+        const size_t cap = size_t(std::strtoull(maxText.c_str(), nullptr, 10));
+        const size_t left = cap > used ? cap - used : 0;
+        if (from.empty() || left < avail) avail = left, from = "the cgroup's memory.max";
     }
     if (const char* lim = std::getenv("STRATA_HOST_MEMORY_LIMIT_MB")) {
-        const size_t cap = size_t(std::strtoull(lim, nullptr, 10)) * kMiB;
-        if (avail == 0 || cap < avail) avail = cap, from = "STRATA_HOST_MEMORY_LIMIT_MB";
+        char* end = nullptr;
+        const unsigned long long mb = std::strtoull(lim, &end, 10);
+        if (end == lim || *end != '\0')
+            throw Error(std::string("STRATA_HOST_MEMORY_LIMIT_MB: '") + lim + "' is not a whole number of MiB");
+        const size_t cap = size_t(mb) * kMiB;
+        if (from.empty() || cap < avail) avail = cap, from = "STRATA_HOST_MEMORY_LIMIT_MB";
     }
     if (source) *source = from;
-    return avail;
+    return from.empty() ? SIZE_MAX : avail;
 }
 
 size_t estimateCpuBackendBytes(const Scene& scene) {
@@ -89,7 +109,7 @@ size_t estimateCpuBackendBytes(const Scene& scene) {
 void checkCpuBackendFits(const Scene& scene) {
     std::string source;
     const size_t avail = availableHostBytes(&source);
-    if (avail == 0) return;  // nothing known: no check
+    if (source.empty()) return;  // nothing known: no check
     const size_t need = estimateCpuBackendBytes(scene);
     if (need <= avail) return;
     const Options& o = scene.options;

@@ -13,9 +13,10 @@
 namespace strata {
 
 // Bytes of memory this process may still take: MemAvailable from
-// /proc/meminfo, lowered by an address-space limit (ulimit -v) and by
-// STRATA_HOST_MEMORY_LIMIT_MB (tests, rehearsal). `source` says which bound
-// it was. 0 when nothing could be read (then no check is made).
+// /proc/meminfo, lowered by an address-space limit (ulimit -v), a cgroup's
+// memory.max and STRATA_HOST_MEMORY_LIMIT_MB (tests, rehearsal; 0 is a
+// limit of 0). `source` says which bound it was; empty (and SIZE_MAX
+// returned) when nothing could be read, and then no check is made.
 size_t availableHostBytes(std::string* source = nullptr);
 
 // About what the CPU backend allocates for the scene's options: the path

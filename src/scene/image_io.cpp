@@ -53,9 +53,7 @@ constexpr size_t kMaxImageFileBytes = size_t(INT_MAX);
 // The whole file in memory: stb then parses one buffer (one open; the size
 // checked is the size decoded).
 std::string readImageFile(const std::string& path) {
-    std::string bytes = readInputFile(path, "image", kMaxImageFileBytes);
-    if (bytes.size() > kMaxImageFileBytes) throw Error(path + ": image file is larger than 2 GiB");
-    return bytes;
+    return readInputFile(path, "image", kMaxImageFileBytes, kMaxImageFileBytes);
 }
 
 const stbi_uc* bytesOf(const std::string& b) { return reinterpret_cast<const stbi_uc*>(b.data()); }

@@ -17,6 +17,7 @@
 #include <unordered_map>
 
 #include "core/error.h"
+#include "core/input_file.h"
 #include "scene/obj_prescan.h"
 
 #define TINYOBJLOADER_IMPLEMENTATION
@@ -119,8 +120,10 @@ public:
         const fs::path p = fs::path(name).is_absolute() ? fs::path(name) : fs::path(dir_) / name;
         std::error_code ec;
         if (!fs::exists(p, ec)) return false;
-        std::istringstream text(prescanMtl(p.string()));
-        tinyobj::LoadMtl(matMap, materials, &text, warn, err);
+        const std::string text = prescanMtl(p.string());
+        TextStreamBuf buf(text);
+        std::istream in(&buf);
+        tinyobj::LoadMtl(matMap, materials, &in, warn, err);
         return true;
     }
 
@@ -303,10 +306,12 @@ LoadedMesh loadObj(const std::string& path, std::vector<std::string>* texturePat
     std::string warnings, err;
     // The text the pre-scan read (a FIFO gives it once), and MTL files read
     // and checked the same way.
-    std::istringstream objText(std::move(scan.text));
+    TextStreamBuf objBuf(scan.text);
+    std::istream objText(&objBuf);
     MtlReader mtlReader(dir.empty() ? "." : dir);
     bool ok = tinyobj::LoadObj(&attrib, &shapes, &mtl, &warnings, &err, &objText, &mtlReader, /*triangulate=*/false,
                                /*default_vcols_fallback=*/false);
+    scan.text = std::string();  // parsed: its memory back before the mesh is built
     if (!ok) throw Error(path + ": " + (err.empty() ? "cannot parse OBJ" : trimmed(err)));
     forwardWarnings(path, warnings + err);  // on success, err holds only MTL complaints
 

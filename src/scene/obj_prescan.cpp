@@ -48,23 +48,30 @@ void forEachLine(const std::string& text, Fn fn) {
 }
 
 // A decimal number as tinyobjloader reads one: sign, digits with an
-// optional point, an optional exponent. strtof would also take hexadecimal
-// ("0x1p3"), which tinyobjloader reads as 0.
-bool isDecimal(const std::string& t) {
+// optional point, an optional exponent (at most 308). strtof would also take
+// hexadecimal ("0x1p3"), which tinyobjloader reads as 0.
+enum class Decimal { Ok, NotDecimal, HugeExponent };
+Decimal decimalForm(const std::string& t) {
     size_t i = 0, digits = 0;
     if (i < t.size() && (t[i] == '+' || t[i] == '-')) ++i;
     for (; i < t.size() && std::isdigit((unsigned char)t[i]); ++i) ++digits;
     if (i < t.size() && t[i] == '.')
         for (++i; i < t.size() && std::isdigit((unsigned char)t[i]); ++i) ++digits;
-    if (digits == 0) return false;
+    if (digits == 0) return Decimal::NotDecimal;
     if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
         ++i;
+        const bool negative = i < t.size() && t[i] == '-';
         if (i < t.size() && (t[i] == '+' || t[i] == '-')) ++i;
-        size_t exp = 0;
-        for (; i < t.size() && std::isdigit((unsigned char)t[i]); ++i) ++exp;
-        if (exp == 0) return false;
+        size_t expDigits = 0;
+        long exponent = 0;
+        for (; i < t.size() && std::isdigit((unsigned char)t[i]); ++i, ++expDigits)
+            exponent = std::min(100000L, exponent * 10 + (t[i] - '0'));
+        if (expDigits == 0) return Decimal::NotDecimal;
+        // tinyobjloader scales by pow(10, exponent) in double: beyond 308 that
+        // is infinite, and "0e500" becomes 0 * inf = NaN.
+        if (!negative && exponent > 308) return Decimal::HugeExponent;
     }
-    return i == t.size();
+    return i == t.size() ? Decimal::Ok : Decimal::NotDecimal;
 }
 
 class Scanner {
@@ -87,8 +94,12 @@ public:
 
     // One number of a `key` line: decimal and finite as a float.
     void number(int line, const std::string& key, const std::string& tok) const {
-        if (!isDecimal(tok)) {
-            const bool word = tok == "nan" || tok == "NaN" || tok == "inf" || tok == "-inf" || tok == "infinity";
+        const Decimal form = decimalForm(tok);
+        if (form == Decimal::HugeExponent) fail(line, key + ": '" + tok + "' has an exponent beyond 308");
+        if (form == Decimal::NotDecimal) {
+            std::string bare = tok.substr(tok[0] == '-' || tok[0] == '+' ? 1 : 0);
+            for (char& c : bare) c = char(std::tolower((unsigned char)c));
+            const bool word = bare == "nan" || bare == "inf" || bare == "infinity";
             fail(line, key + ": '" + tok + "' is not " + (word ? "a finite number" : "a decimal number"));
         }
         if (!std::isfinite(std::strtof(tok.c_str(), nullptr)))  // overflow gives inf
@@ -176,10 +187,9 @@ std::string prescanMtl(const std::string& path) {
         if (std::find(std::begin(numeric), std::end(numeric), t[0]) == std::end(numeric)) return;
         for (size_t i = 1; i < t.size(); ++i) {
             // Options ("-halo") and keywords ("Tf xyz", "Tf spectral FILE") are words.
-            const std::string& tok = t[i];
-            if (tok == "spectral") break;  // a file name follows
-            if (tok == "xyz" || (tok.size() > 1 && tok[0] == '-' && std::isalpha((unsigned char)tok[1]))) continue;
-            scan.number(line, t[0], tok);
+            // tinyobjloader reads every token here as a number: options
+            // ("d -halo 0.5") and keywords ("Tf xyz ...") become 0 as well.
+            scan.number(line, t[0], t[i]);
         }
     });
     return text;

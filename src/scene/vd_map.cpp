@@ -36,7 +36,8 @@ void checkSize(const std::string& path, long long w, long long h) {
 // endian), then rows bottom to top.
 VdMap readPfm(const std::string& path) {
     const std::string file = readInputFile(path, "displacement map", kMaxDataStreamBytes);
-    std::istringstream f(file);
+    TextStreamBuf buf(file);
+    std::istream f(&buf);
     std::string magic;
     long long w = 0, h = 0;
     double scale = 0;

@@ -119,6 +119,8 @@ expect_error "--seed -1" "render.seed" render "$SRC/tests/data/cube_scene.json" 
 STRATA_HOST_MEMORY_LIMIT_MB=200 expect_error "CPU backend memory check" \
   "the CPU backend needs about 47872 MiB of host memory (16384x16384 pixels, 12 triangles in instances) but 200 MiB are available (STRATA_HOST_MEMORY_LIMIT_MB); lower the resolution" \
   render "$SRC/tests/data/cube_scene.json" --backend cpu --res 16384x16384
+STRATA_HOST_MEMORY_LIMIT_MB=lots expect_error "STRATA_HOST_MEMORY_LIMIT_MB checked" \
+  "STRATA_HOST_MEMORY_LIMIT_MB: 'lots' is not a whole number of MiB" render "$SRC/tests/data/cube_scene.json" --backend cpu
 # Without a usable GPU the default backend says so in words (with one, it renders).
 if "$CLI" render "$SRC/tests/data/cube_scene.json" --res 8x8 --spp 1 --out "$TMP/gpu.png" >/dev/null 2>"$TMP/e.txt"; then
   pass "default backend renders (a GPU is present)"

@@ -18,7 +18,7 @@ namespace {
 
 std::string readError(const std::string& path, size_t limit = 1 << 20, int waitMs = 200) {
     try {
-        readInputFile(path, "test file", limit, waitMs);
+        readInputFile(path, "test file", limit, SIZE_MAX, waitMs);
     } catch (const Error& e) {
         return e.what();
     }
@@ -34,6 +34,30 @@ TEST(InputFile, RegularFilesAreReadWhole) {
     const std::string path = dir.write("a.txt", text);
     EXPECT_EQ(readInputFile(path, "test file", 16), text);  // the stream limit is not a size limit
     EXPECT_EQ(readInputFile(dir.write("empty.txt", ""), "test file", 16), "");
+    // A size limit for regular files is checked from the size, before reading.
+    try {
+        readInputFile(path, "test file", 16, 1 << 16);
+        ADD_FAILURE() << "a 200 KB file passed a 64 KiB limit";
+    } catch (const Error& e) {
+        EXPECT_CONTAINS(e.what(), path + ": cannot read test file: it is larger than 65536 bytes");
+    }
+}
+
+// The in-memory stream reads the text and seeks within it, as the PFM reader needs.
+TEST(InputFile, TextStreamBufReadsAndSeeks) {
+    const std::string text = "PF 2 1 -1.0\nabcdefgh";
+    TextStreamBuf buf(text);
+    std::istream in(&buf);
+    std::string magic;
+    int w = 0, h = 0;
+    double scale = 0;
+    ASSERT_TRUE(in >> magic >> w >> h >> scale);
+    in.get();
+    EXPECT_EQ(int(in.tellg()), 12);
+    in.seekg(0, std::ios::end);
+    EXPECT_EQ(int(in.tellg()), int(text.size()));
+    in.seekg(12);
+    EXPECT_EQ(char(in.get()), 'a');
 }
 
 TEST(InputFile, MissingFilesAndDirectoriesAreNamed) {
@@ -54,7 +78,7 @@ TEST(InputFile, FifosAreReadOnceOrRefusedWhenSilent) {
     const std::string fifo = dir.file("pipe");
     ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
     // Nothing writes: refused after the wait, not a hang.
-    EXPECT_CONTAINS(readError(fifo), "cannot read test file: it is a FIFO that nothing wrote to within 200 ms");
+    EXPECT_CONTAINS(readError(fifo), "cannot read test file: it is a FIFO that gave no data within 200 ms of being opened");
     // A writer that comes late and writes in pieces.
     std::thread writer([&] {
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -63,7 +87,7 @@ TEST(InputFile, FifosAreReadOnceOrRefusedWhenSilent) {
     });
     std::string got;
     try {
-        got = readInputFile(fifo, "test file", 1 << 20, 5000);
+        got = readInputFile(fifo, "test file", 1 << 20, SIZE_MAX, 5000);
     } catch (const Error& e) {
         ADD_FAILURE() << e.what();
     }

@@ -333,17 +333,22 @@ TEST(ObjLoader, HexadecimalNumbersAreRefused) {
 // "inf" as 0: `d nan` became glass, `Ke inf` a light that did not emit).
 TEST(ObjLoader, NonFiniteMtlNumbersNameTheMtlLine) {
     TempDir dir;
-    const char* lines[] = {"d nan", "Ke inf 1 1", "Kd 0x1p-1 0.5 0.5", "Ns 1e999", "Ni x"};
+    const char* lines[] = {"d nan",    "Ke inf 1 1",  "Kd 0x1p-1 0.5 0.5", "Ns 1e999",      "Ni x",
+                           "d -nan",   "Kd -inf 0 0", "d -halo 0.5",       "Tf xyz 1 1 1", "Ns 0e500"};
     for (const char* line : lines) {
         std::string mtl = dir.write("m.mtl", std::string("newmtl a\nKd 0.5 0.5 0.5\n") + line + "\n");
         std::string obj = dir.write("a.obj", "mtllib m.mtl\n" + std::string(kTriangle) + "usemtl a\nf 1 2 3\n");
         std::string msg = loadError(obj);
         EXPECT_CONTAINS(msg, mtl + ":3:") << line;
     }
-    // Words (options and keywords) are not numbers.
-    dir.write("w.mtl", "newmtl a\nKd 0.5 0.5 0.5\nd -halo 0.5\nTf xyz 1 1 1\n");
+    // Every decimal form a number may take is accepted, and means its value.
+    dir.write("w.mtl", "newmtl a\nKd .5 +0.25 5.e-1\nd 1.\nNs 1E+02\n");
     std::string obj = dir.write("w.obj", "mtllib w.mtl\n" + std::string(kTriangle) + "usemtl a\nf 1 2 3\n");
-    EXPECT_EQ(loadObj(obj).mesh.triangles.size(), 1u);
+    const LoadedMesh m = loadObj(obj);
+    ASSERT_EQ(m.materials.size(), 1u);
+    EXPECT_FLOAT_EQ(m.materials[0].material.albedo.x, 0.5f);
+    EXPECT_FLOAT_EQ(m.materials[0].material.albedo.y, 0.25f);
+    EXPECT_FLOAT_EQ(m.materials[0].material.albedo.z, 0.5f);
 }
 
 // Non-regular inputs: a FIFO's text is read once and parsed (process
