@@ -37,6 +37,9 @@ while [ $# -gt 0 ]; do
 done
 JOBS="${STRATA_JOBS:-$(nproc)}"
 
+# Layers include only downwards (issue 19): seconds, before any build.
+python3 "$ROOT/scripts/check_layers.py" "$ROOT/src"
+
 if [ "$regular" = 1 ]; then
   "$ROOT/scripts/build.sh"
   (cd "$BUILD" && ctest --output-on-failure "${ctest_args[@]}")

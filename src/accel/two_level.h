@@ -18,7 +18,7 @@
 #include "accel/stackless_traverse.h"
 #include "accel/triangle.h"
 #include "core/transform.h"
-#include "scene/scene.h"
+#include "core/geometry.h"
 
 namespace strata {
 

@@ -11,7 +11,7 @@
 #include "accel/kdtree/kd_quality.h"
 #include "accel/lbvh/lbvh_host.h"
 #include "render/flat_scene.h"
-#include "render/thread_pool.h"
+#include "core/parallel.h"
 
 namespace strata::cli {
 

@@ -25,7 +25,7 @@
 #include "cli/common.h"
 #include "gpu/device.h"
 #include "render/flat_scene.h"
-#include "render/thread_pool.h"
+#include "core/parallel.h"
 #if defined(STRATA_HAVE_CUDA)
 #include "render/cuda_renderer.h"
 #endif

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "render/renderer.h"
+#include "core/frame_record.h"
 
 namespace strata {
 

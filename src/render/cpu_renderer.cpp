@@ -14,7 +14,7 @@
 #include "render/rebuild_policy.h"
 #include "render/path_storage.h"
 #include "render/renderer_base.h"
-#include "render/thread_pool.h"
+#include "core/parallel.h"
 #include "render/instanced_host.h"
 #include "render/vd_host.h"
 

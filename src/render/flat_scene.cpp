@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "core/error.h"
-#include "render/thread_pool.h"
+#include "core/parallel.h"
 #include "scene/keyframes.h"
 #include "scene/pose.h"
 

@@ -9,35 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "core/frame_record.h"
 #include "render/vd_memory.h"
 #include "scene/keyframes.h"
 #include "scene/scene.h"
 
 namespace strata {
-
-struct StageTime {
-    std::string name;  // hierarchical: "build/sort"
-    double ms = 0;
-    uint32_t launches = 0;
-};
-
-struct FrameRecord {
-    uint64_t frame = 0;
-    float sceneTime = 0;
-    std::vector<StageTime> stages;  // in the order of Renderer::stageNames()
-    double totalMs = 0;             // sum of the top-level stages
-    uint32_t launches = 0;          // kernel launches in the frame
-    uint32_t buildLaunches = 0;
-    uint64_t triangles = 0;
-    uint64_t rays = 0;              // closest-hit rays
-    uint64_t shadowRays = 0;
-    uint64_t vdPairs = 0;           // (patch, ray) pairs the VD bottom level resolved (vd.mode direct)
-    double stageMs(const std::string& name) const {
-        for (const StageTime& s : stages)
-            if (s.name == name) return s.ms;
-        return 0;
-    }
-};
 
 class Renderer {
 public:

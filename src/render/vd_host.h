@@ -14,7 +14,7 @@
 
 #include "accel/cpu/sah_builder.h"
 #include "render/flat_scene.h"
-#include "render/thread_pool.h"
+#include "core/parallel.h"
 
 namespace strata {
 

@@ -6,7 +6,7 @@
 #include "accel/lbvh/lbvh_memory.h"
 #include "accel/two_level.h"
 #include "accel/vd/vd_bvh.h"
-#include "accel/vd/vd_surface.h"
+#include "core/vd_patch.h"
 #include "core/texture.h"
 #include "core/transform.h"
 

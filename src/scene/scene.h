@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/geometry.h"
 #include "core/options.h"
 #include "core/transform.h"
 #include "core/vec.h"
@@ -35,15 +36,6 @@ struct Image {
     std::string path;
     int width = 0, height = 0;
     std::vector<Vec3> pixels;
-};
-
-struct Tri {
-    uint32_t v[3];
-};
-
-// Corners in patch order: (s,t) = (0,0), (1,0), (1,1), (0,1).
-struct Quad {
-    uint32_t v[4];
 };
 
 enum class VdSpace : int32_t { Object = 0, Tangent = 1 };

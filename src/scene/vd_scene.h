@@ -5,7 +5,7 @@
 #include <memory>
 #include <vector>
 
-#include "accel/vd/vd_surface.h"
+#include "core/vd_patch.h"
 #include "scene/scene.h"
 
 namespace strata {

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "accel/vd/vd_surface.h"
+#include "core/vd_patch.h"
 #include "loader_test_util.h"
 #include "png_bytes.h"
 #include "scene/generators/generators.h"

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "accel/kdtree/kd_rules.h"
-#include "scene/scene.h"
+#include "core/geometry.h"
 
 namespace strata {
 

@@ -27,7 +27,7 @@
 #include "gpu/cuda_event.h"
 #include "gpu/device_buffer.h"
 #include "gpu/pinned_buffer.h"
-#include "scene/scene.h"
+#include "core/geometry.h"
 
 namespace strata {
 

@@ -21,7 +21,7 @@
 
 #include "accel/bvh_traverse.h"
 #include "accel/triangle.h"
-#include "accel/vd/vd_surface.h"
+#include "core/vd_patch.h"
 
 namespace strata {
 

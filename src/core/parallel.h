@@ -1,4 +1,4 @@
-// render/thread_pool.h — the CPU backend's executor: parallelFor(n, fn) over
+// core/parallel.h — the CPU backend's executor: parallelFor(n, fn) over
 // a fixed set of worker threads, in chunks taken from an atomic counter.
 #pragma once
 

@@ -1,4 +1,4 @@
-// accel/vd/vd_surface.h — a vector-displacement patch as a surface (Harada):
+// core/vd_patch.h — a vector-displacement patch as a surface (Harada):
 // the bilinear quad of its four corners, plus the map's displacement vector at
 // the interpolated uv, scaled, in object space or in the quad's tangent frame.
 // Shared by pre-tessellation (host) and the bottom-level build (host and GPU),

@@ -1,4 +1,4 @@
-#include "render/thread_pool.h"
+#include "core/parallel.h"
 
 #include <algorithm>
 
