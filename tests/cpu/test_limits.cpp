@@ -14,6 +14,7 @@
 #include "loader_test_util.h"
 #include "png_bytes.h"
 #include "render/flat_scene.h"
+#include "render/host_memory.h"
 #include "render/renderer.h"
 #include "scene/deform.h"
 #include "scene/image_io.h"
@@ -159,8 +160,13 @@ TEST(Limits, FlatSceneBeyond32BitTriangleIndicesIsAnErrorBeforeAllocating) {
     EXPECT_CONTAINS(msg, "huge.json");
     EXPECT_CONTAINS(msg, "2147483648 triangles");
     EXPECT_CONTAINS(msg, "2^31-1 triangles");
-    // The renderer gives the same error (it flattens first).
-    EXPECT_CONTAINS(errorOf([&] { makeCpuRenderer(s); }), "2147483648 triangles");
+    // The CPU renderer refuses before it flattens: its host-memory estimate
+    // (2^31 triangles take hundreds of GiB), with the counts.
+    const std::string cpu = errorOf([&] { makeCpuRenderer(s); });
+    EXPECT_CONTAINS(cpu, "huge.json: the CPU backend needs about");
+    EXPECT_CONTAINS(cpu, "2147483648 triangles in instances");
+    // With the memory there, flattenScene's check would still refuse them.
+    EXPECT_GT(estimateCpuBackendBytes(s), size_t(1) << 38);
 }
 
 TEST(Limits, FlatSceneBeyond32BitVertexIndicesIsAnErrorBeforeAllocating) {
