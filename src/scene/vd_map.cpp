@@ -109,7 +109,10 @@ void finishVdMap(VdMap& m) {
         const Vec3 t = m.texels[i];
         maxLen = std::fmax(maxLen, std::sqrt(double(t.x) * t.x + double(t.y) * t.y + double(t.z) * t.z));
     }
-    m.maxLength = float(std::fmin(maxLen, double(FLT_MAX)));
+    // Rounded up: no texel is longer than maxLength (patch boxes grow by it).
+    float f = float(std::fmin(maxLen, double(FLT_MAX)));
+    if (double(f) < maxLen && f < FLT_MAX) f = std::nextafter(f, INFINITY);
+    m.maxLength = f;
 }
 
 VdMap loadVdMap(const std::string& path) {

@@ -3,6 +3,7 @@
 // must now load cleanly or give a strata::Error with the expected message.
 // Every file there needs an entry below, so a new finding cannot go untested.
 #include <chrono>
+#include <cmath>
 #include <map>
 
 #include "loader_test_util.h"
@@ -46,6 +47,9 @@ const std::map<std::string, std::string> kExpected = {
     // first fuzz input: the testdata map cut at 64 KiB; kept here as the small
     // synthetic file of the same kind) like the image loader once did; it now
     // goes through the image loader's checks.
+    // A texel of 1.6e29: its float length overflowed, so maxLength was
+    // inf; computed in double (and rounded up) it now bounds every texel.
+    {"vdmap/texel_length_beyond_float.pfm", ""},
     {"vdmap/truncated_hdr.hdr", "cannot read HDR image: truncated: the pixel data ends in scanline 1 of 3"},
 };
 
@@ -57,7 +61,10 @@ std::string load(const std::string& file) {
         if (target == "image") {
             loadImage(kDir + file);
         } else if (target == "vdmap") {
-            loadVdMap(kDir + file);
+            const VdMap m = loadVdMap(kDir + file);
+            for (const Vec3& t : m.texels)  // the contract fuzz_vdmap checks
+                if (std::sqrt(double(t.x) * t.x + double(t.y) * t.y + double(t.z) * t.z) > double(m.maxLength))
+                    return "a texel is longer than maxLength";
         } else if (target == "obj") {
             std::vector<std::string> textures;
             loadObj(kDir + file, &textures);

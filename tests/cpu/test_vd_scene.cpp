@@ -96,6 +96,18 @@ TEST(VdMap, RealHdrFileLoadsLinear) {
     EXPECT_GT(m.maxLength, 1.0f);  // HDR values above 1 survive (no tone mapping, no clamping)
 }
 
+// Texel lengths are taken in double: a texel of 1e30 squares past a float,
+// which made maxLength infinite (and every patch box with it).
+TEST(VdMap, HugeTexelsGiveAFiniteBound) {
+    TempDir dir;
+    const VdMap m = loadVdMap(dir.write("big.pfm", pfm(2, 1, {0, 1e30f, 0, 3e38f, 0, 0})));
+    EXPECT_TRUE(std::isfinite(m.maxLength));
+    EXPECT_GE(double(m.maxLength), 3e38);
+    const VdMap s = loadVdMap(dir.write("small.pfm", pfm(1, 1, {0.1f, 0.2f, 0.3f})));
+    EXPECT_GE(double(s.maxLength), std::sqrt(0.01 + 0.04 + 0.09) * (1 - 1e-7));
+    EXPECT_LE(double(s.maxLength), std::sqrt(0.14) * (1 + 1e-6));
+}
+
 TEST(VdMap, BadFilesGiveOneClearMessage) {
     TempDir dir;
     EXPECT_CONTAINS(errorOf([&] { loadVdMap(dir.file("none.pfm")); }), "none.pfm");
