@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -101,17 +102,25 @@ VdMap readImageMap(const std::string& path) {
 void finishVdMap(VdMap& m) {
     if (m.width <= 0 || m.height <= 0 || m.texels.size() != size_t(m.width) * size_t(m.height))
         throw Error(m.path + ": empty displacement map");
-    double maxLen = 0;  // in double: the length of a texel near FLT_MAX overflows a float
+    auto texel = [&](size_t i) {
+        return m.path + ": displacement texel (" + std::to_string(i % size_t(m.width)) + ", " +
+               std::to_string(i / size_t(m.width)) + ")";
+    };
+    double maxLen = 0;  // in double: the length of a texel near 1e20 squares past a float
     for (size_t i = 0; i < m.texels.size(); ++i) {
-        if (!isFinite(m.texels[i]))
-            throw Error(m.path + ": displacement texel (" + std::to_string(i % size_t(m.width)) + ", " +
-                        std::to_string(i / size_t(m.width)) + ") is not finite (NaN or infinity)");
         const Vec3 t = m.texels[i];
-        maxLen = std::fmax(maxLen, std::sqrt(double(t.x) * t.x + double(t.y) * t.y + double(t.z) * t.z));
+        if (!isFinite(t)) throw Error(texel(i) + " is not finite (NaN or infinity)");
+        const double len = std::sqrt(double(t.x) * t.x + double(t.y) * t.y + double(t.z) * t.z);
+        if (len > double(FLT_MAX)) {
+            char buf[32];
+            std::snprintf(buf, sizeof buf, "%.3g", len);
+            throw Error(texel(i) + " is longer than a float holds (" + buf + ")");
+        }
+        maxLen = std::fmax(maxLen, len);
     }
     // Rounded up: no texel is longer than maxLength (patch boxes grow by it).
-    float f = float(std::fmin(maxLen, double(FLT_MAX)));
-    if (double(f) < maxLen && f < FLT_MAX) f = std::nextafter(f, INFINITY);
+    float f = float(maxLen);
+    if (double(f) < maxLen) f = std::nextafter(f, INFINITY);
     m.maxLength = f;
 }
 

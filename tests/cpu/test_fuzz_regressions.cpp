@@ -50,6 +50,8 @@ const std::map<std::string, std::string> kExpected = {
     // A texel of 1.6e29: its float length overflowed, so maxLength was
     // inf; computed in double (and rounded up) it now bounds every texel.
     {"vdmap/texel_length_beyond_float.pfm", ""},
+    // A texel of length 4.2e38: beyond what maxLength (a float) can bound.
+    {"vdmap/texel_longer_than_a_float.pfm", "displacement texel (0, 0) is longer than a float holds (4.16e+38)"},
     {"vdmap/truncated_hdr.hdr", "cannot read HDR image: truncated: the pixel data ends in scanline 1 of 3"},
 };
 
