@@ -101,6 +101,14 @@ void writeWindowPng(const std::string& path, int w, int h) {
     writePngAtomic(path, w, h, rgb);
 }
 
+// An error message in the panel: red and wrapped (the reason is at the end of
+// a long message, past the panel's edge otherwise).
+void errorText(const std::string& msg) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.4f, 0.3f, 1));
+    ImGui::TextWrapped("%s", msg.c_str());
+    ImGui::PopStyleColor();
+}
+
 struct Views {  // saved cameras, in SCENE.views.json
     std::vector<CameraPose> list;
     static std::string pathFor(const std::string& scene) { return scene + ".views.json"; }
@@ -236,9 +244,7 @@ bool Viewer::waitForScene() {
         ImGui::SetNextWindowPos(ImVec2(fbw * 0.05f, fbh * 0.05f));
         ImGui::SetNextWindowSize(ImVec2(fbw * 0.9f, 0));
         ImGui::Begin("No scene loaded", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoCollapse);
-        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.45f, 0.35f, 1));
-        ImGui::TextWrapped("%s", loadError_.c_str());
-        ImGui::PopStyleColor();
+        errorText(loadError_);
         ImGui::Separator();
         ImGui::TextWrapped("Load another scene file:");
         ImGui::InputText("##path", loadPath_, sizeof loadPath_);
@@ -392,11 +398,7 @@ void Viewer::panel() {
             if (!loadScene(loadPath_, err)) loadError_ = err;
             else loadError_.clear();
         }
-        if (!loadError_.empty()) {  // wrapped: the reason is at the end of a long message
-            ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.4f, 0.3f, 1));
-            ImGui::TextWrapped("%s", loadError_.c_str());
-            ImGui::PopStyleColor();
-        }
+        if (!loadError_.empty()) errorText(loadError_);
     }
     if (ImGui::CollapsingHeader("Acceleration", ImGuiTreeNodeFlags_DefaultOpen)) {
         std::vector<std::string> absent;

@@ -88,14 +88,10 @@ size_t availableHostBytes(std::string* source) {
 size_t estimateCpuBackendBytes(const Scene& scene) {
     const Options& o = scene.options;
     const double pixels = double(o.render.width) * double(o.render.height);
-    double triangles = 0;
-    for (const Instance& inst : scene.instances)
-        if (inst.mesh >= 0 && size_t(inst.mesh) < scene.meshes.size())
-            triangles += double(scene.meshes[size_t(inst.mesh)].triangles.size());
-    const VdSceneCounts vd = countVdScene(scene);
+    double triangles = double(scene.triangleCount());
     double vdBytes = 0;
-    if (!vd.meshes.empty()) {
-        const VdMemoryComparison c = compareVdMemory(vd, o, 0);
+    if (scene.patchCount() > 0) {
+        const VdMemoryComparison c = compareVdMemory(countVdScene(scene), o, 0);
         if (o.vd.mode == "pretess") triangles += double(c.pretessTriangles);
         else if (o.vd.mode == "direct") vdBytes = double(c.direct.total());
     }
@@ -116,16 +112,13 @@ void checkCpuBackendFits(const Scene& scene) {
     std::ostringstream s;
     s << scene.path << ": the CPU backend needs about " << need / kMiB << " MiB of host memory ("
       << o.render.width << "x" << o.render.height << " pixels";
-    size_t triangles = 0;
-    for (const Instance& inst : scene.instances)
-        if (inst.mesh >= 0 && size_t(inst.mesh) < scene.meshes.size())
-            triangles += scene.meshes[size_t(inst.mesh)].triangles.size();
-    s << ", " << triangles << " triangles in instances";
-    if (o.vd.mode == "pretess" && !countVdScene(scene).meshes.empty())
+    s << ", " << scene.triangleCount() << " triangles in instances";
+    const bool pretess = o.vd.mode == "pretess" && scene.patchCount() > 0;
+    if (pretess)
         s << " and the VD patches pre-tessellated at vd.max_level " << o.vd.maxLevel;
     s << ") but " << avail / kMiB << " MiB are available (" << source
       << "); lower the resolution (--res, render.width/height)";
-    if (o.vd.mode == "pretess") s << " or vd.max_level";
+    if (pretess) s << " or vd.max_level";
     s << ", or use a smaller scene";
     throw Error(s.str());
 }

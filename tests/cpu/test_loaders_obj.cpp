@@ -310,23 +310,25 @@ TEST(ObjLoader, EmptyAndAllDegenerateFilesAreErrors) {
 
 // Lines end at LF, CR LF or a bare CR, as tinyobjloader reads them: text after
 // a bare CR is checked as a line of its own, and errors name it.
+// The OBJ text gives an error at `line` that says `says`.
+static void expectLineError(const std::string& text, int line, const std::string& says) {
+    TempDir dir;
+    const std::string path = dir.write("bad.obj", text);
+    const std::string msg = loadError(path);
+    EXPECT_CONTAINS(msg, path + ":" + std::to_string(line) + ":");
+    EXPECT_CONTAINS(msg, says);
+}
+
 TEST(ObjLoader, BareCarriageReturnsEndLines) {
     TempDir dir;
     std::string ok = dir.write("mac.obj", "v 0 0 0\rv 1 0 0\rv 0 1 0\rf 1 2 3\r");
     EXPECT_EQ(loadObj(ok).mesh.triangles.size(), 1u);
-    std::string bad = dir.write("cr.obj", "v 0 0 0\r\nv 1 0 0\rv nan 1 0\nf 1 2 3\n");
-    std::string msg = loadError(bad);
-    EXPECT_CONTAINS(msg, bad + ":3:");
-    EXPECT_CONTAINS(msg, "'nan' is not a finite number");
+    expectLineError("v 0 0 0\r\nv 1 0 0\rv nan 1 0\nf 1 2 3\n", 3, "'nan' is not a finite number");
 }
 
 // strtof reads hexadecimal floats; tinyobjloader reads them as 0.
 TEST(ObjLoader, HexadecimalNumbersAreRefused) {
-    TempDir dir;
-    std::string path = dir.write("hex.obj", "v 0 0 0\nv 0x1p0 0 0\nv 0 1 0\nf 1 2 3\n");
-    std::string msg = loadError(path);
-    EXPECT_CONTAINS(msg, path + ":2:");
-    EXPECT_CONTAINS(msg, "'0x1p0' is not a decimal number");
+    expectLineError("v 0 0 0\nv 0x1p0 0 0\nv 0 1 0\nf 1 2 3\n", 2, "'0x1p0' is not a decimal number");
 }
 
 // MTL numbers are checked like OBJ numbers (tinyobjloader read "nan" and
