@@ -19,7 +19,7 @@
 #include "accel/lbvh/lbvh_gpu.h"
 #include "accel/lbvh/lbvh_host.h"
 #include "gpu/device.h"
-#include "gpu/stage_timer.h"
+#include "gpu/launch_context.h"
 
 using namespace strata;
 
@@ -50,10 +50,10 @@ static bool benchOne(LbvhVariant variant, uint32_t n, int bits, int runs, int wa
     d.upload(host);
     cudaStream_t stream;
     STRATA_CUDA_CHECK(cudaStreamCreate(&stream));
-    const std::vector<std::string> stages = {"build", "bounds", "morton", "sort", "hierarchy", "aabb"};
+    const std::vector<std::string> stages = {"build",      "build/bounds",    "build/morton",
+                                             "build/sort", "build/hierarchy", "build/aabb"};
     StageTimer timer(stages, 8);
     LbvhBuilder builder;
-    LbvhStages ls{1, 2, 3, 4, 5};
     std::vector<std::vector<double>> ms(stages.size());
     uint32_t launches = 0;
     auto collect = [&](bool wait) {
@@ -67,7 +67,7 @@ static bool benchOne(LbvhVariant variant, uint32_t n, int bits, int runs, int wa
     for (int r = 0; r < warmup + runs; ++r) {
         timer.beginFrame(stream, FrameRecord{uint64_t(r)});
         timer.begin(0);
-        builder.build(d.data(), n, bits, stream, &timer, ls, variant);
+        builder.build(LbvhConfig{variant, bits}, d.data(), n, LaunchContext{stream, &timer});
         timer.end(0);
         timer.endFrame();
         collect(false);

@@ -18,6 +18,28 @@ StageTimer::~StageTimer() {
     for (cudaEvent_t e : pool_) cudaEventDestroy(e);
 }
 
+int StageTimer::find(const char* label) const {
+    for (size_t k = 0; k < names_.size(); ++k)
+        if (names_[k] == label) return int(k);
+    return -1;
+}
+
+bool StageTimer::isOpen(int stage) const {
+    const Slot& s = slots_[current_];
+    for (int idx : open_)
+        if (s.stageOfEvent[idx] == stage) return true;
+    return false;
+}
+
+StageScope::StageScope(StageTimer* timer, const char* label, bool strict) : t_(timer) {
+    if (!t_ || t_->muted()) return;
+    const int stage = t_->find(label);
+    if (stage < 0 && strict) throw Error(std::string("stage timer: no stage named '") + label + "'");
+    if (stage < 0 || (!strict && t_->isOpen(stage))) return;
+    stage_ = stage;
+    t_->begin(stage_);
+}
+
 void StageTimer::beginFrame(cudaStream_t stream, const FrameRecord& header) {
     stream_ = stream;
     // Find a free slot; if all are pending, resolve the oldest (waits on it).

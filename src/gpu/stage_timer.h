@@ -23,6 +23,8 @@ public:
     StageTimer& operator=(const StageTimer&) = delete;
 
     const std::vector<std::string>& stages() const { return names_; }
+    // The stage (column) named `label` ("build/morton"), or -1.
+    int find(const char* label) const;
 
     // Opens a frame's record; stages are timed between begin(i) and end(i)
     // (a stage may be entered several times per frame: times add up).
@@ -32,6 +34,12 @@ public:
     // Counts a kernel launch in the innermost open stage (and its parents).
     void countLaunches(uint32_t n = 1);
     void endFrame();
+    bool isOpen(int stage) const;
+
+    // While muted (Untimed below), stages are not opened: a builder's own
+    // phases run inside the caller's stage, their launches counted there.
+    bool muted() const { return muted_ > 0; }
+    void mute(bool on) { muted_ += on ? 1 : -1; }
 
     // Moves completed frames' records into out (non-blocking unless wait).
     bool pop(FrameRecord& out, bool wait);
@@ -55,24 +63,49 @@ private:
     int current_ = -1;
     std::vector<int> open_;
     cudaStream_t stream_ = 0;
+    int muted_ = 0;
 };
 
-// Times one stage for the scope's lifetime and counts the launches made in it
-// (no timer or a stage < 0: untimed, uncounted).
-struct StageScope {
-    StageTimer* t;
-    int stage;
-    StageScope(StageTimer* timer, int s) : t(timer), stage(s) {
-        if (t && stage >= 0) t->begin(stage);
-    }
+// Times the stage named `label` for the scope's lifetime; the launches made
+// in it are counted there and in its parents (no timer: untimed, uncounted;
+// a muted timer: counted in the stages already open). Labels are the stage
+// table's names, owned by whoever does the work ("build/morton" is the
+// LBVH builder's); a label the timer does not have is a programming error
+// and throws.
+class StageScope {
+public:
+    StageScope(StageTimer* timer, const char* label) : StageScope(timer, label, true) {}
+    // A launch's scope (gpu/launch.cuh): times `label` when it is a stage
+    // not already open, else nothing.
+    static StageScope ifStage(StageTimer* timer, const char* label) { return StageScope(timer, label, false); }
     ~StageScope() {
-        if (t && stage >= 0) t->end(stage);
+        if (stage_ >= 0) t_->end(stage_);
     }
     StageScope(const StageScope&) = delete;
     StageScope& operator=(const StageScope&) = delete;
-    void launched(uint32_t k = 1) {
-        if (t) t->countLaunches(k);
+
+private:
+    StageScope(StageTimer* timer, const char* label, bool strict);
+    StageTimer* t_;
+    int stage_ = -1;
+};
+
+// The scope's stages are not timed: a structure built inside another's
+// stage (the instanced top level's LBVH under build/top) keeps its phases
+// out of the columns of the builder's own stages.
+class Untimed {
+public:
+    explicit Untimed(StageTimer* timer) : t_(timer) {
+        if (t_) t_->mute(true);
     }
+    ~Untimed() {
+        if (t_) t_->mute(false);
+    }
+    Untimed(const Untimed&) = delete;
+    Untimed& operator=(const Untimed&) = delete;
+
+private:
+    StageTimer* t_;
 };
 
 // The kernel launches `enqueue` makes (a library call such as a CUB sort):

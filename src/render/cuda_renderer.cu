@@ -12,11 +12,10 @@
 
 #include "accel/kdtree/kd_gpu.h"
 #include "accel/lbvh/lbvh_gpu.h"
-#include "gpu/cuda_check.h"
-#include "gpu/kernel_activity.h"
 #include "gpu/device.h"
+#include "gpu/kernel_activity.h"
+#include "gpu/launch.cuh"
 #include "gpu/pinned_buffer.h"
-#include "gpu/stage_timer.h"
 #include "render/gpu_scene.h"
 #include "render/kd_config.h"
 #include "render/instanced_gpu.h"
@@ -31,7 +30,6 @@ namespace strata {
 namespace {
 
 constexpr int kBlock = 128;
-uint32_t blocks(uint32_t n) { return (n + kBlock - 1) / kBlock; }
 
 __global__ void generateKernel(SceneView s, PathBuffers b, PassParams p) {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -88,13 +86,8 @@ __global__ void closestHitsKernel(SceneView s, const Ray* rays, uint32_t n, HitR
     if (i < n) out[i] = traceClosest(s, rays[i]);
 }
 
-enum Stage {
-    kAnimate, kBuild, kBuildBounds, kBuildMorton, kBuildSort, kBuildHierarchy, kBuildAabb, kBuildBlas, kBuildTop,
-    kBuildKdLarge, kBuildKdSmall, kBuildVd, kTrace, kTracePrimary, kTraceBounce, kVd, kVdPairs, kVdSort, kVdBottom,
-    kVdPrimary, kVdBounce,
-    kVdShadow, kShade, kShadePrimary, kShadeBounce,
-    kShadow, kAccumulate, kNumStages
-};
+// The stage table: the frame's stages and, under a '/', their parts (the
+// builders' phases are named by the builders: lbvh_gpu.h, kd_gpu.h, ...).
 const std::vector<std::string>& stageList() {
     static const std::vector<std::string> s = {"animate", "build", "build/bounds", "build/morton", "build/sort",
                                                "build/hierarchy", "build/aabb", "build/blas", "build/top",
@@ -187,9 +180,9 @@ public:
         const uint32_t w = opt_.render.width, h = opt_.render.height;
         float inv = inverseSamples();
         dim3 block(16, 16), grid((w + 15) / 16, (h + 15) / 16);
-        tonemapSurfaceKernel<<<grid, block, 0, stream_>>>(paths_.film.data(), w, h, inv, std::exp2(opt_.render.exposure),
-                                                          tonemapFromName(opt_.render.tonemap), surface);
-        STRATA_LAUNCH_CHECK("display/tonemap_surface");
+        launch(LaunchContext{stream_}, "display/tonemap_surface", {grid, block}, tonemapSurfaceKernel,
+               paths_.film.data(), w, h, inv, std::exp2(opt_.render.exposure), tonemapFromName(opt_.render.tonemap),
+               surface);
         return true;
     }
 
@@ -203,103 +196,93 @@ public:
         timer_.beginFrame(stream_, header);
         const uint64_t pairsBefore = vd_ ? vd_->pairsResolved() : 0;
 
+        const LaunchContext ctx{stream_, &timer_};
         if (rebuild_.needed(opt_.accel, opt_.vd, t)) {
-            timer_.begin(kAnimate);
-            gpu_->prepareFrame(t, stream_);
-            gpu_->animate(stream_);
-            timer_.countLaunches();
-            timer_.end(kAnimate);
-
-            timer_.begin(kBuild);
+            {
+                StageScope s(&timer_, "animate");
+                gpu_->prepareFrame(t, stream_);
+                gpu_->animate(ctx);
+            }
+            StageScope s(&timer_, "build");
             if (opt_.accel.builder == "kdtree") {
                 // Zhou08 with Table 13.1's [A]-[E] as chosen this frame.
-                buildKd(&timer_, KdStages{kBuildKdLarge, kBuildKdSmall});
+                buildKd(ctx);
             } else {
-                timer_.begin(kBuildBounds);
-                gpu_->triangleBounds(stream_);
-                timer_.countLaunches();
-                timer_.end(kBuildBounds);
-                LbvhStages ls{kBuildBounds, kBuildMorton, kBuildSort, kBuildHierarchy, kBuildAabb};
+                gpu_->triangleBounds(ctx);
                 if (opt_.accel.mode == "instanced") {
                     if (!instanced_) instanced_ = std::make_unique<InstancedGpu>(scene_, flat_, *gpu_);
-                    instanced_->build(t, opt_.accel, stream_, &timer_, InstancedStages{kBuildBlas, kBuildTop, ls});
+                    instanced_->build(t, opt_.accel, ctx);
                 } else {
-                    lbvh_.build(gpu_->bounds(), gpu_->numTris(), opt_.accel.mortonBits, stream_, &timer_, ls,
-                                lbvhVariantOf(opt_.accel));
+                    lbvh_.build(LbvhConfig{lbvhVariantOf(opt_.accel), opt_.accel.mortonBits}, gpu_->bounds(),
+                                gpu_->numTris(), ctx);
                 }
             }
             if (vd_) {  // this frame's patch transforms, and in flat mode the BVH over the patch boxes
-                timer_.begin(kBuildVd);
+                StageScope v(&timer_, "build/vd_boxes");
                 const bool viaInstances = runsInstanced(opt_.accel);
-                vd_->prepare(scene_, flat_, opt_.vd, t, stream_, &timer_, opt_.accel, viaInstances);
-                timer_.end(kBuildVd);
+                vd_->prepare(scene_, flat_, opt_.vd, t, ctx, opt_.accel, viaInstances);
             }
-            timer_.end(kBuild);
         }
 
         CameraView cam = cameraView(t, int(w), int(h));
         SceneView sv = sceneView(cam);
         if (vd_) sv.vd = vd_->view(opt_.vd, pixelAngle(cam, int(h)), n, stream_);
-        const VdGpuStages vdStages{kVdSort, kVdBottom};
         PathBuffers b = paths_.view();
         if (!accumulate || samples_ == 0) {
             STRATA_CUDA_CHECK(cudaMemsetAsync(paths_.film.data(), 0, n * sizeof(Vec3), stream_));
             samples_ = 0;
         }
         STRATA_CUDA_CHECK(cudaMemsetAsync(paths_.counters.data(), 0, kNumCounters * sizeof(uint32_t), stream_));
+        const LaunchShape perPixel = perItem(n, kBlock);
         for (int pass = 0; pass < opt_.render.spp; ++pass) {
             PassParams p{w, h, opt_.render.seed, uint32_t(frameIndex * opt_.render.spp + pass),
                          opt_.render.bounces, opt_.render.rrStart, opt_.render.nee};
             p.whitted = opt_.render.integrator == "whitted";
             p.vdAnyHitLast = vd_ && vdAnyHitLast(flat_, opt_.vd);
-            launchTimed({kShade, kShadePrimary}, "generate",  // camera rays: shade/primary
-                        [&] { generateKernel<<<blocks(n), kBlock, 0, stream_>>>(sv, b, p); });
+            {
+                StageScope s(&timer_, "shade");  // camera rays: shade/primary
+                launch(ctx, "shade/primary", perPixel, generateKernel, sv, b, p);
+            }
             for (int bounce = 0; bounce <= p.maxBounces; ++bounce) {
                 const bool primary = bounce == 0;
-                launchTimed({kTrace, primary ? kTracePrimary : kTraceBounce}, "trace", [&] {
+                {
+                    StageScope s(&timer_, "trace");
                     withTraceKind(traceKindOf(sv), [&](auto k) {
-                        traceClosestKernel<decltype(k)::value><<<blocks(n), kBlock, 0, stream_>>>(sv, b, bounce, n);
+                        launch(ctx, primary ? "trace/primary" : "trace/bounce", perPixel,
+                               traceClosestKernel<decltype(k)::value>, sv, b, bounce, n);
                     });
-                });
+                }
                 if (vd_) {  // vd/pairs, vd/sort and vd/bottom add over every resolve; vd/primary etc. split by ray kind
-                    timer_.begin(kVd);
-                    timer_.begin(primary ? kVdPrimary : kVdBounce);
-                    launchTimed({kVdPairs}, "vd/pairs", [&] {
-                        withTraceKind(traceKindOf(sv), [&](auto k) {
-                            vdPairsKernel<decltype(k)::value><<<blocks(n), kBlock, 0, stream_>>>(sv, b, p, bounce, n);
-                        });
+                    StageScope v(&timer_, "vd");
+                    StageScope r(&timer_, primary ? "vd/primary" : "vd/bounce");
+                    withTraceKind(traceKindOf(sv), [&](auto k) {
+                        launch(ctx, "vd/pairs", perPixel, vdPairsKernel<decltype(k)::value>, sv, b, p, bounce, n);
                     });
                     const bool anyHit = vdOcclusionOnly(p, bounce);  // flags in shadowBlocked
                     if (anyHit) STRATA_CUDA_CHECK(cudaMemsetAsync(b.shadowBlocked, 0, n * sizeof(uint32_t), stream_));
-                    vd_->resolve(sv.vd, b.rays[bounce & 1], b.hits, anyHit ? b.shadowBlocked : nullptr, stream_,
-                                 &timer_, vdStages);
-                    timer_.end(primary ? kVdPrimary : kVdBounce);
-                    timer_.end(kVd);
+                    vd_->resolve(sv.vd, b.rays[bounce & 1], b.hits, anyHit ? b.shadowBlocked : nullptr, ctx);
                 }
-                launchTimed({kShade, primary ? kShadePrimary : kShadeBounce}, "shade",
-                            [&] { shadeKernel<<<blocks(n), kBlock, 0, stream_>>>(sv, b, p, bounce, n); });
+                {
+                    StageScope s(&timer_, "shade");
+                    launch(ctx, primary ? "shade/primary" : "shade/bounce", perPixel, shadeKernel, sv, b, p, bounce, n);
+                }
                 if (!spawnsShadowRays(p, bounce)) continue;  // no shadow rays spawned
-                launchTimed({kShadow}, "shadow", [&] {
-                    withTraceKind(traceKindOf(sv), [&](auto k) {
-                        traceShadowKernel<decltype(k)::value><<<blocks(n), kBlock, 0, stream_>>>(sv, b, n);
-                    });
+                withTraceKind(traceKindOf(sv), [&](auto k) {
+                    launch(ctx, "shadow", perPixel, traceShadowKernel<decltype(k)::value>, sv, b, n);
                 });
                 if (vd_) {
-                    timer_.begin(kVd);
-                    timer_.begin(kVdShadow);
-                    launchTimed({kVdPairs}, "vd/pairs", [&] {
+                    {
+                        StageScope v(&timer_, "vd");
+                        StageScope r(&timer_, "vd/shadow");
                         withTraceKind(traceKindOf(sv), [&](auto k) {
-                            vdShadowPairsKernel<decltype(k)::value><<<blocks(n), kBlock, 0, stream_>>>(sv, b, n);
+                            launch(ctx, "vd/pairs", perPixel, vdShadowPairsKernel<decltype(k)::value>, sv, b, n);
                         });
-                    });
-                    vd_->resolve(sv.vd, b.shadowRays, nullptr, b.shadowBlocked, stream_, &timer_, vdStages);
-                    timer_.end(kVdShadow);
-                    timer_.end(kVd);
-                    launchTimed({kShadow}, "shadow/finish",
-                                [&] { shadowFinishKernel<<<blocks(n), kBlock, 0, stream_>>>(b, n); });
+                        vd_->resolve(sv.vd, b.shadowRays, nullptr, b.shadowBlocked, ctx);
+                    }
+                    launch(ctx, "shadow", perPixel, shadowFinishKernel, b, n);
                 }
             }
-            launchTimed({kAccumulate}, "accumulate", [&] { accumulateKernel<<<blocks(n), kBlock, 0, stream_>>>(b, n); });
+            launch(ctx, "accumulate", perPixel, accumulateKernel, b, n);
         }
         samples_ += uint32_t(opt_.render.spp);
         STRATA_CUDA_CHECK(cudaMemcpyAsync(hostCounters_.data() + (frameIndex % kRing) * kNumCounters, paths_.counters.data(),
@@ -309,26 +292,14 @@ public:
         timer_.endFrame();
     }
 
-    // One kernel launch (launch()), checked and counted, timed under the
-    // stages given outermost first.
-    template <class Launch>
-    void launchTimed(std::initializer_list<int> stages, const char* what, Launch launch) {
-        for (int s : stages) timer_.begin(s);
-        launch();
-        STRATA_LAUNCH_CHECK(what);
-        timer_.countLaunches();
-        for (auto it = std::rbegin(stages); it != std::rend(stages); ++it) timer_.end(*it);
-    }
-
     bool popRecord(FrameRecord& out) override { return take(out, false); }
     void finish() override { STRATA_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
 
     void launchTonemap(uint32_t* dst) {
         const uint32_t n = uint32_t(paths_.film.size());
         float inv = inverseSamples();
-        tonemapKernel<<<blocks(n), kBlock, 0, stream_>>>(paths_.film.data(), n, inv, std::exp2(opt_.render.exposure),
-                                                         tonemapFromName(opt_.render.tonemap), dst);
-        STRATA_LAUNCH_CHECK("tonemap");
+        launch(LaunchContext{stream_}, "tonemap", perItem(n, kBlock), tonemapKernel, paths_.film.data(), n, inv,
+               std::exp2(opt_.render.exposure), tonemapFromName(opt_.render.tonemap), dst);
     }
 
     void readImage(std::vector<uint8_t>& rgb) override {
@@ -373,11 +344,10 @@ public:
 
     // The kd-tree over the posed triangles with the options' [A]-[E] and
     // strata's switches (kdConfigOf).
-    void buildKd(StageTimer* timer, const KdStages& stages) {
+    void buildKd(const LaunchContext& ctx) {
         const AccelOptions& a = opt_.accel;
-        const KdConfig config = kdConfigOf(a);
         kd_.build(gpu_->positions(), gpu_->triangles(), gpu_->numTris(), KdVariant{a.kdA, a.kdB, a.kdC, a.kdD, a.kdE},
-                  stream_, timer, stages, config);
+                  kdConfigOf(a), ctx);
     }
 
     // Builds the kd-tree of the last frame again `builds` times under
@@ -389,7 +359,7 @@ public:
         KernelActivity activity;
         for (int i = 0; i < builds; ++i) {
             activity.start();
-            buildKd(nullptr, KdStages{});
+            buildKd(LaunchContext{stream_});
             const KernelTotals t = activity.stop();
             const KdGpuStats& st = kd_.stats();
             const uint32_t own = st.launches - st.libraryCalls;  // a library call launches at least one kernel
@@ -425,8 +395,8 @@ public:
         d.upload(rays, stream_);
         DeviceBuffer<HitRecord> out(rays.size());
         SceneView sv = sceneView(makeCameraView(scene_, t, 1, 1));
-        closestHitsKernel<<<blocks(uint32_t(rays.size())), kBlock, 0, stream_>>>(sv, d.data(), uint32_t(rays.size()), out.data());
-        STRATA_LAUNCH_CHECK("validate/closest_hits");
+        launch(LaunchContext{stream_}, "validate/closest_hits", perItem(uint32_t(rays.size()), kBlock),
+               closestHitsKernel, sv, d.data(), uint32_t(rays.size()), out.data());
         STRATA_CUDA_CHECK(cudaStreamSynchronize(stream_));
         std::vector<HitRecord> h;
         out.download(h);

@@ -1,6 +1,6 @@
 #include "render/gpu_scene.h"
 
-#include "gpu/cuda_check.h"
+#include "gpu/launch.cuh"
 #include "scene/deform.h"
 #include "scene/keyframes.h"
 #include "scene/skeleton_pose.h"
@@ -9,7 +9,6 @@ namespace strata {
 namespace {
 
 constexpr int kBlock = 256;
-uint32_t blocks(uint32_t n) { return (n + kBlock - 1) / kBlock; }
 
 Affine normalMatrix(const Affine& x) {
     Affine inv = inverse(x), r;
@@ -184,23 +183,21 @@ void GpuScene::prepareFrame(float t, cudaStream_t stream) {
                                       hostInstances_.size() * sizeof(InstanceAnim), cudaMemcpyHostToDevice, stream));
 }
 
-void GpuScene::animate(cudaStream_t stream) {
+void GpuScene::animate(const LaunchContext& ctx) {
     if (numVerts_ == 0) return;
-    animateKernel<<<blocks(numVerts_), kBlock, 0, stream>>>(
-        instances_.data(), uint32_t(instances_.size()), numVerts_, restPos_.data(),
-        restNrm_.size() ? restNrm_.data() : nullptr, skinBones_.data(), skinWeight_.data(), pos_.data(),
-        nrm_.size() ? nrm_.data() : nullptr);
-    STRATA_LAUNCH_CHECK("animate");
+    launch(ctx, "animate", perItem(numVerts_, kBlock), animateKernel, instances_.data(), uint32_t(instances_.size()),
+           numVerts_, restPos_.data(), restNrm_.size() ? restNrm_.data() : nullptr, skinBones_.data(),
+           skinWeight_.data(), pos_.data(), nrm_.size() ? nrm_.data() : nullptr);
 }
 
-void launchTriangleBounds(const Vec3* pos, const Tri* tris, uint32_t n, Aabb* out, cudaStream_t stream) {
+void launchTriangleBounds(const Vec3* pos, const Tri* tris, uint32_t n, Aabb* out, const LaunchContext& ctx) {
     if (n == 0) return;
-    triangleBoundsKernel<<<blocks(n), kBlock, 0, stream>>>(pos, tris, n, out);
-    STRATA_LAUNCH_CHECK("build/triangle_bounds");
+    launch(ctx, "build/triangle_bounds", perItem(n, kBlock), triangleBoundsKernel, pos, tris, n, out);
 }
 
-void GpuScene::triangleBounds(cudaStream_t stream) {
-    launchTriangleBounds(pos_.data(), tris_.data(), numTris(), bounds_.data(), stream);
+void GpuScene::triangleBounds(const LaunchContext& ctx) {
+    StageScope s(ctx.timer, "build/bounds");
+    launchTriangleBounds(pos_.data(), tris_.data(), numTris(), bounds_.data(), ctx);
 }
 
 SceneView GpuScene::view(const BvhView& bvh, const CameraView& cam) const {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gpu/device_buffer.h"
+#include "gpu/launch_context.h"
 #include "render/flat_scene.h"
 
 namespace strata {
@@ -31,7 +32,7 @@ struct InstanceAnim {
 };
 
 // One box per triangle (pos indexed by tris): the builders' input.
-void launchTriangleBounds(const Vec3* pos, const Tri* tris, uint32_t n, Aabb* out, cudaStream_t stream);
+void launchTriangleBounds(const Vec3* pos, const Tri* tris, uint32_t n, Aabb* out, const LaunchContext& ctx);
 
 class GpuScene {
 public:
@@ -41,8 +42,8 @@ public:
     // skeleton poses at time t, uploaded on `stream`.
     void prepareFrame(float t, cudaStream_t stream);
     // The animate kernel (one launch) and the triangle-bounds kernel (one launch).
-    void animate(cudaStream_t stream);
-    void triangleBounds(cudaStream_t stream);
+    void animate(const LaunchContext& ctx);
+    void triangleBounds(const LaunchContext& ctx);  // the build/bounds stage
 
     SceneView view(const BvhView& bvh, const CameraView& cam) const;
     const Aabb* bounds() const { return bounds_.data(); }

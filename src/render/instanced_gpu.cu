@@ -3,8 +3,8 @@
 #include <cfloat>
 
 #include "accel/lbvh/lbvh_variant.h"
-#include "gpu/cuda_check.h"
-#include "gpu/stage_timer.h"
+#include "gpu/block_reduce.cuh"
+#include "gpu/launch.cuh"
 #include "scene/keyframes.h"
 
 namespace strata {
@@ -12,32 +12,14 @@ namespace {
 
 constexpr int kBoxBlock = 256;
 
-__device__ void warpGrow(Aabb& b) {
-    for (int d = 16; d >= 1; d >>= 1) {
-        b.lo.x = fminf(b.lo.x, __shfl_xor_sync(0xffffffffu, b.lo.x, d));
-        b.lo.y = fminf(b.lo.y, __shfl_xor_sync(0xffffffffu, b.lo.y, d));
-        b.lo.z = fminf(b.lo.z, __shfl_xor_sync(0xffffffffu, b.lo.z, d));
-        b.hi.x = fmaxf(b.hi.x, __shfl_xor_sync(0xffffffffu, b.hi.x, d));
-        b.hi.y = fmaxf(b.hi.y, __shfl_xor_sync(0xffffffffu, b.hi.y, d));
-        b.hi.z = fmaxf(b.hi.z, __shfl_xor_sync(0xffffffffu, b.hi.z, d));
-    }
-}
-
 // One block per deforming instance: the union of its triangles' boxes.
 // jobs: (first triangle, count, member slot) triples.
 __global__ void instanceBoxesKernel(const Aabb* triBounds, const uint32_t* jobs, Aabb* out) {
-    __shared__ Aabb warps[kBoxBlock / 32];
     const uint32_t first = jobs[3 * blockIdx.x], count = jobs[3 * blockIdx.x + 1], slot = jobs[3 * blockIdx.x + 2];
     Aabb b;
     for (uint32_t i = threadIdx.x; i < count; i += blockDim.x) b.grow(triBounds[first + i]);
-    warpGrow(b);
-    if ((threadIdx.x & 31) == 0) warps[threadIdx.x >> 5] = b;
-    __syncthreads();
-    if (threadIdx.x < 32) {
-        b = threadIdx.x < kBoxBlock / 32 ? warps[threadIdx.x] : Aabb{};
-        warpGrow(b);
-        if (threadIdx.x == 0) out[slot] = b;
-    }
+    b = blockUnion<kBoxBlock>(b);
+    if (threadIdx.x == 0) out[slot] = b;
 }
 
 }  // namespace
@@ -98,20 +80,18 @@ size_t InstancedGpu::estimateBytes(const Scene& scene) {
     return b;
 }
 
-void InstancedGpu::build(float t, const AccelOptions& o, cudaStream_t stream, StageTimer* timer,
-                         const InstancedStages& st) {
-    const LbvhVariant variant = lbvhVariantOf(o);
+void InstancedGpu::build(float t, const AccelOptions& o, const LaunchContext& ctx) {
+    const LbvhConfig blasConfig{lbvhVariantOf(o), o.mortonBits};
     const BvhTraversal traversal = traversalOf(o);
     {
-        StageScope s(timer, st.blas);
+        StageScope s(ctx.timer, "build/blas");  // the BLAS builds' phases add up in build/bounds, build/morton, ...
         const std::string key = o.builder + "/" + std::to_string(o.mortonBits);
         if (key != staticKey_) {  // static meshes: object space, once per builder
             for (size_t k = 0; k < statics_.size(); ++k) {
                 const StaticMesh& sm = statics_[k];
                 launchTriangleBounds(gpu_.restPositions(sm.mesh), meshTris_.data() + sm.triOffset, sm.numTris,
-                                     objectBounds_.data(), stream);
-                s.launched();
-                staticBlas_[k]->build(objectBounds_.data(), sm.numTris, o.mortonBits, stream, timer, st.lbvh, variant);
+                                     objectBounds_.data(), ctx);
+                staticBlas_[k]->build(blasConfig, objectBounds_.data(), sm.numTris, ctx);
             }
             staticKey_ = key;
         }
@@ -119,7 +99,7 @@ void InstancedGpu::build(float t, const AccelOptions& o, cudaStream_t stream, St
             if (mb.staticMesh >= 0) continue;
             const uint32_t first = flat_.instanceTriOffset[mb.instance];
             const uint32_t n = uint32_t(scene_.meshes[size_t(scene_.instances[mb.instance].mesh)].triangles.size());
-            deformBlas_[mb.deformSlot]->build(gpu_.bounds() + first, n, o.mortonBits, stream, timer, st.lbvh, variant);
+            deformBlas_[mb.deformSlot]->build(blasConfig, gpu_.bounds() + first, n, ctx);
         }
     }
 
@@ -145,18 +125,16 @@ void InstancedGpu::build(float t, const AccelOptions& o, cudaStream_t stream, St
             blas[b] = BlasView{deformBlas_[mb.deformSlot]->view(traversal), gpu_.positions(), gpu_.triangles() + first};
         }
     }
-    StageScope s(timer, st.top);
+    StageScope s(ctx.timer, "build/top");
     // Pageable sources: each copy has left the host vector when the call returns.
-    blas_.upload(blas, stream);
-    instances_.upload(inst, stream);
-    instanceBoxes_.upload(boxes, stream);
-    if (!deformBlas_.empty()) {  // the deforming members' boxes from their triangles
-        instanceBoxesKernel<<<uint32_t(deformBlas_.size()), kBoxBlock, 0, stream>>>(gpu_.bounds(), boxJobs_.data(),
-                                                                                      instanceBoxes_.data());
-        STRATA_LAUNCH_CHECK("build/instance_boxes");
-        s.launched();
-    }
-    top_.build(instanceBoxes_.data(), uint32_t(members_.size()), 63, stream, timer, LbvhStages{}, LbvhVariant::Karras);
+    blas_.upload(blas, ctx.stream);
+    instances_.upload(inst, ctx.stream);
+    instanceBoxes_.upload(boxes, ctx.stream);
+    if (!deformBlas_.empty())  // the deforming members' boxes from their triangles
+        launch(ctx, "build/top/instance_boxes", {uint32_t(deformBlas_.size()), kBoxBlock}, instanceBoxesKernel,
+               gpu_.bounds(), boxJobs_.data(), instanceBoxes_.data());
+    Untimed phases(ctx.timer);  // the top level's build phases count under build/top
+    top_.build(LbvhConfig{LbvhVariant::Karras, 63}, instanceBoxes_.data(), uint32_t(members_.size()), ctx);
     view_ = TwoLevelView{top_.view(), instances_.data(), blas_.data(), uint32_t(members_.size())};
 }
 

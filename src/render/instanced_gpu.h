@@ -29,18 +29,15 @@
 
 namespace strata {
 
-struct InstancedStages {  // stage indices in the caller's StageTimer, -1: untimed
-    int blas = -1, top = -1;
-    LbvhStages lbvh;  // the BLAS builds' sub-stages (they add up over the builds)
-};
-
 class InstancedGpu {
 public:
     InstancedGpu(const Scene& scene, const FlatScene& flat, const GpuScene& gpu);
 
     // This frame's structures; gpu's positions and triangle boxes must be
     // this frame's (GpuScene::animate, GpuScene::triangleBounds on `stream`).
-    void build(float t, const AccelOptions& o, cudaStream_t stream, StageTimer* timer, const InstancedStages& st);
+    // Stages build/blas (the BLAS builds' phases add up in the LBVH's own
+    // stages) and build/top.
+    void build(float t, const AccelOptions& o, const LaunchContext& ctx);
     TwoLevelView view() const { return view_; }
     size_t memoryBytes() const;
     // Middle-level structures: one per static mesh plus one per deforming instance.

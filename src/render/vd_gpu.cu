@@ -4,9 +4,8 @@
 
 #include <algorithm>
 
-#include "gpu/cuda_check.h"
 #include "accel/lbvh/lbvh_variant.h"
-#include "gpu/stage_timer.h"
+#include "gpu/launch.cuh"
 
 namespace strata {
 namespace {
@@ -205,8 +204,11 @@ void VdGpu::ensureWork(int maxLevel) {
     workLevel_ = maxLevel;
 }
 
-void VdGpu::prepare(const Scene& scene, const FlatScene& flat, const VdOptions& o, float t, cudaStream_t stream,
-                    StageTimer* timer, const AccelOptions& accel, bool viaInstances) {
+void VdGpu::prepare(const Scene& scene, const FlatScene& flat, const VdOptions& o, float t, const LaunchContext& ctx,
+                    const AccelOptions& accel, bool viaInstances) {
+    cudaStream_t stream = ctx.stream;
+    Untimed phases(ctx.timer);  // the LBVH builds' phases count in the caller's stage (build/vd_boxes)
+    const LbvhConfig config{lbvhVariantOf(accel), accel.mortonBits};
     poseVdPatches(scene, flat, t, frame_);
     objectFromWorld_.upload(frame_.objectFromWorld, stream);
     worldFromObject_.upload(frame_.worldFromObject, stream);
@@ -226,15 +228,14 @@ void VdGpu::prepare(const Scene& scene, const FlatScene& flat, const VdOptions& 
         if (o.pairCull) {
             worldBoxes_.resize(numBoxes);
             worldSixteenths_.resize(size_t(numPatches_) * kVdCullBoxes);
-            vdWorldCullKernel<<<(numPatches_ + 127) / 128, 128, 0, stream>>>(
-                numPatches_, cullSixteenths_.data(), patchInstance_.data(), worldFromObject_.data(),
-                worldSixteenths_.data(), worldBoxes_.data());
-            STRATA_LAUNCH_CHECK("vd/cull boxes");
+            launch(ctx, "build/vd_boxes/cull_boxes", perItem(numPatches_, 128), vdWorldCullKernel, numPatches_,
+                   cullSixteenths_.data(), patchInstance_.data(), worldFromObject_.data(), worldSixteenths_.data(),
+                   worldBoxes_.data());
         } else {
             worldBoxes_.upload(frame_.worldBoxes, stream);
         }
         sixteenths_ = o.pairCull ? worldSixteenths_.data() : nullptr;
-        boxes_.build(worldBoxes_.data(), numBoxes, accel.mortonBits, stream, timer, LbvhStages{}, lbvhVariantOf(accel));
+        boxes_.build(config, worldBoxes_.data(), numBoxes, ctx);
         boxesTraversal_ = traversalOf(accel);
         return;
     }
@@ -277,8 +278,7 @@ void VdGpu::prepare(const Scene& scene, const FlatScene& flat, const VdOptions& 
             const PatchMesh& pm = patchMeshes_[k];
             const Aabb* boxes = o.pairCull ? cullQuadrants_.data() + (size_t(pm.first) << boxShift_)
                                            : meshPatchBoxes_.data() + pm.boxOffset;
-            patchBlas_[k]->build(boxes, pm.count << boxShift_, accel.mortonBits, stream, timer, LbvhStages{},
-                                 lbvhVariantOf(accel));
+            patchBlas_[k]->build(config, boxes, pm.count << boxShift_, ctx);
         }
         patchKey_ = key;
     }
@@ -298,7 +298,7 @@ void VdGpu::prepare(const Scene& scene, const FlatScene& flat, const VdOptions& 
     patchBlasViews_.upload(blas, stream);
     members_.upload(members, stream);
     memberBoxes_.upload(boxes, stream);
-    patchTop_.build(memberBoxes_.data(), uint32_t(members.size()), 63, stream, timer, LbvhStages{}, LbvhVariant::Karras);
+    patchTop_.build(LbvhConfig{LbvhVariant::Karras, 63}, memberBoxes_.data(), uint32_t(members.size()), ctx);
     instances_ = TwoLevelView{patchTop_.view(), members_.data(), patchBlasViews_.data(), uint32_t(members.size())};
 }
 
@@ -334,7 +334,8 @@ VdView VdGpu::view(const VdOptions& o, float angle, uint32_t rays, cudaStream_t 
 }
 
 void VdGpu::resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t* blocked,
-                    cudaStream_t stream, StageTimer* timer, const VdGpuStages& stages) {
+                    const LaunchContext& outer) {
+    cudaStream_t stream = outer.stream;
     STRATA_CUDA_CHECK(cudaMemcpyAsync(hostCounts_.data(), counts_.data(), 2 * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream));
     STRATA_CUDA_CHECK(cudaStreamSynchronize(stream));
     const uint32_t appended = hostCounts_.data()[0], dropped = hostCounts_.data()[1];
@@ -344,29 +345,26 @@ void VdGpu::resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t*
     mostPairs_ = std::max(mostPairs_, appended);
     launches_ = 0;
     if (n == 0) return;
+    const LaunchContext ctx = outer.withTally(&launches_);
     {
-        StageScope s(timer, stages.sort);
+        StageScope s(ctx.timer, "vd/sort");
         size_t bytes = 0;
-        STRATA_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, bytes, pairs_.data(), sorted_.data(), n, 32,
-                                                         32 + patchBits_, stream));
+        auto sort = [&](void* temp, cudaStream_t st) {
+            return cub::DeviceRadixSort::SortKeys(temp, bytes, pairs_.data(), sorted_.data(), n, 32, 32 + patchBits_,
+                                                  st);
+        };
+        STRATA_CUDA_CHECK(sort(nullptr, stream));
         if (sortTemp_.size() < bytes) sortTemp_.resize(bytes);
-        STRATA_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(sortTemp_.data(), bytes, pairs_.data(), sorted_.data(), n,
-                                                         32, 32 + patchBits_, stream));
         if (sortLaunchesFor_ != n) {  // CUB's kernels for this size, counted once
-            sortLaunches_ = countKernelLaunches([&](cudaStream_t side) {
-                return cub::DeviceRadixSort::SortKeys(sortTemp_.data(), bytes, pairs_.data(), sorted_.data(), n, 32,
-                                                      32 + patchBits_, side);
-            });
+            sortLaunches_ = countKernelLaunches([&](cudaStream_t side) { return sort(sortTemp_.data(), side); });
             sortLaunchesFor_ = n;
         }
+        libraryCall(ctx, "vd/sort/pairs", sortLaunches_, [&](cudaStream_t st) { return sort(sortTemp_.data(), st); });
         STRATA_CUDA_CHECK(cudaMemsetAsync(range_.data(), 0, range_.size() * sizeof(uint32_t), stream));
-        vdRangesKernel<<<(n + 255) / 256, 256, 0, stream>>>(sorted_.data(), n, range_.data());
-        STRATA_LAUNCH_CHECK("vd/ranges");
-        s.launched(sortLaunches_ + 1);
-        launches_ += sortLaunches_ + 1;
+        launch(ctx, "vd/sort/ranges", perItem(n, 256), vdRangesKernel, sorted_.data(), n, range_.data());
     }
     {
-        StageScope s(timer, stages.bottom);
+        StageScope s(ctx.timer, "vd/bottom");
         // Levels per patch, then the jobs (a patch's rays in chunks).
         const uint32_t blocks = workLevel_ <= kVdSharedLevel ? sharedBlocks_ : blocks_;
         const uint32_t jobRays = vdJobRays(n, blocks);
@@ -374,26 +372,20 @@ void VdGpu::resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t*
         if (jobs_.size() < maxJobs * sizeof(VdJob)) jobs_.resize(maxJobs * sizeof(VdJob));
         STRATA_CUDA_CHECK(cudaMemsetAsync(level_.data(), 0, level_.size() * sizeof(int), stream));
         STRATA_CUDA_CHECK(cudaMemsetAsync(job_.data(), 0, 3 * sizeof(uint32_t), stream));
-        vdLevelsKernel<<<(n + 255) / 256, 256, 0, stream>>>(v, sorted_.data(), n, rays, frozen_.data(),
-                                                             level_.data());
-        STRATA_LAUNCH_CHECK("vd/levels");
+        launch(ctx, "vd/bottom/levels", perItem(n, 256), vdLevelsKernel, v, sorted_.data(), n, rays, frozen_.data(),
+               level_.data());
         VdJob* jobs = reinterpret_cast<VdJob*>(jobs_.data());
-        vdJobsKernel<<<(numPatches_ + 255) / 256, 256, 0, stream>>>(numPatches_, patches_.data(), range_.data(),
-                                                                    level_.data(), v.maxLevel, jobRays, frozen_.data(),
-                                                                    jobs, uint32_t(maxJobs), job_.data());
-        STRATA_LAUNCH_CHECK("vd/jobs");
+        launch(ctx, "vd/bottom/jobs", perItem(numPatches_, 256), vdJobsKernel, numPatches_, patches_.data(),
+               range_.data(), level_.data(), v.maxLevel, jobRays, frozen_.data(), jobs, uint32_t(maxJobs), job_.data());
         const uint32_t perBlock = vdNodeCount(workLevel_), gridPerBlock = vdGridCount(workLevel_);
         const bool shared = workLevel_ <= kVdSharedLevel;
-        auto launch = [&](auto kernel) {
-            kernel<<<shared ? sharedBlocks_ : blocks_, kBottomBlock, shared ? vdTreeBytes(workLevel_) : 0, stream>>>(
-                v, sorted_.data(), jobs, uint32_t(maxJobs), job_.data(), rays, hits, blocked, work_.data(), perBlock,
-                grid_.data(), gridPerBlock, job_.data() + 1);
+        const LaunchShape shape{shared ? sharedBlocks_ : blocks_, kBottomBlock, shared ? vdTreeBytes(workLevel_) : 0};
+        auto bottom = [&](auto kernel) {
+            launch(ctx, "vd/bottom/trees", shape, kernel, v, sorted_.data(), jobs, uint32_t(maxJobs), job_.data(), rays,
+                   hits, blocked, work_.data(), perBlock, grid_.data(), gridPerBlock, job_.data() + 1);
         };
-        if (blocked) shared ? launch(vdBottomKernel<true, true>) : launch(vdBottomKernel<true, false>);
-        else shared ? launch(vdBottomKernel<false, true>) : launch(vdBottomKernel<false, false>);
-        STRATA_LAUNCH_CHECK("vd/bottom");
-        s.launched(3);
-        launches_ += 3;
+        if (blocked) shared ? bottom(vdBottomKernel<true, true>) : bottom(vdBottomKernel<true, false>);
+        else shared ? bottom(vdBottomKernel<false, true>) : bottom(vdBottomKernel<false, false>);
     }
     STRATA_CUDA_CHECK(cudaMemsetAsync(counts_.data(), 0, 2 * sizeof(uint32_t), stream));
 }

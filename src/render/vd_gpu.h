@@ -19,16 +19,11 @@
 #include "accel/lbvh/lbvh_gpu.h"
 #include "accel/two_level.h"
 #include "gpu/device_buffer.h"
+#include "gpu/launch_context.h"
 #include "gpu/pinned_buffer.h"
 #include "render/flat_scene.h"
 
 namespace strata {
-
-class StageTimer;
-
-struct VdGpuStages {
-    int sort = -1, bottom = -1;  // stage indices in the caller's timer
-};
 
 class VdGpu {
 public:
@@ -40,15 +35,15 @@ public:
     // Instanced mode (viaInstances): one object-space BLAS per VD mesh over
     // its patches' boxes (again when the builder changes), the VD instances'
     // world boxes and a top-level LBVH over them.
-    void prepare(const Scene& scene, const FlatScene& flat, const VdOptions& o, float t, cudaStream_t stream,
-                 StageTimer* timer, const AccelOptions& accel, bool viaInstances);
+    void prepare(const Scene& scene, const FlatScene& flat, const VdOptions& o, float t, const LaunchContext& ctx,
+                 const AccelOptions& accel, bool viaInstances);
     VdView view(const VdOptions& o, float pixelAngle, uint32_t rays, cudaStream_t stream);
     // Steps 2-3 over the pairs appended since the last call (reads their
     // count back: one synchronisation). Closest: hits (blocked null); any
     // hit: blocked, before each ray's tmax and, when hits is given, before
     // its hit's distance (vdOcclusionOnly).
-    void resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t* blocked,
-                 cudaStream_t stream, StageTimer* timer, const VdGpuStages& stages);
+    // Stages vd/sort and vd/bottom.
+    void resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t* blocked, const LaunchContext& ctx);
     uint64_t pairsResolved() const { return pairsResolved_; }
     uint64_t pairsDropped() const { return pairsDropped_; }
     uint32_t lastLaunches() const { return launches_; }

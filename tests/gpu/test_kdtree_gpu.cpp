@@ -16,6 +16,7 @@
 #include "accel/kdtree/kd_validate.h"
 #include "gpu/device.h"
 #include "gpu/device_buffer.h"
+#include "gpu/launch_context.h"
 #include "render/scene_view.h"
 #include "scene/obj_loader.h"
 
@@ -40,7 +41,7 @@ GpuTree buildOnGpu(const Mesh& m, KdVariant v, const KdConfig& cfg = {}) {
     pos.upload(m.positions);
     tris.upload(m.triangles);
     KdGpuBuilder b;
-    b.build(pos.data(), tris.data(), uint32_t(m.triangles.size()), v, 0, nullptr, KdStages{}, cfg);
+    b.build(pos.data(), tris.data(), uint32_t(m.triangles.size()), v, cfg, LaunchContext{});
     GpuTree g;
     b.download(g.tree.nodes, g.tree.primIndex);
     g.tree.bounds = b.view().bounds;

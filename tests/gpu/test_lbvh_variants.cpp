@@ -14,6 +14,7 @@
 #include "accel/lbvh/lbvh_gpu.h"
 #include "accel/lbvh/lbvh_host.h"
 #include "accel/lbvh/lbvh_memory.h"
+#include "gpu/launch_context.h"
 #include "render/cuda_renderer.h"
 #include "render/renderer.h"
 #include "require_gpu.h"
@@ -38,7 +39,7 @@ std::string differences(const LbvhCopy& g, const LbvhHostResult& cpu) {
 
 LbvhCopy buildOnce(LbvhBuilder& b, const DeviceBuffer<Aabb>& bounds, uint32_t n, int bits, LbvhVariant v,
                    cudaStream_t stream) {
-    b.build(bounds.data(), n, bits, stream, nullptr, LbvhStages{}, v);
+    b.build(LbvhConfig{v, bits}, bounds.data(), n, LaunchContext{stream});
     STRATA_CUDA_CHECK(cudaStreamSynchronize(stream));
     return b.download();
 }

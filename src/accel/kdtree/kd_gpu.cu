@@ -7,7 +7,9 @@
 
 #include "accel/kdtree/kd_clip.h"
 #include "accel/kdtree/kd_gpu_internal.cuh"
-#include "gpu/cuda_check.h"
+#include "gpu/block_scan.cuh"
+#include "gpu/launch.cuh"
+#include "gpu/ordered_float.cuh"
 #include "gpu/stage_timer.h"
 
 namespace strata {
@@ -90,16 +92,16 @@ __global__ void kdTriangleBounds(const Vec3* pos, const Tri* tris, uint32_t n, u
     outTri[slot] = i;
     outBox[slot] = b;
     for (int k = 0; k < 3; ++k) {
-        atomicMin(&sceneEnc[k], encodeFloat(b.lo[k]));
-        atomicMax(&sceneEnc[3 + k], encodeFloat(b.hi[k]));
+        atomicMin(&sceneEnc[k], encodeOrderedFloat(b.lo[k]));
+        atomicMax(&sceneEnc[3 + k], encodeOrderedFloat(b.hi[k]));
     }
 }
 
 __global__ void kdInitRoot(ActiveNode* active, uint32_t* counters, const uint32_t* sceneEnc, Aabb* bounds) {
     Aabb cell;
     for (int k = 0; k < 3; ++k) {
-        cell.lo[k] = decodeFloat(sceneEnc[k]);
-        cell.hi[k] = decodeFloat(sceneEnc[3 + k]);
+        cell.lo[k] = decodeOrderedFloat(sceneEnc[k]);
+        cell.hi[k] = decodeOrderedFloat(sceneEnc[3 + k]);
     }
     ActiveNode r;
     r.node = 0;
@@ -142,12 +144,7 @@ __global__ void lnsGroupChunks(LevelArgs a) {
         const uint32_t chunks = i < numActive ? (a.active[i].count + kBlock - 1) / kBlock : 0u;
         tile[threadIdx.x] = chunks;
         __syncthreads();
-        for (uint32_t d = 1; d < blockDim.x; d <<= 1) {  // inclusive scan of the tile
-            uint32_t v = threadIdx.x >= d ? tile[threadIdx.x - d] : 0u;
-            __syncthreads();
-            tile[threadIdx.x] += v;
-            __syncthreads();
-        }
+        blockInclusiveScan(tile, blockDim.x);
         const uint32_t first = carry + tile[threadIdx.x] - chunks;
         if (i < numActive) {
             a.chunkFirst[i] = first;
@@ -193,8 +190,8 @@ __global__ void lnsChunkBounds(LevelArgs a) {
         if (threadIdx.x != 0) continue;
         if (a.atomicBoxes) {  // [C]: six atomic min/max per block into the node's box
             for (int k = 0; k < 3; ++k) {
-                atomicMin(&a.boxEnc[6 * node + k], encodeFloat(lo[k]));
-                atomicMax(&a.boxEnc[6 * node + 3 + k], encodeFloat(hi[k]));
+                atomicMin(&a.boxEnc[6 * node + k], encodeOrderedFloat(lo[k]));
+                atomicMax(&a.boxEnc[6 * node + 3 + k], encodeOrderedFloat(hi[k]));
             }
         } else {
             for (int k = 0; k < 3; ++k) {
@@ -228,8 +225,8 @@ __global__ void lnsSegmentedReduce(LevelArgs a, int component) {
 __device__ Aabb nodeBox(const LevelArgs& a, uint32_t i) {
     Aabb tight;
     for (int k = 0; k < 3; ++k) {
-        tight.lo[k] = a.atomicBoxes ? decodeFloat(a.boxEnc[6 * i + k]) : a.box[k * a.nodeStride + i];
-        tight.hi[k] = a.atomicBoxes ? decodeFloat(a.boxEnc[6 * i + 3 + k]) : a.box[(3 + k) * a.nodeStride + i];
+        tight.lo[k] = a.atomicBoxes ? decodeOrderedFloat(a.boxEnc[6 * i + k]) : a.box[k * a.nodeStride + i];
+        tight.hi[k] = a.atomicBoxes ? decodeOrderedFloat(a.boxEnc[6 * i + 3 + k]) : a.box[(3 + k) * a.nodeStride + i];
     }
     return tight;
 }
@@ -471,12 +468,7 @@ __global__ void lnsSegmentedScan(LevelArgs a, int side) {
             const uint32_t c = start + threadIdx.x;
             s.a[0][threadIdx.x] = c < chunks ? in[first + c] : 0u;
             __syncthreads();
-            for (int d = 1; d < kBlock; d <<= 1) {
-                uint32_t y = int(threadIdx.x) >= d ? s.a[0][threadIdx.x - d] : 0u;
-                __syncthreads();
-                s.a[0][threadIdx.x] += y;
-                __syncthreads();
-            }
+            blockInclusiveScan(s.a[0], kBlock);
             if (c < chunks) out[first + c] = carry + s.a[0][threadIdx.x];
             __syncthreads();
             if (threadIdx.x == kBlock - 1) carry += s.a[0][threadIdx.x];
@@ -501,12 +493,7 @@ __global__ void lnsNodeOffsets(LevelArgs a) {
         const uint32_t nl = split ? a.scanL[last] : 0u, nr = split ? a.scanR[last] : 0u;
         tile[threadIdx.x] = nl + nr;
         __syncthreads();
-        for (uint32_t d = 1; d < blockDim.x; d <<= 1) {
-            uint32_t v = threadIdx.x >= d ? tile[threadIdx.x - d] : 0u;
-            __syncthreads();
-            tile[threadIdx.x] += v;
-            __syncthreads();
-        }
+        blockInclusiveScan(tile, blockDim.x);
         if (split) {
             a.childCount[2 * i] = nl;
             a.childCount[2 * i + 1] = nr;
@@ -639,13 +626,13 @@ uint32_t blocksFor(uint32_t n, uint32_t b) { return (n + b - 1) / b; }
 
 }  // namespace
 
-void KdGpuBuilder::build(const Vec3* pos, const Tri* tris, uint32_t numTris, const KdVariant& v, cudaStream_t stream,
-                         StageTimer* timer, const KdStages& stages, const KdConfig& config) {
+void KdGpuBuilder::build(const Vec3* pos, const Tri* tris, uint32_t numTris, const KdVariant& v,
+                         const KdConfig& config, const LaunchContext& ctx) {
     // The small-root store and primIndex are sized for ordinary scenes; an
     // input that duplicates more references (many triangles sharing one
     // vertex, clipped level after level) is built again with both doubled.
     for (uint32_t growth = 0;; ++growth) {
-        const uint32_t overflow = buildPass(pos, tris, numTris, v, stream, timer, stages, config, growth);
+        const uint32_t overflow = buildPass(pos, tris, numTris, v, config, ctx, growth);
         if (!overflow) return;
         if (growth == kMaxGrowth)
             throw Error(std::string("kd-tree (gpu): ") + (overflow & kdgpu::kFlagPrim ? "primIndex" : "small-root store") +
@@ -655,8 +642,7 @@ void KdGpuBuilder::build(const Vec3* pos, const Tri* tris, uint32_t numTris, con
 }
 
 uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numTris, const KdVariant& v,
-                                 cudaStream_t stream, StageTimer* timer, const KdStages& stages,
-                                 const KdConfig& config, uint32_t growth) {
+                                 const KdConfig& config, const LaunchContext& outer, uint32_t growth) {
     using namespace kdgpu;
     stats_ = KdGpuStats{};
     stats_.passes = growth + 1;
@@ -665,16 +651,9 @@ uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numT
     if (cfg.smallNodeMax == 0 || cfg.smallNodeMax > 64) cfg.smallNodeMax = 64;  // 64-bit masks
     if (cfg.maxDepth < 0 || cfg.maxDepth > kKdMaxDepth) cfg.maxDepth = kKdMaxDepth;
     if (numTris == 0) return 0;
-    auto count = [&](uint32_t k) {
-        stats_.launches += k;
-        if (timer) timer->countLaunches(k);
-    };
-    // Every kernel launch of the build: launched, checked and counted.
-    auto launch = [&](const char* name, auto&& kernel) {
-        kernel();
-        STRATA_LAUNCH_CHECK(name);
-        count(1);
-    };
+    // Every kernel launch of the build is counted in stats_.launches too.
+    const LaunchContext ctx = outer.withTally(&stats_.launches);
+    cudaStream_t stream = ctx.stream;
     const uint32_t nodeBudget = kdNodeBudget(cfg, numTris);
     const uint32_t refCap = kdRefBudget(cfg, numTris);
     const uint32_t activeCap = refCap / 64 + 2, chunkCap = refCap / kBlock + activeCap + 1;
@@ -773,10 +752,11 @@ uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numT
     const bool hostSizes = lookahead == 0;
     // A library call: one of the chapter's kernel calls (CUB's own launches
     // inside it are counted by CUPTI, not here).
-    auto library = [&](const char* name, auto&& call) {
-        call();
-        STRATA_LAUNCH_CHECK(name);
-        count(1);
+    auto library = [&](const char* label, auto&& call) {
+        libraryCall(ctx, label, 1, [&](cudaStream_t) {
+            call();
+            return cudaSuccess;
+        });
         ++stats_.libraryCalls;
     };
     const uint32_t maxLevels = 4u * kKdMaxDepth;
@@ -785,20 +765,16 @@ uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numT
     uint32_t* snap = levelCounters_.data();
     uint32_t numSmall = 0, enqueued = 0, lastLevel = 0;
     {
-        StageScope s(timer, stages.large);
+        StageScope s(ctx.timer, "build/kd_large");
         // Zhou08 preprocessing: triangle bounds and the scene box (the root cell).
         STRATA_CUDA_CHECK(cudaMemsetAsync(ctr, 0, kNumCounters * sizeof(uint32_t), stream));
         STRATA_CUDA_CHECK(cudaMemsetAsync(ctr + kNumCounters, 0xff, 3 * sizeof(uint32_t), stream));
         STRATA_CUDA_CHECK(cudaMemsetAsync(ctr + kNumCounters + 3, 0, 3 * sizeof(uint32_t), stream));
         if (cfg.largeSah) STRATA_CUDA_CHECK(cudaMemsetAsync(bins_.data(), 0, bins_.bytes(), stream));
-        launch("kd/large/triangle_bounds", [&] {
-            kdTriangleBounds<<<blocksFor(numTris, kBlock), kBlock, 0, stream>>>(pos, tris, numTris, refTri_[0].data(),
-                                                                                refBox_[0].data(), ctr, ctr + kNumCounters);
-        });
-        launch("kd/large/init_root", [&] {
-            kdInitRoot<<<1, 1, 0, stream>>>(reinterpret_cast<ActiveNode*>(active_[0].data()), ctr, ctr + kNumCounters,
-                                            bounds_d_.data());
-        });
+        launch(ctx, "build/kd_large/triangle_bounds", perItem(numTris, kBlock), kdTriangleBounds, pos, tris, numTris,
+               refTri_[0].data(), refBox_[0].data(), ctr, ctr + kNumCounters);
+        launch(ctx, "build/kd_large/init_root", {1, 1}, kdInitRoot, reinterpret_cast<ActiveNode*>(active_[0].data()), ctr,
+               ctr + kNumCounters, bounds_d_.data());
         STRATA_CUDA_CHECK(
             cudaMemcpyAsync(hostBounds_.data(), bounds_d_.data(), sizeof(Aabb), cudaMemcpyDeviceToHost, stream));
         uint32_t numActive = 0, numChunks = 0;  // the level's sizes, when the host knows them
@@ -817,47 +793,43 @@ uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numT
             a.curBox = refBox_[cur].data();
             a.nextTri = refTri_[cur ^ 1].data();
             a.nextBox = refBox_[cur ^ 1].data();
-            launch("kd/large/group_chunks", [&] { lnsGroupChunks<<<1, 1024, 0, stream>>>(a); });
-            launch("kd/large/chunk_bounds", [&] { lnsChunkBounds<<<chunkGrid, kBlock, 0, stream>>>(a); });
+            launch(ctx, "build/kd_large/group_chunks", {1, 1024}, lnsGroupChunks, a);
+            launch(ctx, "build/kd_large/chunk_bounds", {chunkGrid, kBlock}, lnsChunkBounds, a);
             if (!v.c) {  // Original: six segmented reductions, one per box component
                 for (int k = 0; k < 6; ++k) {
                     if (hostSizes)
-                        library("kd/large/cub_segmented_reduce", [&] {
+                        library("build/kd_large/cub_segmented_reduce", [&] {
                             librarySegmentedReduce(libraryTemp_, a.chunkComp + k * size_t(chunkCap),
                                                    a.box + k * stride, numActive, a.chunkFirst, k >= 3, stream);
                         });
                     else
-                        launch("kd/large/segmented_reduce",
-                               [&] { lnsSegmentedReduce<<<nodeGrid, kBlock, 0, stream>>>(a, k); });
+                        launch(ctx, "build/kd_large/segmented_reduce", {nodeGrid, kBlock}, lnsSegmentedReduce, a, k);
                 }
             }
             if (cfg.largeSah) {
-                launch("kd/large/bin_counts", [&] { lnsBinCounts<<<chunkGrid, kBlock, 0, stream>>>(a); });
-                launch("kd/large/binned_splits",
-                       [&] { lnsBinnedSplits<<<nodeWarpGrid, kBlock, 0, stream>>>(a); });
+                launch(ctx, "build/kd_large/bin_counts", {chunkGrid, kBlock}, lnsBinCounts, a);
+                launch(ctx, "build/kd_large/binned_splits", {nodeWarpGrid, kBlock}, lnsBinnedSplits, a);
             }
-            launch("kd/large/split_nodes", [&] { lnsSplitNodes<<<nodeThreadGrid, kBlock, 0, stream>>>(a); });
+            launch(ctx, "build/kd_large/split_nodes", {nodeThreadGrid, kBlock}, lnsSplitNodes, a);
             if (v.a) {  // [A]: one sorting kernel with two atomics per block
-                launch("kd/large/sort_atomic", [&] { lnsSortTriangles<<<chunkGrid, kBlock, 0, stream>>>(a, true); });
+                launch(ctx, "build/kd_large/sort_atomic", {chunkGrid, kBlock}, lnsSortTriangles, a, true);
             } else {  // Original (Fig. 13.1): classify, two segmented scans, node offsets, scatter
-                launch("kd/large/sort_classify", [&] { lnsSortTriangles<<<chunkGrid, kBlock, 0, stream>>>(a, false); });
+                launch(ctx, "build/kd_large/sort_classify", {chunkGrid, kBlock}, lnsSortTriangles, a, false);
                 for (int side = 0; side < 2; ++side) {
                     if (hostSizes)
-                        library("kd/large/cub_segmented_scan", [&] {
+                        library("build/kd_large/cub_segmented_scan", [&] {
                             librarySegmentedInclusiveSum(libraryTemp_, a.chunkNode, side ? a.chunkR : a.chunkL,
                                                          side ? a.scanR : a.scanL, numChunks, stream);
                         });
                     else
-                        launch("kd/large/segmented_scan",
-                               [&] { lnsSegmentedScan<<<nodeGrid, kBlock, 0, stream>>>(a, side); });
+                        launch(ctx, "build/kd_large/segmented_scan", {nodeGrid, kBlock}, lnsSegmentedScan, a, side);
                 }
-                launch("kd/large/node_offsets", [&] { lnsNodeOffsets<<<1, 1024, 0, stream>>>(a); });
-                launch("kd/large/sort_scatter", [&] { lnsScatter<<<chunkGrid, kBlock, 0, stream>>>(a); });
+                launch(ctx, "build/kd_large/node_offsets", {1, 1024}, lnsNodeOffsets, a);
+                launch(ctx, "build/kd_large/sort_scatter", {chunkGrid, kBlock}, lnsScatter, a);
             }
-            launch("kd/large/next_level", [&] { lnsNextLevel<<<nodeThreadGrid, kBlock, 0, stream>>>(a); });
-            launch("kd/large/collect_small", [&] {
-                lnsCollectSmall<<<nodeGrid, kBlock, 0, stream>>>(a, smallTri_.data(), smallBox_.data(), storeCap);
-            });
+            launch(ctx, "build/kd_large/next_level", {nodeThreadGrid, kBlock}, lnsNextLevel, a);
+            launch(ctx, "build/kd_large/collect_small", {nodeGrid, kBlock}, lnsCollectSmall, a, smallTri_.data(),
+                   smallBox_.data(), storeCap);
             STRATA_CUDA_CHECK(cudaMemcpyAsync(snap + size_t(level) * kNumCounters, ctr,
                                               kNumCounters * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream));
             levelDone_[level % (lookahead + 1)].record(stream);
@@ -883,14 +855,13 @@ uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numT
         stats_.idleLevels = enqueued - stats_.largeIterations;
     }
     {
-        StageScope s(timer, stages.small);
+        StageScope s(ctx.timer, "build/kd_small");
         candPlane_.resize(size_t(numSmall) * 384);
         candMask_.resize(size_t(numSmall) * 384);
         SmallStageArgs sa{reinterpret_cast<const SmallRoot*>(small_.data()), numSmall, smallTri_.data(),
                           smallBox_.data(), candPlane_.data(), candMask_.data(), nodes_.data(), nodeBudget,
                           primIndex_.data(), primCap, ctr, cfg, v.e};
-        const SmallStageResult r = runSmallStage(sa, smallList_, smallCount_, stream);
-        count(r.launches);
+        const SmallStageResult r = runSmallStage(sa, smallList_, smallCount_, ctx);
         stats_.smallLevels = r.levels;
         readCounters();
     }

@@ -26,21 +26,16 @@
 #include "accel/kdtree/kd_rules.h"
 #include "gpu/cuda_event.h"
 #include "gpu/device_buffer.h"
+#include "gpu/launch_context.h"
 #include "gpu/pinned_buffer.h"
 #include "core/geometry.h"
 
 namespace strata {
 
-class StageTimer;
-
 struct KdVariant {  // Table 13.1; all false: "Original"
     bool a = false, b = false, c = false, d = false, e = false;
     static KdVariant fromMask(unsigned m) { return {bool(m & 1), bool(m & 2), bool(m & 4), bool(m & 8), bool(m & 16)}; }
     std::string name() const;  // "Original", "A", "ABCDE", ...
-};
-
-struct KdStages {  // stage indices in the caller's StageTimer, -1: untimed
-    int large = -1, small = -1;
 };
 
 struct KdGpuStats {
@@ -58,8 +53,10 @@ class KdGpuBuilder {
 public:
     // Builds over numTris triangles; throws strata::Error on CUDA errors or
     // when the output arrays overflow even at 8x their usual size.
-    void build(const Vec3* pos, const Tri* tris, uint32_t numTris, const KdVariant& variant, cudaStream_t stream,
-               StageTimer* timer, const KdStages& stages, const KdConfig& config = {});
+    // Its two stages are build/kd_large and build/kd_small, their kernels
+    // labelled under them.
+    void build(const Vec3* pos, const Tri* tris, uint32_t numTris, const KdVariant& variant, const KdConfig& config,
+               const LaunchContext& ctx);
     KdView view() const;  // device pointers
     const KdGpuStats& stats() const { return stats_; }
     void download(std::vector<KdNode>& nodes, std::vector<uint32_t>& primIndex) const;
@@ -70,8 +67,7 @@ private:
     // One build with the output arrays at 2^growth times their usual size;
     // returns the overflow flags (0: complete).
     uint32_t buildPass(const Vec3* pos, const Tri* tris, uint32_t numTris, const KdVariant& variant,
-                       cudaStream_t stream, StageTimer* timer, const KdStages& stages, const KdConfig& config,
-                       uint32_t growth);
+                       const KdConfig& config, const LaunchContext& ctx, uint32_t growth);
     KdGpuStats stats_;
     Aabb bounds_;
     DeviceBuffer<KdNode> nodes_;

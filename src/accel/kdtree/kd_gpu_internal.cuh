@@ -7,6 +7,7 @@
 #include "accel/kdtree/kd_gpu_primitives.cuh"
 #include "accel/kdtree/kd_rules.h"
 #include "gpu/device_buffer.h"
+#include "gpu/launch.cuh"
 #include "gpu/pinned_buffer.h"
 
 namespace strata::kdgpu {
@@ -61,7 +62,7 @@ struct SmallStageArgs {
 };
 
 struct SmallStageResult {
-    uint32_t launches = 0, levels = 0;
+    uint32_t levels = 0;  // Zhou08's levels (0: strata's subtree kernel)
 };
 
 // Runs the small-node stage: strata's (cfg.snsSubtree: candidates, then one
@@ -70,7 +71,7 @@ struct SmallStageResult {
 // (Zhou08's node lists, ping-pong) and `hostCount` (each level's size read
 // back) are the builder's, reused from build to build.
 SmallStageResult runSmallStage(const SmallStageArgs& a, DeviceBuffer<unsigned char> (&lists)[2],
-                               PinnedBuffer<uint32_t>& hostCount, cudaStream_t stream);
+                               PinnedBuffer<uint32_t>& hostCount, const LaunchContext& ctx);
 
 // The chapter's Original with library primitives (kd_gpu_library.cu, CUB);
 // sized by the host, `temp` is their scratch (grown as needed).

@@ -17,15 +17,6 @@ namespace strata::kdgpu {
 constexpr int kBlock = 256;      // threads per block = triangles per chunk (Zhou08)
 constexpr int kWarps = kBlock / 32;
 
-// Order-preserving float <-> uint32 encoding for atomicMin/atomicMax ([C]).
-__device__ __forceinline__ uint32_t encodeFloat(float f) {
-    uint32_t u = __float_as_uint(f);
-    return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
-}
-__device__ __forceinline__ float decodeFloat(uint32_t u) {
-    return __uint_as_float((u & 0x80000000u) ? (u & 0x7fffffffu) : ~u);
-}
-
 // Parallel bit count without the intrinsic (Manku's "parallel count").
 __device__ __forceinline__ uint32_t bitCountSwar(uint64_t x) {
     x = x - ((x >> 1) & 0x5555555555555555ull);

@@ -10,7 +10,7 @@
 // (leafSlot). Original vs [E]: bit counts (SWAR vs __popcll) and the leaf
 // scans (shared memory vs popc).
 #include "accel/kdtree/kd_gpu_internal.cuh"
-#include "gpu/cuda_check.h"
+#include "gpu/launch.cuh"
 
 namespace strata::kdgpu {
 namespace {
@@ -411,40 +411,33 @@ __global__ void snsSplitLevel(SmallStageArgs a, const SmallNode* list, SmallNode
 }  // namespace
 
 SmallStageResult runSmallStage(const SmallStageArgs& a, DeviceBuffer<unsigned char> (&lists)[2],
-                               PinnedBuffer<uint32_t>& hostCount, cudaStream_t stream) {
+                               PinnedBuffer<uint32_t>& hostCount, const LaunchContext& ctx) {
     SmallStageResult r;
     if (a.numRoots == 0) return r;
-    snsCandidates<<<a.numRoots, kSmallBlock, 0, stream>>>(a);
-    STRATA_LAUNCH_CHECK("kd/small/candidates");
-    ++r.launches;
+    const LaunchShape perRoot{a.numRoots, kSmallBlock};
+    launch(ctx, "build/kd_small/candidates", perRoot, snsCandidates, a);
     if (a.cfg.snsSubtree) {  // strata's: every small root's subtree in one launch
-        snsSplitToLeaves<<<a.numRoots, kSmallBlock, 0, stream>>>(a);
-        STRATA_LAUNCH_CHECK("kd/small/split_to_leaves");
-        ++r.launches;
+        launch(ctx, "build/kd_small/split_to_leaves", perRoot, snsSplitToLeaves, a);
         return r;
     }
     // Zhou08: level by level; the host reads each level's size back.
     hostCount.resize(1);
     lists[0].resize(size_t(a.numRoots) * sizeof(SmallNode));
-    snsInitList<<<a.numRoots, kSmallBlock, 0, stream>>>(a, reinterpret_cast<SmallNode*>(lists[0].data()));
-    STRATA_LAUNCH_CHECK("kd/small/init_list");
-    ++r.launches;
+    launch(ctx, "build/kd_small/init_list", perRoot, snsInitList, a, reinterpret_cast<SmallNode*>(lists[0].data()));
     for (uint32_t level = 0;; ++level) {
         if (level > uint32_t(kKdMaxDepth) + 1)  // every level is one deeper, the depth cap makes leaves
             throw Error("kd-tree (gpu): small-node stage past its limit of " + std::to_string(kKdMaxDepth + 1) +
                         " levels");
         STRATA_CUDA_CHECK(cudaMemcpyAsync(hostCount.data(), &a.counters[kSmallList0 + (level & 1)],
-                                          sizeof(uint32_t), cudaMemcpyDeviceToHost, stream));
-        STRATA_CUDA_CHECK(cudaStreamSynchronize(stream));
+                                          sizeof(uint32_t), cudaMemcpyDeviceToHost, ctx.stream));
+        STRATA_CUDA_CHECK(cudaStreamSynchronize(ctx.stream));
         const uint32_t n = *hostCount.data();
         if (n == 0) break;
         DeviceBuffer<unsigned char>& cur = lists[level & 1];
         DeviceBuffer<unsigned char>& next = lists[(level + 1) & 1];
         next.resize(2 * size_t(n) * sizeof(SmallNode));
-        snsSplitLevel<<<n, kSmallBlock, 0, stream>>>(a, reinterpret_cast<const SmallNode*>(cur.data()),
-                                                     reinterpret_cast<SmallNode*>(next.data()), level);
-        STRATA_LAUNCH_CHECK("kd/small/split_level");
-        ++r.launches;
+        launch(ctx, "build/kd_small/split_level", {n, kSmallBlock}, snsSplitLevel, a,
+               reinterpret_cast<const SmallNode*>(cur.data()), reinterpret_cast<SmallNode*>(next.data()), level);
         ++r.levels;
     }
     return r;

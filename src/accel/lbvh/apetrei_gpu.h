@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "accel/bvh.h"
+#include "gpu/launch_context.h"
 
 namespace strata {
 
@@ -24,10 +25,10 @@ struct LbvhSortedLeaves {
 // Apetrei's ordering: n-1 BvhNodes (node p = split p), root index to *root.
 // store: n-1 entries, all ◇ (-1) on entry, left so.
 void launchApetreiBottomUp(const LbvhSortedLeaves& in, BvhNode* nodes, int32_t* store, uint32_t* root,
-                           cudaStream_t stream);
+                           const LaunchContext& ctx);
 
 // Karras's ordering: the 2n-1 skip-link nodes and the n-1 BvhNodes.
 void launchApetreiSkipBottomUp(const LbvhSortedLeaves& in, StacklessNode* skipNodes, BvhNode* nodes, int32_t* store,
-                               cudaStream_t stream);
+                               const LaunchContext& ctx);
 
 }  // namespace strata

@@ -7,54 +7,28 @@
 #include "accel/lbvh/apetrei_gpu.h"
 #include "accel/lbvh/karras.h"
 #include "accel/lbvh/lbvh_memory.h"
-#include "gpu/cuda_check.h"
-#include "gpu/stage_timer.h"
+#include "gpu/block_reduce.cuh"
+#include "gpu/launch.cuh"
+#include "gpu/ordered_float.cuh"
 
 namespace strata {
 namespace {
 
 constexpr int kBlock = 256;
 
-// Floats as unsigned ints that order like the floats (for atomicMin/Max).
-__device__ __forceinline__ uint32_t orderedFloat(float f) {
-    uint32_t u = __float_as_uint(f);
-    return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
-}
-__device__ __forceinline__ float unorderedFloat(uint32_t u) {
-    return __uint_as_float((u & 0x80000000u) ? (u & 0x7fffffffu) : ~u);
-}
-
 __device__ Aabb decodeBox(const uint32_t* e) {
-    return Aabb{{unorderedFloat(e[0]), unorderedFloat(e[1]), unorderedFloat(e[2])},
-                {unorderedFloat(e[3]), unorderedFloat(e[4]), unorderedFloat(e[5])}};
+    return Aabb{{decodeOrderedFloat(e[0]), decodeOrderedFloat(e[1]), decodeOrderedFloat(e[2])},
+                {decodeOrderedFloat(e[3]), decodeOrderedFloat(e[4]), decodeOrderedFloat(e[5])}};
 }
 
 // build/bounds: the box of all centroids; block reduction then six atomics.
 __global__ void centroidBoundsKernel(const Aabb* bounds, uint32_t n, uint32_t* box) {
-    Vec3 lo = make3(3.0e38f), hi = make3(-3.0e38f);
-    for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-        Vec3 c = bounds[i].center();
-        lo = vmin(lo, c);
-        hi = vmax(hi, c);
-    }
-    float v[6] = {lo.x, lo.y, lo.z, hi.x, hi.y, hi.z};
-    for (int k = 0; k < 6; ++k)
-        for (int off = 16; off > 0; off >>= 1) {
-            float o = __shfl_down_sync(0xffffffffu, v[k], off);
-            v[k] = k < 3 ? fminf(v[k], o) : fmaxf(v[k], o);
-        }
-    __shared__ float warpVals[kBlock / 32][6];
-    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    if (lane == 0)
-        for (int k = 0; k < 6; ++k) warpVals[warp][k] = v[k];
-    __syncthreads();
-    if (threadIdx.x < 6) {
-        int k = threadIdx.x;
-        float r = warpVals[0][k];
-        for (int w = 1; w < kBlock / 32; ++w) r = k < 3 ? fminf(r, warpVals[w][k]) : fmaxf(r, warpVals[w][k]);
-        if (k < 3) atomicMin(&box[k], orderedFloat(r));
-        else atomicMax(&box[k], orderedFloat(r));
-    }
+    Aabb b;
+    for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        b.grow(bounds[i].center());
+    b = blockUnion<kBlock>(b);
+    if (threadIdx.x < 3) atomicMin(&box[threadIdx.x], encodeOrderedFloat(b.lo[threadIdx.x]));
+    else if (threadIdx.x < 6) atomicMax(&box[threadIdx.x], encodeOrderedFloat(b.hi[threadIdx.x - 3]));
 }
 
 // build/morton: Karras §3, one key per primitive, plus the identity order.
@@ -97,8 +71,9 @@ uint32_t blocks(uint32_t n) { return (n + kBlock - 1) / kBlock; }
 
 }  // namespace
 
-void LbvhBuilder::build(const Aabb* primBounds, uint32_t n, int mortonBits, cudaStream_t stream,
-                        StageTimer* timer, const LbvhStages& st, LbvhVariant variant) {
+void LbvhBuilder::build(const LbvhConfig& config, const Aabb* primBounds, uint32_t n, const LaunchContext& ctx) {
+    const LbvhVariant variant = config.variant;
+    cudaStream_t stream = ctx.stream;
     n_ = n;
     variant_ = variant;
     if (n == 0) return;
@@ -117,16 +92,14 @@ void LbvhBuilder::build(const Aabb* primBounds, uint32_t n, int mortonBits, cuda
         if (variant == LbvhVariant::ApetreiSkip) skipNodes_.resize(2 * size_t(n) - 1);
     }
     if (n == 1) {
-        StageScope s(timer, st.hierarchy);
         if (!apetrei) {
-            singleLeafKernel<<<1, 1, 0, stream>>>(primBounds, nodes_.data(), sortedPrim_.data());
-            STRATA_LAUNCH_CHECK("lbvh/single_leaf");
+            launch(ctx, "build/hierarchy", {1, 1}, singleLeafKernel, primBounds, nodes_.data(), sortedPrim_.data());
         } else {
             // The per-leaf pass handles one leaf itself (it reads no key).
+            StageScope s(ctx.timer, "build/hierarchy");
             STRATA_CUDA_CHECK(cudaMemsetAsync(sortedPrim_.data(), 0, sizeof(uint32_t), stream));
-            bottomUp(primBounds, nullptr, false, stream);
+            bottomUp(primBounds, nullptr, false, ctx);
         }
-        s.launched();
         return;
     }
     if (!apetrei) {
@@ -135,70 +108,57 @@ void LbvhBuilder::build(const Aabb* primBounds, uint32_t n, int mortonBits, cuda
     }
     primIds_.resize(n);
     sceneBox_.resize(6);
-    const bool wide = mortonBits > 32;
+    const bool wide = config.mortonBits > 32;
     if (wide) { keys_.resize(n); sortedKeys_.resize(n); }
     else { keys32_.resize(n); sortedKeys32_.resize(n); }
 
     {
-        StageScope s(timer, st.bounds);
+        StageScope s(ctx.timer, "build/bounds");
         // min slots start at the largest encoding, max slots at the smallest.
+        static_assert(kOrderedMinStart == 0xffffffffu && kOrderedMaxStart == 0u, "byte-wise memsets below");
         STRATA_CUDA_CHECK(cudaMemsetAsync(sceneBox_.data(), 0xff, 3 * sizeof(uint32_t), stream));
         STRATA_CUDA_CHECK(cudaMemsetAsync(sceneBox_.data() + 3, 0, 3 * sizeof(uint32_t), stream));
-        uint32_t grid = std::min<uint32_t>(blocks(n), 1024);
-        centroidBoundsKernel<<<grid, kBlock, 0, stream>>>(primBounds, n, sceneBox_.data());
-        STRATA_LAUNCH_CHECK("lbvh/bounds");
-        s.launched();
+        const uint32_t grid = std::min<uint32_t>(blocks(n), 1024);
+        launch(ctx, "build/bounds", {grid, kBlock}, centroidBoundsKernel, primBounds, n, sceneBox_.data());
     }
+    const LaunchShape perPrim = perItem(n, kBlock);
+    if (wide) launch(ctx, "build/morton", perPrim, mortonKernel<uint64_t>, primBounds, n, sceneBox_.data(), keys_.data(), primIds_.data());
+    else launch(ctx, "build/morton", perPrim, mortonKernel<uint32_t>, primBounds, n, sceneBox_.data(), keys32_.data(), primIds_.data());
     {
-        StageScope s(timer, st.morton);
-        if (wide) mortonKernel<<<blocks(n), kBlock, 0, stream>>>(primBounds, n, sceneBox_.data(), keys_.data(), primIds_.data());
-        else mortonKernel<<<blocks(n), kBlock, 0, stream>>>(primBounds, n, sceneBox_.data(), keys32_.data(), primIds_.data());
-        STRATA_LAUNCH_CHECK("lbvh/morton");
-        s.launched();
-    }
-    {
-        StageScope s(timer, st.sort);
+        StageScope s(ctx.timer, "build/sort");
         const int endBit = wide ? 63 : 30;
         size_t tempBytes = 0;
         STRATA_CUDA_CHECK(sortPairs(nullptr, tempBytes, n, endBit, wide, stream));
         sortTemp_.resize(tempBytes);
         if (n != sortLaunchesFor_ || endBit != sortBitsFor_) {
+            // CUB chooses its kernels at run time; capture one sort into a
+            // graph (not executed) and count its kernel nodes, so the launch
+            // count is exact.
             sortLaunches_ = countKernelLaunches(
                 [&](cudaStream_t side) { return sortPairs(sortTemp_.data(), tempBytes, n, endBit, wide, side); });
             sortLaunchesFor_ = n;
             sortBitsFor_ = endBit;
         }
-        STRATA_CUDA_CHECK(sortPairs(sortTemp_.data(), tempBytes, n, endBit, wide, stream));
-        STRATA_LAUNCH_CHECK("lbvh/sort");
-        s.launched(sortLaunches_);
+        libraryCall(ctx, "build/sort", sortLaunches_, [&](cudaStream_t st) {
+            return sortPairs(sortTemp_.data(), tempBytes, n, endBit, wide, st);
+        });
     }
     if (apetrei) {
         // One bottom-up pass builds the hierarchy and its boxes.
-        StageScope s(timer, st.hierarchy);
-        bottomUp(primBounds, wide ? static_cast<const void*>(sortedKeys_.data()) : sortedKeys32_.data(), wide, stream);
-        s.launched();
+        bottomUp(primBounds, wide ? static_cast<const void*>(sortedKeys_.data()) : sortedKeys32_.data(), wide, ctx);
         return;
     }
-    {
-        StageScope s(timer, st.hierarchy);
-        if (wide) hierarchyKernel<<<blocks(n - 1), kBlock, 0, stream>>>(sortedKeys_.data(), n, nodes_.data(), parent_.data(), visits_.data());
-        else hierarchyKernel<<<blocks(n - 1), kBlock, 0, stream>>>(sortedKeys32_.data(), n, nodes_.data(), parent_.data(), visits_.data());
-        STRATA_LAUNCH_CHECK("lbvh/hierarchy");
-        s.launched();
-    }
-    {
-        StageScope s(timer, st.aabb);
-        bottomUpKernel<<<blocks(n), kBlock, 0, stream>>>(primBounds, n, sortedPrim_.data(), nodes_.data(),
-                                                         parent_.data(), visits_.data());
-        STRATA_LAUNCH_CHECK("lbvh/aabb");
-        s.launched();
-    }
+    const LaunchShape perInternal = perItem(n - 1, kBlock);
+    if (wide) launch(ctx, "build/hierarchy", perInternal, hierarchyKernel<uint64_t>, sortedKeys_.data(), n, nodes_.data(), parent_.data(), visits_.data());
+    else launch(ctx, "build/hierarchy", perInternal, hierarchyKernel<uint32_t>, sortedKeys32_.data(), n, nodes_.data(), parent_.data(), visits_.data());
+    launch(ctx, "build/aabb", perPrim, bottomUpKernel, primBounds, n, sortedPrim_.data(), nodes_.data(), parent_.data(),
+           visits_.data());
 }
 
-void LbvhBuilder::bottomUp(const Aabb* primBounds, const void* sortedKeys, bool wide, cudaStream_t stream) {
+void LbvhBuilder::bottomUp(const Aabb* primBounds, const void* sortedKeys, bool wide, const LaunchContext& ctx) {
     LbvhSortedLeaves in{sortedKeys, wide, n_, primBounds, sortedPrim_.data()};
-    if (variant_ == LbvhVariant::Apetrei) launchApetreiBottomUp(in, nodes_.data(), store_.data(), root_.data(), stream);
-    else launchApetreiSkipBottomUp(in, skipNodes_.data(), nodes_.data(), store_.data(), stream);
+    if (variant_ == LbvhVariant::Apetrei) launchApetreiBottomUp(in, nodes_.data(), store_.data(), root_.data(), ctx);
+    else launchApetreiSkipBottomUp(in, skipNodes_.data(), nodes_.data(), store_.data(), ctx);
 }
 
 cudaError_t LbvhBuilder::sortPairs(void* temp, size_t& tempBytes, uint32_t n, int endBit, bool wide,
@@ -210,8 +170,6 @@ cudaError_t LbvhBuilder::sortPairs(void* temp, size_t& tempBytes, uint32_t n, in
                                            sortedPrim_.data(), int(n), 0, endBit, stream);
 }
 
-// CUB chooses its kernels at run time; capture one sort into a graph (not
-// executed) and count its kernel nodes, so the launch count is exact.
 BvhView LbvhBuilder::view(BvhTraversal traversal) const {
     BvhView v{nodes_.data(), sortedPrim_.data(), n_ > 1 ? n_ - 1 : (n_ ? 1u : 0u), n_};
     if (n_ == 0) return v;

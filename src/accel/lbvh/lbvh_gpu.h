@@ -1,8 +1,9 @@
 // accel/lbvh/lbvh_gpu.h — the LBVHs on the GPU, one builder for the three
 // variants (accel/lbvh/lbvh_variant.h), chosen per build. Input: one box per
 // primitive (device memory); output: BvhNodes (n-1 internal nodes), the
-// sorted primitive order and, for lbvh-skip, the skip-link nodes. Labelled
-// phases, each a timed stage:
+// sorted primitive order and, for lbvh-skip, the skip-link nodes. The
+// builder names its phases, each a stage of the caller's timer (or, inside
+// an Untimed scope, counted in the caller's open stage):
 //   build/bounds     scene box of the centroids (one reduction kernel)
 //   build/morton     Morton code per primitive (30 or 63 bits)
 //   build/sort       CUB radix sort of (code, primitive) pairs
@@ -20,13 +21,14 @@
 #include "accel/bvh.h"
 #include "accel/lbvh/lbvh_variant.h"
 #include "gpu/device_buffer.h"
+#include "gpu/launch_context.h"
 
 namespace strata {
 
-class StageTimer;
-
-struct LbvhStages {  // stage indices in the caller's StageTimer, -1: untimed
-    int bounds = -1, morton = -1, sort = -1, hierarchy = -1, aabb = -1;
+// What to build (madmann91's Config, cuBQL's BuildConfig).
+struct LbvhConfig {
+    LbvhVariant variant = LbvhVariant::Karras;
+    int mortonBits = 63;  // 30 or 63
 };
 
 // A built structure copied to the host (validation and tests).
@@ -39,8 +41,8 @@ struct LbvhCopy {
 
 class LbvhBuilder {
 public:
-    void build(const Aabb* primBounds, uint32_t n, int mortonBits, cudaStream_t stream, StageTimer* timer,
-               const LbvhStages& stages, LbvhVariant variant = LbvhVariant::Karras);
+    // One box per primitive in, the tree out; the boxes stay the caller's.
+    void build(const LbvhConfig& config, const Aabb* primBounds, uint32_t n, const LaunchContext& ctx);
     // The last build, traced with `traversal` where it can be (stackless
     // needs the skip links of lbvh-skip; otherwise the stack traversal).
     BvhView view(BvhTraversal traversal = BvhTraversal::Stack) const;
@@ -54,7 +56,7 @@ public:
     static size_t estimateBytes(size_t n);
 
 private:
-    void bottomUp(const Aabb* primBounds, const void* sortedKeys, bool wide, cudaStream_t stream);
+    void bottomUp(const Aabb* primBounds, const void* sortedKeys, bool wide, const LaunchContext& ctx);
     cudaError_t sortPairs(void* temp, size_t& tempBytes, uint32_t n, int endBit, bool wide, cudaStream_t stream);
 
     uint32_t n_ = 0;
