@@ -5,7 +5,7 @@
 namespace strata {
 
 void buildHostAccel(const std::vector<Aabb>& primBounds, const AccelOptions& o, HostAccel& out) {
-    if (!isLbvhBuilder(o.builder)) {
+    if (!isLbvh(o.builder)) {
         out.bvh = buildSahBvh(primBounds);
         out.skipNodes.clear();
         return;

@@ -45,14 +45,13 @@ double scrollAccum = 0;
 
 std::unique_ptr<Renderer> makeBackend(const Scene& scene, std::string& note) {
     note.clear();
-    if (scene.options.render.backend == "cuda") {
+    if (scene.options.render.backend == Backend::Cuda) {
 #if defined(STRATA_HAVE_CUDA)
         GpuInfo gpu = queryGpu();
         if (gpu.available) {
-            const std::string b = scene.options.accel.builder;
-            if (b == "cpu-sah") {  // the CPU backend's reference builder
-                const_cast<Scene&>(scene).options.accel.builder = "lbvh-karras";
-                note = b + " runs on the CPU backend only: building lbvh-karras";
+            if (scene.options.accel.builder == Builder::CpuSah) {  // the CPU backend's reference builder
+                const_cast<Scene&>(scene).options.accel.builder = Builder::LbvhKarras;
+                note = "cpu-sah runs on the CPU backend only: building lbvh-karras";
             }
             return makeCudaRenderer(scene);
         }
@@ -62,7 +61,7 @@ std::unique_ptr<Renderer> makeBackend(const Scene& scene, std::string& note) {
 #endif
     }
     Scene& s = const_cast<Scene&>(scene);
-    s.options.render.backend = "cpu";  // the CPU backend runs every builder
+    s.options.render.backend = Backend::Cpu;  // the CPU backend runs every builder
     return makeCpuRenderer(scene);
 }
 
@@ -389,7 +388,7 @@ void Viewer::panel() {
         ImGui::Text("%zu triangles, %zu instances, %zu meshes, %zu VD patches", scene_->triangleCount(),
                     scene_->instances.size(), scene_->meshes.size(), scene_->patchCount());
         ImGui::Text("%s memory: geometry %.1f MiB, acceleration %.1f MiB",
-                    options_.render.backend == "cuda" ? "GPU" : "host", renderer_->geometryBytes() / 1048576.0,
+                    options_.render.backend == Backend::Cuda ? "GPU" : "host", renderer_->geometryBytes() / 1048576.0,
                     renderer_->accelBytes() / 1048576.0);
         ImGui::InputText("##path", loadPath_, sizeof loadPath_);
         ImGui::SameLine();
@@ -401,14 +400,11 @@ void Viewer::panel() {
         if (!loadError_.empty()) errorText(loadError_);
     }
     if (ImGui::CollapsingHeader("Acceleration", ImGuiTreeNodeFlags_DefaultOpen)) {
-        std::vector<std::string> absent;
-        if (options_.render.backend == "cuda") absent.push_back("accel.builder=cpu-sah");  // no GPU version
-        if (options_.accel.mode == "instanced") absent.push_back("accel.builder=kdtree");  // flat mode only
-        if (options_.accel.builder == "kdtree") absent.push_back("accel.mode=instanced");
-        if (options_.accel.builder != "lbvh-skip") absent.push_back("accel.traversal=stackless");  // needs skip links
+        std::vector<std::string> absent;  // what the other options rule out (Options::unavailable)
+        for (const Unavailable& u : options_.unavailable()) absent.push_back(u.assignment());
         // The GPU kd-tree builder's switches: their own group, shown when it runs.
         changed |= optionWidgets(next, "accel.", kdSwitchKeys(), absent);
-        if (options_.render.backend == "cuda" && options_.accel.builder == "kdtree" &&
+        if (options_.render.backend == Backend::Cuda && options_.accel.builder == Builder::KdTree &&
             ImGui::TreeNodeEx("GPU kd-tree switches", ImGuiTreeNodeFlags_DefaultOpen)) {
             changed |= kdTreeWidgets(next);
             ImGui::TreePop();

@@ -37,8 +37,8 @@ std::function<int()> addBenchCommand(CLI::App& app) {
         std::printf("scene:     %s (%llu triangles)\n", scene.path.c_str(), (unsigned long long)recs[0].triangles);
         std::printf("settings:  %dx%d, %d spp, %d bounces, %s, builder %s, traversal %s, morton %d bits\n",
                     o.render.width, o.render.height, o.render.spp, o.render.bounces,
-                    o.render.integrator == "whitted" ? "whitted" : o.render.nee ? "nee on" : "nee off",
-                    o.accel.builder.c_str(), o.accel.traversal.c_str(), o.accel.mortonBits);
+                    o.render.integrator == Integrator::Whitted ? "whitted" : o.render.nee ? "nee on" : "nee off",
+                    name(o.accel.builder), name(o.accel.traversal), o.accel.mortonBits);
         std::printf("frames:    %zu timed after %d warm-up (medians)\n\n", recs.size(), *warmup);
         std::printf("%-20s %10s %9s\n", "stage", "ms", "launches");
         const std::vector<std::string>& names = run.stageNames;
@@ -57,7 +57,7 @@ std::function<int()> addBenchCommand(CLI::App& app) {
         std::printf("%-20s %10.3f %9u\n", "total", tot, recs.back().launches);
         // With one bounce, the frame less the bounce rays' stages: what the
         // camera rays and their shadow rays cost (Harada's benchmark).
-        if (o.render.bounces == 1 && o.render.nee && o.render.integrator == "path" &&
+        if (o.render.bounces == 1 && o.render.nee && o.render.integrator == Integrator::Path &&
             std::find(names.begin(), names.end(), "shade/primary") != names.end()) {
             std::vector<double> v;
             for (const FrameRecord& x : recs)
@@ -83,16 +83,16 @@ std::function<int()> addBenchCommand(CLI::App& app) {
         std::printf("\n");
         if (scene.patchCount()) {
             const double pairs = double(r->vdPairsResolved()) / double(total);
-            std::printf("VD patches:          %zu (vd.mode %s, max level %d)", scene.patchCount(), o.vd.mode.c_str(),
+            std::printf("VD patches:          %zu (vd.mode %s, max level %d)", scene.patchCount(), name(o.vd.mode),
                         o.vd.maxLevel);
-            if (o.vd.mode == "direct")
+            if (o.vd.mode == VdMode::Direct)
                 std::printf(", %.0f patch-ray pairs per frame (%.0f per patch)", pairs,
                             pairs / double(scene.patchCount()));
             std::printf("\nVD memory:           %s (estimated from the counts; the patches' geometry and "
                         "structure)\n",
                         describeVdMemory(r->vdMemory()).c_str());
         }
-        if (o.accel.builder == "kdtree" && o.accel.mode == "flat") {
+        if (o.accel.builder == Builder::KdTree && o.accel.mode == AccelMode::Flat) {
             // Is the tree being timed a good one? The last frame's, built again.
             const float last = o.animation.startTime + (o.animation.play ? float(total - 1) / o.animation.fps : 0.0f);
             const KdQuality q = sceneKdQuality(scene, last);

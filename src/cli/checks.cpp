@@ -124,7 +124,7 @@ KdQuality sceneKdQuality(const Scene& scene, float t) {
     std::vector<Vec3> pos, nrm;
     HostKdTree tree;
 #if defined(STRATA_HAVE_CUDA)
-    if (scene.options.render.backend == "cuda") {
+    if (scene.options.render.backend == Backend::Cuda) {
         GpuKdResult kd = buildKdOnGpuForValidation(scene, t);
         tree = std::move(kd.tree);
         pos = std::move(kd.positions);

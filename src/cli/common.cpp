@@ -76,11 +76,9 @@ bool cudaBackendBuilt() {
 }
 
 std::unique_ptr<Renderer> makeRenderer(const Scene& scene) {
-    if (scene.options.render.backend == "cpu") return makeCpuRenderer(scene);
+    if (scene.options.render.backend == Backend::Cpu) return makeCpuRenderer(scene);
 #if defined(STRATA_HAVE_CUDA)
-    if (!isLbvhBuilder(scene.options.accel.builder) && scene.options.accel.builder != "kdtree")
-        throw Error("the cuda backend builds lbvh-karras, lbvh-apetrei, lbvh-skip or kdtree; '" +
-                    scene.options.accel.builder + "' runs on the cpu backend (--backend cpu)");
+    scene.options.check();  // the combination rules (cpu-sah is the CPU backend's)
     const GpuInfo gpu = queryGpu();
     if (!gpu.available)
         throw Error("no usable CUDA GPU (" + gpu.reason + "); render on the CPU with --backend cpu");

@@ -264,8 +264,8 @@ std::function<int()> addKdTableCommand(CLI::App& app) {
                 s.options.set("accel.kd_opts", variant.opts);
                 s.options.accel.kdLookahead = variant.lookahead;
                 s.options.accel.kdSnsCompact = variant.compact;
-                s.options.accel.kdSmall = variant.subtree ? "subtree" : "zhou";
-                s.options.accel.kdLargeSplit = variant.sah ? "sah" : "median";
+                s.options.accel.kdSmall = variant.subtree ? KdSmall::Subtree : KdSmall::Zhou;
+                s.options.accel.kdLargeSplit = variant.sah ? KdLargeSplit::Sah : KdLargeSplit::Median;
                 std::unique_ptr<HostKdTree>& reference = references[variant.sah];
                 if (!reference)
                     reference = std::make_unique<HostKdTree>(buildKdTreeCpu(pos, flat.tris, kdConfigOf(s.options.accel)));

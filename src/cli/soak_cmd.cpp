@@ -23,40 +23,39 @@ namespace strata::cli {
 namespace {
 
 struct Combo {
-    std::string builder, traversal, kdOpts, mode = "flat";
+    Builder builder;
+    Traversal traversal = Traversal::Stack;
+    KdOpts kdOpts;
+    AccelMode mode = AccelMode::Flat;
     std::string label() const {
-        return builder + (builder == "kdtree" ? " [" + kdOpts + "]" : " " + traversal) +
-               (mode == "flat" ? "" : " " + mode);
+        return std::string(name(builder)) +
+               (builder == Builder::KdTree ? " [" + kdOpts.letters() + "]" : std::string(" ") + name(traversal)) +
+               (mode == AccelMode::Flat ? "" : std::string(" ") + name(mode));
     }
 };
 
-std::vector<Combo> combosFor(const std::string& backend) {
-    std::vector<Combo> c = {{"lbvh-karras", "stack", "none"},
-                            {"lbvh-apetrei", "stack", "none"},
-                            {"lbvh-skip", "stack", "none"},
-                            {"lbvh-skip", "stackless", "none"},
-                            {"lbvh-karras", "stack", "none", "instanced"},
-                            {"lbvh-apetrei", "stack", "none", "instanced"},
-                            {"lbvh-skip", "stackless", "none", "instanced"}};
-    if (backend == "cpu") {
-        c.push_back({"cpu-sah", "stack", "none"});
-        c.push_back({"kdtree", "stack", "none"});  // the CPU backend's kd-tree has no [A]-[E]
+std::vector<Combo> combosFor(Backend backend) {
+    using B = Builder;
+    const Traversal stack = Traversal::Stack, stackless = Traversal::Stackless;
+    const AccelMode instanced = AccelMode::Instanced;
+    std::vector<Combo> c = {{B::LbvhKarras, stack},           {B::LbvhApetrei, stack},
+                            {B::LbvhSkip, stack},             {B::LbvhSkip, stackless},
+                            {B::LbvhKarras, stack, {}, instanced}, {B::LbvhApetrei, stack, {}, instanced},
+                            {B::LbvhSkip, stackless, {}, instanced}};
+    if (backend == Backend::Cpu) {
+        c.push_back({B::CpuSah, stack});
+        c.push_back({B::KdTree, stack});  // the CPU backend's kd-tree has no [A]-[E]
         return c;
     }
-    for (int m = 0; m < 32; ++m) {  // every subset of Table 13.1's switches
-        std::string s;
-        for (int k = 0; k < 5; ++k)
-            if (m >> k & 1) s += char('A' + k);
-        c.push_back({"kdtree", "stack", s.empty() ? "none" : s});
-    }
+    for (unsigned m = 0; m < 32; ++m) c.push_back({B::KdTree, stack, KdOpts::fromMask(m)});  // every subset of Table 13.1's
     return c;
 }
 
 Options withCombo(Options o, const Combo& c) {
-    o.set("accel.builder", c.builder);
-    o.set("accel.traversal", c.traversal);
-    o.set("accel.kd_opts", c.kdOpts);
-    o.set("accel.mode", c.mode);
+    o.accel.builder = c.builder;
+    o.accel.traversal = c.traversal;
+    o.accel.kdOpts = c.kdOpts;
+    o.accel.mode = c.mode;
     return o;
 }
 
@@ -90,7 +89,7 @@ size_t countNonFinite(const std::vector<float>& v) {
 void validateOnGpu(Checker& c, const Scene& scene, const FlatScene& flat, const Combo& combo, float t,
                    uint32_t rays) {
     const std::string name = combo.label() + " @t=" + std::to_string(t);
-    if (combo.builder == "kdtree") {
+    if (combo.builder == Builder::KdTree) {
         GpuKdResult kd = buildKdOnGpuForValidation(scene, t);
         c.kdStructure(name, kd.tree, kd.positions, flat.tris);
         SceneView s = hostSceneView(scene, flat, kd.positions, {}, BvhView{}, CameraView{});
@@ -100,7 +99,7 @@ void validateOnGpu(Checker& c, const Scene& scene, const FlatScene& flat, const 
         c.hits(name, c.traceAll(s, rs, false), ref);
         return;
     }
-    if (combo.mode == "instanced") {  // the two levels against brute force over the CPU-posed scene
+    if (combo.mode == AccelMode::Instanced) {  // the two levels against brute force over the CPU-posed scene
         std::vector<Vec3> pos, nrm;
         poseFlatScene(scene, flat, t, pos, nrm);
         SceneView s = hostSceneView(scene, flat, pos, {}, BvhView{}, CameraView{});
@@ -117,7 +116,7 @@ void validateOnGpu(Checker& c, const Scene& scene, const FlatScene& flat, const 
     c.structure(name, bvh.view(), bounds);
     SceneView s = hostSceneView(scene, flat, g.positions, {}, BvhView{}, CameraView{});
     std::vector<Ray> rs = makeRays(scene, g.positions, t, rays, scene.options.render.seed);
-    c.hits(name + " " + combo.traversal, traceOnGpuForValidation(scene, t, rs), c.traceAll(s, rs, true));
+    c.hits(name + " " + strata::name(combo.traversal), traceOnGpuForValidation(scene, t, rs), c.traceAll(s, rs, true));
 }
 #endif
 
@@ -145,7 +144,7 @@ std::function<int()> addSoakCommand(CLI::App& app) {
         if (a->res.empty()) a->res = "256x256";
         Scene scene = loadWithOverrides(*a);
         const Options base = scene.options;
-        const bool cuda = base.render.backend == "cuda";
+        const bool cuda = base.render.backend == Backend::Cuda;
         const std::vector<Combo> combos = combosFor(base.render.backend);
         const int frames = a->frames;
         const int firstCheck = std::min(frames, int(combos.size())) - 1;  // end of the first cycle

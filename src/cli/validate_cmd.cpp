@@ -35,17 +35,17 @@ namespace {
 
 const LbvhVariant kVariants[] = {LbvhVariant::Karras, LbvhVariant::Apetrei, LbvhVariant::ApetreiSkip};
 
-std::vector<std::string> traversalsOf(LbvhVariant v) {
-    if (v == LbvhVariant::ApetreiSkip) return {"stack", "stackless"};
-    return {"stack"};
+std::vector<Traversal> traversalsOf(LbvhVariant v) {
+    if (v == LbvhVariant::ApetreiSkip) return {Traversal::Stack, Traversal::Stackless};
+    return {Traversal::Stack};
 }
 
-BvhView viewFor(const HostBvh& bvh, const std::vector<StacklessNode>& skip, const std::string& traversal) {
+BvhView viewFor(const HostBvh& bvh, const std::vector<StacklessNode>& skip, Traversal traversal) {
     BvhView v = bvh.view();
     if (!skip.empty()) {
         v.skipNodes = skip.data();
         v.numSkipNodes = uint32_t(skip.size());
-        v.traversal = traversal == "stackless" ? BvhTraversal::Stackless : BvhTraversal::Stack;
+        v.traversal = traversal == Traversal::Stackless ? BvhTraversal::Stackless : BvhTraversal::Stack;
     }
     return v;
 }
@@ -70,10 +70,10 @@ void checkCpuRuns(Checker& c, const std::vector<Aabb>& bounds, int bits, const S
             c.report(name + " == karras node for node", d == 0, std::to_string(d) + " nodes differ");
             c.skipLinks(name, r.skipNodes, karras);
         }
-        for (const std::string& t : traversalsOf(v)) {
+        for (Traversal t : traversalsOf(v)) {
             SceneView s = base;
             s.bvh = viewFor(r.bvh, r.skipNodes, t);
-            c.hits(name + " " + t, c.traceAll(s, rs, false), ref);
+            c.hits(name + " " + strata::name(t), c.traceAll(s, rs, false), ref);
         }
     }
 }
@@ -126,9 +126,9 @@ std::function<int()> addValidateCommand(CLI::App& app) {
         const size_t instancedSlack = rs.size() / 200;
         InstancedHost instanced;
         AccelOptions io = scene.options.accel;
-        io.mode = "instanced";
-        io.builder = "lbvh-karras";
-        io.traversal = "stack";
+        io.mode = AccelMode::Instanced;
+        io.builder = Builder::LbvhKarras;
+        io.traversal = Traversal::Stack;
         instanced.build(scene, flat, pos, bounds, t, io);
         s = base;
         s.tl = instanced.view();
@@ -143,9 +143,9 @@ std::function<int()> addValidateCommand(CLI::App& app) {
             for (LbvhVariant v : kVariants) {
                 const std::string name = std::string(lbvhVariantName(v)) + " (cuda)";
                 Scene sv = scene;
-                sv.options.accel.builder = lbvhVariantName(v);
-                sv.options.accel.traversal = "stack";
-                sv.options.accel.mode = "flat";  // the flat tree first (--set accel.mode=instanced left none)
+                sv.options.accel.builder = builderOf(v);
+                sv.options.accel.traversal = Traversal::Stack;
+                sv.options.accel.mode = AccelMode::Flat;  // the flat tree first (--set accel.mode=instanced left none)
                 GpuBuildResult g = buildOnGpuForValidation(sv, t);
                 if (!animateChecked) {
                     float maxDiff = 0;
@@ -171,14 +171,15 @@ std::function<int()> addValidateCommand(CLI::App& app) {
                 SceneView gs = base;
                 gs.geo.pos = g.positions.data();
                 std::vector<HitRecord> gref = c.traceAll(gs, rs, true);
-                for (const std::string& tr : traversalsOf(v)) {
+                for (Traversal tr : traversalsOf(v)) {
                     sv.options.accel.traversal = tr;
-                    c.hits(name + " " + tr, traceOnGpuForValidation(sv, t, rs), gref);
+                    c.hits(name + " " + strata::name(tr), traceOnGpuForValidation(sv, t, rs), gref);
                 }
-                sv.options.accel.mode = "instanced";
-                for (const std::string& tr : traversalsOf(v)) {
+                sv.options.accel.mode = AccelMode::Instanced;
+                for (Traversal tr : traversalsOf(v)) {
                     sv.options.accel.traversal = tr;
-                    c.hits(name + " " + tr + " instanced", traceOnGpuForValidation(sv, t, rs), ref, instancedSlack);
+                    c.hits(name + " " + strata::name(tr) + " instanced", traceOnGpuForValidation(sv, t, rs), ref,
+                           instancedSlack);
                 }
             }
         }
@@ -188,7 +189,7 @@ std::function<int()> addValidateCommand(CLI::App& app) {
             char what[96];
             const AccelOptions& ao = scene.options.accel;
             std::snprintf(what, sizeof what, "kdtree (cuda) [%s%s%s%s]", scene.options.get("accel.kd_opts").c_str(),
-                          ao.kdLookahead ? " lookahead" : "", ao.kdSmall == "subtree" ? " subtree" : "",
+                          ao.kdLookahead ? " lookahead" : "", ao.kdSmall == KdSmall::Subtree ? " subtree" : "",
                           ao.kdSnsCompact ? " compact" : "");
             c.kdStructure(what, kd.tree, kd.positions, flat.tris);
             // The GPU posed the scene itself: the CPU tree and brute force

@@ -15,20 +15,69 @@
 namespace strata {
 namespace {
 
+// A field is read and written through `ref` (plain ints, floats, bools),
+// or through its own accessors: enums (by their names), a bit of the kd
+// switch set, and the derived views (accel.kd_opts, accel.kd_preset).
 struct Field {
     OptionInfo info;
-    std::function<void*(Options&)> ref;  // nullptr for derived options
-    std::function<void(Options&, const std::string&)> setDerived = {};
-    std::function<std::string(const Options&)> getDerived = {};
+    std::function<void*(Options&)> ref;  // nullptr: the accessors below
+    std::function<void(Options&, const std::string&)> setText = {};
+    std::function<std::string(const Options&)> getText = {};
 };
 
-// Table 13.1's switches: the letter, the field, and what each replaces.
-struct KdSwitch {
-    char letter;
-    bool AccelOptions::*flag;
-};
-constexpr KdSwitch kKdSwitches[5] = {{'A', &AccelOptions::kdA}, {'B', &AccelOptions::kdB}, {'C', &AccelOptions::kdC},
-                                     {'D', &AccelOptions::kdD}, {'E', &AccelOptions::kdE}};
+// Each enum's names, in the order of its values.
+const std::vector<std::string> kIntegratorNames = {"path", "whitted"};
+const std::vector<std::string> kTonemapNames = {"aces", "reinhard", "clamp"};
+const std::vector<std::string> kBackendNames = {"cuda", "cpu"};
+const std::vector<std::string> kBuilderNames = {"lbvh-karras", "lbvh-apetrei", "lbvh-skip", "cpu-sah", "kdtree"};
+const std::vector<std::string> kTraversalNames = {"stack", "stackless"};
+const std::vector<std::string> kModeNames = {"flat", "instanced"};
+const std::vector<std::string> kRebuildNames = {"every-frame", "animated"};
+const std::vector<std::string> kKdSmallNames = {"zhou", "subtree"};
+const std::vector<std::string> kKdLargeSplitNames = {"median", "sah"};
+const std::vector<std::string> kVdModeNames = {"direct", "pretess", "off"};
+
+template <class E>
+const char* enumName(E v, const std::vector<std::string>& names) {
+    const size_t i = size_t(v);
+    return i < names.size() ? names[i].c_str() : "?";
+}
+
+bool parseBool(const std::string& key, const std::string& value) {
+    if (value == "true" || value == "1" || value == "on") return true;
+    if (value == "false" || value == "0" || value == "off") return false;
+    throw Error("option '" + key + "': expected true or false, got '" + value + "'");
+}
+
+// A choice option held as an enum: its choices are the enum's names.
+template <class E>
+Field choiceField(OptionInfo info, const std::vector<std::string>& names, E& (*member)(Options&)) {
+    info.kind = OptionKind::String;
+    info.choices = names;
+    const std::string key = info.key;
+    return Field{info, nullptr,
+                 [key, names, member](Options& o, const std::string& value) {
+                     for (size_t i = 0; i < names.size(); ++i)
+                         if (names[i] == value) {
+                             member(o) = E(i);
+                             return;
+                         }
+                     std::string list;
+                     for (const std::string& c : names) list += (list.empty() ? "" : ", ") + c;
+                     throw Error("option '" + key + "': expected one of " + list + ", got '" + value + "'");
+                 },
+                 [names, member](const Options& o) {
+                     return std::string(enumName(member(const_cast<Options&>(o)), names));
+                 }};
+}
+
+// accel.kd_a .. kd_e: one bit of accel.kd_opts each.
+Field kdSwitchField(OptionInfo info, KdOpts::Bit bit) {
+    const std::string key = info.key;
+    return Field{info, nullptr,
+                 [key, bit](Options& o, const std::string& value) { o.accel.kdOpts.set(bit, parseBool(key, value)); },
+                 [bit](const Options& o) { return std::string(o.accel.kdOpts.has(bit) ? "true" : "false"); }};
+}
 
 void setKdOpts(Options& o, const std::string& value) {
     bool on[5] = {};
@@ -43,15 +92,12 @@ void setKdOpts(Options& o, const std::string& value) {
             on[k] = true;
         }
     }
-    for (int k = 0; k < 5; ++k) o.accel.*kKdSwitches[k].flag = on[k];
+    KdOpts opts;
+    for (int k = 0; k < 5; ++k) opts.set(KdOpts::Bit(1u << k), on[k]);
+    o.accel.kdOpts = opts;
 }
 
-std::string getKdOpts(const Options& o) {
-    std::string s;
-    for (const KdSwitch& k : kKdSwitches)
-        if (o.accel.*k.flag) s += k.letter;
-    return s.empty() ? "none" : s;
-}
+std::string getKdOpts(const Options& o) { return o.accel.kdOpts.letters(); }
 
 // accel.kd_preset: the chapter's Original and All, and All with every one of
 // strata's kd switches on top; "custom" names any other combination (setting
@@ -61,21 +107,22 @@ void setKdPreset(Options& o, const std::string& value) {
     if (value == "custom") return;
     if (value != "original" && value != "all" && !strata)
         throw Error("option 'accel.kd_preset': expected original, all or all+strata, got '" + value + "'");
-    setKdOpts(o, value == "original" ? "none" : "all");
+    o.accel.kdOpts = value == "original" ? KdOpts{} : KdOpts::all();
     o.accel.kdLookahead = strata;
     o.accel.kdSnsCompact = strata;
-    o.accel.kdSmall = strata ? "subtree" : "zhou";
-    o.accel.kdLargeSplit = strata ? "sah" : "median";
+    o.accel.kdSmall = strata ? KdSmall::Subtree : KdSmall::Zhou;
+    o.accel.kdLargeSplit = strata ? KdLargeSplit::Sah : KdLargeSplit::Median;
 }
 
 std::string getKdPreset(const Options& o) {
     const AccelOptions& a = o.accel;
-    const bool none = !a.kdLookahead && !a.kdSnsCompact && a.kdSmall == "zhou" && a.kdLargeSplit == "median";
-    const bool every = a.kdLookahead && a.kdSnsCompact && a.kdSmall == "subtree" && a.kdLargeSplit == "sah";
-    const std::string opts = getKdOpts(o);
-    if (opts == "none" && none) return "original";
-    if (opts == "ABCDE" && none) return "all";
-    if (opts == "ABCDE" && every) return "all+strata";
+    const bool none = !a.kdLookahead && !a.kdSnsCompact && a.kdSmall == KdSmall::Zhou &&
+                      a.kdLargeSplit == KdLargeSplit::Median;
+    const bool every = a.kdLookahead && a.kdSnsCompact && a.kdSmall == KdSmall::Subtree &&
+                       a.kdLargeSplit == KdLargeSplit::Sah;
+    if (a.kdOpts == KdOpts{} && none) return "original";
+    if (a.kdOpts == KdOpts::all() && none) return "all";
+    if (a.kdOpts == KdOpts::all() && every) return "all+strata";
     return "custom";
 }
 
@@ -91,63 +138,53 @@ const std::vector<Field>& fields() {
          [](Options& o) -> void* { return &o.render.bounces; }},
         {{"render.nee", OptionKind::Bool, "next-event estimation with MIS", {}},
          [](Options& o) -> void* { return &o.render.nee; }},
-        {{"render.integrator", OptionKind::String,
+        choiceField({"render.integrator", OptionKind::String,
           "path: path tracing; whitted: direct light, textures and one mirror reflection per bounce (the kd-tree "
-          "chapter's R)",
-          {"path", "whitted"}},
-         [](Options& o) -> void* { return &o.render.integrator; }},
+          "chapter's R)"}, kIntegratorNames,
+                    +[](Options& o) -> auto& { return o.render.integrator; }),
         {{"render.rr_start", OptionKind::Int, "Russian roulette from this bounce on", {}},
          [](Options& o) -> void* { return &o.render.rrStart; }},
         {{"render.exposure", OptionKind::Float, "exposure in stops", {}},
          [](Options& o) -> void* { return &o.render.exposure; }},
-        {{"render.tonemap", OptionKind::String, "tone-mapping operator", {"aces", "reinhard", "clamp"}},
-         [](Options& o) -> void* { return &o.render.tonemap; }},
+        choiceField({"render.tonemap", OptionKind::String, "tone-mapping operator"}, kTonemapNames,
+                    +[](Options& o) -> auto& { return o.render.tonemap; }),
         {{"render.seed", OptionKind::Int, "random seed", {}},
          [](Options& o) -> void* { return &o.render.seed; }},
-        {{"render.backend", OptionKind::String, "renderer backend", {"cuda", "cpu"}},
-         [](Options& o) -> void* { return &o.render.backend; }},
+        choiceField({"render.backend", OptionKind::String, "renderer backend"}, kBackendNames,
+                    +[](Options& o) -> auto& { return o.render.backend; }),
         {{"render.threads", OptionKind::Int, "CPU backend threads (0: all cores)", {}},
          [](Options& o) -> void* { return &o.render.threads; }},
-        {{"accel.builder", OptionKind::String, "acceleration structure builder",
-          {"lbvh-karras", "lbvh-apetrei", "lbvh-skip", "cpu-sah", "kdtree"}},
-         [](Options& o) -> void* { return &o.accel.builder; }},
-        {{"accel.traversal", OptionKind::String, "ray traversal (stackless needs accel.builder lbvh-skip)",
-          {"stack", "stackless"}},
-         [](Options& o) -> void* { return &o.accel.traversal; }},
+        choiceField({"accel.builder", OptionKind::String, "acceleration structure builder"}, kBuilderNames,
+                    +[](Options& o) -> auto& { return o.accel.builder; }),
+        choiceField({"accel.traversal", OptionKind::String, "ray traversal (stackless needs accel.builder lbvh-skip)"}, kTraversalNames,
+                    +[](Options& o) -> auto& { return o.accel.traversal; }),
         {{"accel.morton_bits", OptionKind::Int, "LBVH Morton code bits (30 or 63)", {}},
          [](Options& o) -> void* { return &o.accel.mortonBits; }},
-        {{"accel.mode", OptionKind::String,
-          "flat: all instances baked into one structure; instanced: a top level over instances, a middle level per mesh",
-          {"flat", "instanced"}},
-         [](Options& o) -> void* { return &o.accel.mode; }},
-        {{"accel.rebuild", OptionKind::String,
-          "every-frame: animate and rebuild each frame; animated: only when scene time or a build option changed",
-          {"every-frame", "animated"}},
-         [](Options& o) -> void* { return &o.accel.rebuild; }},
-        {{"accel.kd_a", OptionKind::Bool, "[A] LNS1 triangle sorting: per-block atomics", {},
+        choiceField({"accel.mode", OptionKind::String,
+          "flat: all instances baked into one structure; instanced: a top level over instances, a middle level per mesh"}, kModeNames,
+                    +[](Options& o) -> auto& { return o.accel.mode; }),
+        choiceField({"accel.rebuild", OptionKind::String,
+          "every-frame: animate and rebuild each frame; animated: only when scene time or a build option changed"}, kRebuildNames,
+                    +[](Options& o) -> auto& { return o.accel.rebuild; }),
+        kdSwitchField({"accel.kd_a", OptionKind::Bool, "[A] LNS1 triangle sorting: per-block atomics", {},
           "Replaces Original's triangle sorting by two segmented scans over global arrays (Fig. "
           "13.1: per-triangle flags, chunk and node offsets, several launches) with two atomicAdds "
-          "per block into a 2*n_i allocation per node (Fig. 13.2)."},
-         [](Options& o) -> void* { return &o.accel.kdA; }},
-        {{"accel.kd_b", OptionKind::Bool, "[B] LNS1 intra-block scans: ballot/popc + shfl", {},
+          "per block into a 2*n_i allocation per node (Fig. 13.2)."}, KdOpts::A),
+        kdSwitchField({"accel.kd_b", OptionKind::Bool, "[B] LNS1 intra-block scans: ballot/popc + shfl", {},
           "Replaces the work-efficient shared-memory intra-block scans (Sengupta/Harris up-sweep "
           "and down-sweep) with __ballot_sync/__popc within each warp and __shfl_up_sync across the "
-          "warps."},
-         [](Options& o) -> void* { return &o.accel.kdB; }},
-        {{"accel.kd_c", OptionKind::Bool, "[C] LNS2 node AABBs: per-block atomics", {},
+          "warps."}, KdOpts::B),
+        kdSwitchField({"accel.kd_c", OptionKind::Bool, "[C] LNS2 node AABBs: per-block atomics", {},
           "Replaces the six segmented reductions over global arrays (min and max on x, y, z) that "
           "give each node its AABB with six atomic min/max per block (order-preserving integer "
-          "encodings of the floats)."},
-         [](Options& o) -> void* { return &o.accel.kdC; }},
-        {{"accel.kd_d", OptionKind::Bool, "[D] LNS2 intra-block reductions: shfl", {},
+          "encodings of the floats)."}, KdOpts::C),
+        kdSwitchField({"accel.kd_d", OptionKind::Bool, "[D] LNS2 intra-block reductions: shfl", {},
           "Replaces the shared-memory tree reductions inside each block (the chunk AABBs of the "
           "large-node stage) with __shfl_xor_sync butterflies within each warp, then across the "
-          "warp results."},
-         [](Options& o) -> void* { return &o.accel.kdD; }},
-        {{"accel.kd_e", OptionKind::Bool, "[E] SNS bit counting: popc", {},
+          "warp results."}, KdOpts::D),
+        kdSwitchField({"accel.kd_e", OptionKind::Bool, "[E] SNS bit counting: popc", {},
           "Replaces the small-node stage's parallel bit count (SWAR shifts and masks, no __popc) and "
-          "its shared-memory Hillis-Steele flag scans with __popcll on the 64-bit triangle masks."},
-         [](Options& o) -> void* { return &o.accel.kdE; }},
+          "its shared-memory Hillis-Steele flag scans with __popcll on the 64-bit triangle masks."}, KdOpts::E),
         {{"accel.kd_lookahead", OptionKind::Bool, "strata: kd large-node levels enqueued ahead (not in Table 13.1)", {},
           "strata's, not the chapter's: the host enqueues the next two large-node levels before it reads a level's "
           "sizes back (they stay on the device; the kernels loop over them). Off: one host round trip per level, as "
@@ -160,20 +197,20 @@ const std::vector<Field>& fields() {
           "candidate of the small root with a mask test, a shared-memory tree reduction (Zhou08; the chapter's [E] "
           "changes only the bit counting and scans). The tree is the same."},
          [](Options& o) -> void* { return &o.accel.kdSnsCompact; }},
-        {{"accel.kd_small", OptionKind::String,
-          "kd small-node stage: zhou (level by level, Zhou08) or subtree (strata: one launch)", {"zhou", "subtree"},
+        choiceField({"accel.kd_small", OptionKind::String,
+          "kd small-node stage: zhou (level by level, Zhou08) or subtree (strata: one launch)", {},
           "zhou: Zhou08's small-node stage, as the chapter's Original and All ran it: one launch per level over every "
           "small node of the level and a host round trip for the next level's size. subtree (strata's, not the "
           "chapter's): one launch in which a block builds each small root's whole subtree in shared memory. The tree "
           "is the same."},
-         [](Options& o) -> void* { return &o.accel.kdSmall; }},
-        {{"accel.kd_large_split", OptionKind::String,
-          "kd large-node split: median (Zhou08) or sah (strata: binned SAH, 32 bins per axis)", {"median", "sah"},
+                    kKdSmallNames, +[](Options& o) -> auto& { return o.accel.kdSmall; }),
+        choiceField({"accel.kd_large_split", OptionKind::String,
+          "kd large-node split: median (Zhou08) or sah (strata: binned SAH, 32 bins per axis)", {},
           "median: Zhou08's large-node stage splits at the spatial median of the longest axis of the node's "
           "triangle box, as the chapter's Original and All. sah (strata's, not the chapter's): each chunk bins its "
           "triangles over the node's box (32 bins per axis, one kernel per level more) and the node splits at the "
           "bin boundary of least SAH on any axis. A different tree; the CPU reference builds the same one."},
-         [](Options& o) -> void* { return &o.accel.kdLargeSplit; }},
+                    kKdLargeSplitNames, +[](Options& o) -> auto& { return o.accel.kdLargeSplit; }),
         {{"accel.kd_preset", OptionKind::String,
           "kd-tree switches at once: original, all (the chapter's Original and All), all+strata (All with strata's "
           "switches on top)",
@@ -187,11 +224,10 @@ const std::vector<Field>& fields() {
           "kd-tree [A]-[E] as one value: a subset of ABCDE, 'all', or 'none' (Original)", {},
           "Shorthand for accel.kd_a .. accel.kd_e.", true},
          nullptr, setKdOpts, getKdOpts},
-        {{"vd.mode", OptionKind::String,
+        choiceField({"vd.mode", OptionKind::String,
           "VD patches: direct (quad BVH per patch built on the fly), pretess (tessellated to displaced triangles at "
-          "vd.max_level), off (plain quads)",
-          {"direct", "pretess", "off"}},
-         [](Options& o) -> void* { return &o.vd.mode; }},
+          "vd.max_level), off (plain quads)"}, kVdModeNames,
+                    +[](Options& o) -> auto& { return o.vd.mode; }),
         {{"vd.max_level", OptionKind::Int, "VD patch subdivision level (1-7; 2^level cells per side)", {}},
          [](Options& o) -> void* { return &o.vd.maxLevel; }},
         {{"vd.lod_bias", OptionKind::Float, "direct: levels added to the level from the pixel footprint", {}},
@@ -263,7 +299,7 @@ const OptionInfo* Options::find(const std::string& key) {
 
 void Options::set(const std::string& key, const std::string& value) {
     const Field& f = field(key);
-    if (f.setDerived) return f.setDerived(*this, value);
+    if (f.setText) return f.setText(*this, value);
     void* p = f.ref(*this);
     auto bad = [&]() {
         return Error("option '" + key + "': expected " + kindName(f.info.kind) + ", got '" + value + "'");
@@ -306,25 +342,8 @@ void Options::set(const std::string& key, const std::string& value) {
             *static_cast<float*>(p) = static_cast<float>(v);
             return;
         }
-        case OptionKind::Bool: {
-            if (value == "true" || value == "1" || value == "on") *static_cast<bool*>(p) = true;
-            else if (value == "false" || value == "0" || value == "off") *static_cast<bool*>(p) = false;
-            else throw bad();
-            return;
-        }
-        case OptionKind::String: {
-            if (!f.info.choices.empty()) {
-                bool ok = false;
-                std::string list;
-                for (const std::string& c : f.info.choices) {
-                    ok = ok || c == value;
-                    list += (list.empty() ? "" : ", ") + c;
-                }
-                if (!ok) throw Error("option '" + key + "': expected one of " + list + ", got '" + value + "'");
-            }
-            *static_cast<std::string*>(p) = value;
-            return;
-        }
+        case OptionKind::Bool: *static_cast<bool*>(p) = parseBool(key, value); return;
+        case OptionKind::String: throw Error("option '" + key + "': no text field");  // enums have accessors
     }
 }
 
@@ -337,7 +356,7 @@ void Options::setAssignment(const std::string& assignment) {
 
 std::string Options::get(const std::string& key) const {
     const Field& f = field(key);
-    if (f.getDerived) return f.getDerived(*this);
+    if (f.getText) return f.getText(*this);
     void* p = f.ref(const_cast<Options&>(*this));
     switch (f.info.kind) {
         case OptionKind::Int:
@@ -349,7 +368,7 @@ std::string Options::get(const std::string& key) const {
             return s.str();
         }
         case OptionKind::Bool: return *static_cast<bool*>(p) ? "true" : "false";
-        case OptionKind::String: return *static_cast<std::string*>(p);
+        case OptionKind::String: return {};
     }
     return {};
 }
@@ -360,14 +379,65 @@ void Options::checkValues() const {
     for (const Field& f : fields()) scratch.set(f.info.key, get(f.info.key));
 }
 
+std::vector<Unavailable> Options::unavailable() const {
+    std::vector<Unavailable> out;
+    if (render.backend == Backend::Cuda)
+        out.push_back({"accel.builder", "cpu-sah",
+                       "the binned-SAH builder runs on the CPU backend only (render.backend = 'cpu')"});
+    if (accel.mode == AccelMode::Instanced)
+        out.push_back({"accel.builder", "kdtree",
+                       "the kd-tree runs in flat mode; accel.mode = 'instanced' builds the middle level with "
+                       "accel.builder lbvh-karras, lbvh-apetrei, lbvh-skip or cpu-sah"});
+    if (accel.builder == Builder::KdTree)
+        out.push_back({"accel.mode", "instanced",
+                       "accel.mode = 'instanced' builds the middle level with accel.builder lbvh-karras, "
+                       "lbvh-apetrei, lbvh-skip or cpu-sah; the kd-tree runs in flat mode"});
+    if (accel.builder != Builder::LbvhSkip)
+        out.push_back({"accel.traversal", "stackless",
+                       std::string("accel.traversal = 'stackless' needs accel.builder = 'lbvh-skip' (the builder "
+                                   "that installs skip links), got accel.builder = '") +
+                           name(accel.builder) + "'"});
+    return out;
+}
+
 void Options::check() const {
     checkValues();
-    if (accel.mode == "instanced" && accel.builder == "kdtree")
-        throw Error("option 'accel.mode' = 'instanced' builds the middle level with accel.builder lbvh-karras, "
-                    "lbvh-apetrei, lbvh-skip or cpu-sah; the kd-tree runs in flat mode");
-    if (accel.traversal == "stackless" && accel.builder != "lbvh-skip")
-        throw Error("option 'accel.traversal' = 'stackless' needs accel.builder = 'lbvh-skip' (the builder that "
-                    "installs skip links), got accel.builder = '" + accel.builder + "'");
+    for (const Unavailable& u : unavailable())
+        if (get(u.key) == u.value) throw Error("option '" + u.key + "' = '" + u.value + "': " + u.reason);
+}
+
+bool AccelOptions::operator==(const AccelOptions& o) const {
+    return builder == o.builder && traversal == o.traversal && mortonBits == o.mortonBits && mode == o.mode &&
+           rebuild == o.rebuild && kdOpts == o.kdOpts && kdLookahead == o.kdLookahead &&
+           kdSnsCompact == o.kdSnsCompact && kdSmall == o.kdSmall && kdLargeSplit == o.kdLargeSplit;
+}
+
+bool VdOptions::operator==(const VdOptions& o) const {
+    return mode == o.mode && maxLevel == o.maxLevel && lodBias == o.lodBias && freezeLod == o.freezeLod &&
+           pairCull == o.pairCull && lastBounceAnyHit == o.lastBounceAnyHit;
+}
+
+const char* name(Integrator v) { return enumName(v, kIntegratorNames); }
+const char* name(Tonemap v) { return enumName(v, kTonemapNames); }
+const char* name(Backend v) { return enumName(v, kBackendNames); }
+const char* name(Builder v) { return enumName(v, kBuilderNames); }
+const char* name(Traversal v) { return enumName(v, kTraversalNames); }
+const char* name(AccelMode v) { return enumName(v, kModeNames); }
+const char* name(Rebuild v) { return enumName(v, kRebuildNames); }
+const char* name(KdSmall v) { return enumName(v, kKdSmallNames); }
+const char* name(KdLargeSplit v) { return enumName(v, kKdLargeSplitNames); }
+const char* name(VdMode v) { return enumName(v, kVdModeNames); }
+
+std::string KdOpts::letters() const {
+    std::string s;
+    for (int k = 0; k < 5; ++k)
+        if (bits & (1u << k)) s += char('A' + k);
+    return s.empty() ? "none" : s;
+}
+
+std::string KdOpts::name() const {
+    const std::string l = letters();
+    return l == "none" ? "Original" : l;
 }
 
 }  // namespace strata

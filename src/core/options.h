@@ -1,13 +1,44 @@
 // core/options.h — the one options struct. Every option is one field, named
 // "block.field" identically in the scene file ("render": {"spp": 4}), on the
-// command line (--set render.spp=4) and, later, in the viewer's panel.
+// command line (--set render.spp=4), in the viewer's panel and in the CSV
+// columns. Text is parsed once, here: the fields are typed (enums, a switch
+// set), and the rules on combinations live in one function (unavailable()).
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "core/kd_opts.h"
+
 namespace strata {
+
+// Each choice option's values, in the order of its choices in the registry
+// (options.cpp); name() gives the text the scene file and the CSV use.
+enum class Integrator : uint8_t { Path, Whitted };
+enum class Tonemap : int32_t { Aces, Reinhard, Clamp };  // a kernel argument
+enum class Backend : uint8_t { Cuda, Cpu };
+enum class Builder : uint8_t { LbvhKarras, LbvhApetrei, LbvhSkip, CpuSah, KdTree };
+enum class Traversal : uint8_t { Stack, Stackless };
+enum class AccelMode : uint8_t { Flat, Instanced };
+enum class Rebuild : uint8_t { EveryFrame, Animated };
+enum class KdSmall : uint8_t { Zhou, Subtree };
+enum class KdLargeSplit : uint8_t { Median, Sah };
+enum class VdMode : uint8_t { Direct, Pretess, Off };
+
+const char* name(Integrator v);
+const char* name(Tonemap v);
+const char* name(Backend v);
+const char* name(Builder v);
+const char* name(Traversal v);
+const char* name(AccelMode v);
+const char* name(Rebuild v);
+const char* name(KdSmall v);
+const char* name(KdLargeSplit v);
+const char* name(VdMode v);
+
+// The LBVH builders (both backends, every mode).
+inline bool isLbvh(Builder b) { return b == Builder::LbvhKarras || b == Builder::LbvhApetrei || b == Builder::LbvhSkip; }
 
 struct RenderOptions {
     int width = 1280;
@@ -19,32 +50,32 @@ struct RenderOptions {
     // chapter's R measures it (direct light through shadow rays at every hit,
     // textures, one mirror reflection per bounce; render.nee and Russian
     // roulette do not apply)
-    std::string integrator = "path";
+    Integrator integrator = Integrator::Path;
     int rrStart = 3;         // Russian roulette from this bounce on
     float exposure = 0.0f;   // stops
-    std::string tonemap = "aces";  // aces | reinhard | clamp
+    Tonemap tonemap = Tonemap::Aces;
     uint32_t seed = 1;
-    std::string backend = "cuda";  // cuda | cpu
+    Backend backend = Backend::Cuda;
     int threads = 0;         // CPU backend worker threads (0: all cores)
 };
 
 struct AccelOptions {
-    // lbvh-karras | lbvh-apetrei | lbvh-skip (both backends) | cpu-sah, kdtree (CPU backend)
-    std::string builder = "lbvh-karras";
-    // stack | stackless; stackless needs lbvh-skip (Options::check says so;
+    // lbvh-karras | lbvh-apetrei | lbvh-skip | kdtree (both backends) | cpu-sah (CPU backend)
+    Builder builder = Builder::LbvhKarras;
+    // stack | stackless; stackless needs lbvh-skip (unavailable() says so;
     // a renderer given another builder traces with the stack traversal).
-    std::string traversal = "stack";
+    Traversal traversal = Traversal::Stack;
     int mortonBits = 63;                  // 30 | 63
     // flat: instances baked into one structure (what the builder papers
     // measure); instanced: a top level over instances (rebuilt every frame),
     // a middle level per static mesh (built once) or per deforming instance.
-    std::string mode = "flat";
+    AccelMode mode = AccelMode::Flat;
     // every-frame: animate and rebuild each frame (what the tool measures);
     // animated: only when scene time or a build option changed since the last
     // build (a paused scene keeps its structure).
-    std::string rebuild = "every-frame";
-    // Kd-tree build optimizations of Chang et al. (Table 13.1); all off: Zhou08 "Original".
-    bool kdA = false, kdB = false, kdC = false, kdD = false, kdE = false;
+    Rebuild rebuild = Rebuild::EveryFrame;
+    // Kd-tree build optimizations of Chang et al. (Table 13.1): accel.kd_a .. kd_e.
+    KdOpts kdOpts;
     // strata's, not the chapter's: the GPU kd builder's host enqueues two
     // large-node levels ahead instead of a round trip per level (Zhou08).
     bool kdLookahead = false;
@@ -54,10 +85,13 @@ struct AccelOptions {
     // The small-node stage's schedule: zhou (Zhou08: level by level over all
     // small nodes, a host round trip per level) | subtree (strata's: one
     // launch, a block builds each small root's subtree).
-    std::string kdSmall = "zhou";
+    KdSmall kdSmall = KdSmall::Zhou;
     // The large-node stage's split plane: median (Zhou08: the spatial median
     // of the longest axis) | sah (strata's: binned SAH over 32 bins per axis).
-    std::string kdLargeSplit = "median";
+    KdLargeSplit kdLargeSplit = KdLargeSplit::Median;
+
+    bool operator==(const AccelOptions& o) const;
+    bool operator!=(const AccelOptions& o) const { return !(*this == o); }
 };
 
 // Vector-displacement patches (Harada): how a mesh's VD quads are traced.
@@ -68,7 +102,7 @@ struct VdOptions {
     // on the fly per ray batch); pretess: each patch
     // tessellated to 2 * 4^level displaced triangles at load, built into the
     // middle level like any triangle; off: plain quads.
-    std::string mode = "direct";
+    VdMode mode = VdMode::Direct;
     int maxLevel = 5;  // subdivision level (1-7), capped per mesh by its own max_level
     float lodBias = 0;       // direct: levels added to the pixel-footprint level
     bool freezeLod = false;  // direct: keep each patch's level from when this was turned on
@@ -77,6 +111,9 @@ struct VdOptions {
     // bottom level for any VD hit before their closest triangle, not the
     // closest VD hit (when no VD patch emits: the image is the same)
     bool lastBounceAnyHit = true;
+
+    bool operator==(const VdOptions& o) const;
+    bool operator!=(const VdOptions& o) const { return !(*this == o); }
 };
 
 struct AnimationOptions {
@@ -95,11 +132,17 @@ struct OptionInfo {
     std::string key;  // "render.spp"
     OptionKind kind;
     std::string help;
-    std::vector<std::string> choices;  // String options with a fixed set of values
+    std::vector<std::string> choices;  // String options with a fixed set of values (an enum's names, in order)
     std::string detail;                // longer text (the viewer's tooltip); may be empty
     // A view of other options (accel.kd_opts of accel.kd_a..kd_e): set and get
     // go through them; the viewer shows the underlying options instead.
     bool derived = false;
+};
+
+// A value of one option that the other options rule out now, and why.
+struct Unavailable {
+    std::string key, value, reason;
+    std::string assignment() const { return key + "=" + value; }  // "accel.builder=cpu-sah"
 };
 
 struct Options {
@@ -119,8 +162,13 @@ struct Options {
     // Throws strata::Error naming the first bad option.
     void checkValues() const;
     // checkValues(), and combinations of options that are each valid alone
-    // (stackless traversal needs the lbvh-skip builder). Throws strata::Error.
+    // (stackless traversal needs the lbvh-skip builder): the first current
+    // value unavailable() lists. Throws strata::Error.
     void check() const;
+    // The combination rules, once: every value of a choice option that the
+    // other options rule out now. The panel leaves them out of its lists,
+    // check() refuses them, the renderers never see them.
+    std::vector<Unavailable> unavailable() const;
 
     static const std::vector<OptionInfo>& all();
     static const OptionInfo* find(const std::string& key);  // nullptr if unknown

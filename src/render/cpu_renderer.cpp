@@ -61,8 +61,8 @@ public:
                 // The CPU backend runs every builder: the LBVH variants through the
                 // same host-device code as the GPU, the binned SAH reference, or
                 // the CPU reference kd-tree (which clips triangles: it takes them whole).
-                if (opt_.accel.builder == "kdtree") kd_ = buildKdTreeCpu(pos_, flat_.tris, kdConfigOf(opt_.accel));
-                else if (opt_.accel.mode == "instanced") instanced_.build(scene_, flat_, pos_, bounds_, t, opt_.accel);
+                if (opt_.accel.builder == Builder::KdTree) kd_ = buildKdTreeCpu(pos_, flat_.tris, kdConfigOf(opt_.accel));
+                else if (opt_.accel.mode == AccelMode::Instanced) instanced_.build(scene_, flat_, pos_, bounds_, t, opt_.accel);
                 else buildHostAccel(bounds_, opt_.accel, accel_);
                 // Patch transforms, and in flat mode the BVH over the patch boxes.
                 const bool viaInstances = runsInstanced(opt_.accel);
@@ -71,8 +71,8 @@ public:
         }
         CameraView cam = cameraView(t, int(w), int(h));
         SceneView sv = hostSceneView(scene_, flat_, pos_, nrm_, accel_.view(opt_.accel), cam);
-        if (opt_.accel.builder == "kdtree") sv.kd = kd_.view();
-        else if (opt_.accel.mode == "instanced") sv.tl = instanced_.view();
+        if (opt_.accel.builder == Builder::KdTree) sv.kd = kd_.view();
+        else if (opt_.accel.mode == AccelMode::Instanced) sv.tl = instanced_.view();
         if (!flat_.patches.empty()) sv.vd = vd_.view(flat_, opt_.vd, pixelAngle(cam, int(h)), n);
         const bool vd = sv.vd.numPatches > 0;
         PathBuffers b = paths_.view();
@@ -84,7 +84,7 @@ public:
         for (int pass = 0; pass < opt_.render.spp; ++pass) {
             PassParams p{w, h, opt_.render.seed, uint32_t(frameIndex * opt_.render.spp + pass),
                          opt_.render.bounces, opt_.render.rrStart, opt_.render.nee};
-            p.whitted = opt_.render.integrator == "whitted";
+            p.whitted = opt_.render.integrator == Integrator::Whitted;
             p.vdAnyHitLast = vd && vdAnyHitLast(flat_, opt_.vd);
             timed(3, [&] { pool_.parallelFor(n, [&](uint32_t i) { stageGenerate(sv, b, p, i); }); });
             for (int bounce = 0; bounce <= p.maxBounces; ++bounce) {
@@ -143,7 +143,7 @@ public:
         const uint32_t n = uint32_t(paths_.film.size());
         rgb.resize(size_t(n) * 3);
         float inv = inverseSamples(), ex = std::exp2(opt_.render.exposure);
-        Tonemap op = tonemapFromName(opt_.render.tonemap);
+        Tonemap op = opt_.render.tonemap;
         pool_.parallelFor(n, [&](uint32_t i) {
             uint32_t c = stageTonemap(paths_.film.data(), i, inv, ex, op);
             rgb[3 * i] = uint8_t(c & 255);

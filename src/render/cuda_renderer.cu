@@ -106,7 +106,7 @@ void checkFits(const Scene& scene, const FlatScene& flat, const VdMemoryComparis
     size_t pixels = size_t(scene.options.render.width) * scene.options.render.height;
     size_t t = flat.tris.size();
     size_t accel = LbvhBuilder::estimateBytes(t);
-    if (scene.options.accel.mode == "instanced") accel += InstancedGpu::estimateBytes(scene);
+    if (scene.options.accel.mode == AccelMode::Instanced) accel += InstancedGpu::estimateBytes(scene);
     size_t vd = flat.patches.empty() ? 0 : vdMemory.direct.total() + VdGpu::estimatePairBytes(pixels);
     size_t need = GpuScene::estimateBytes(scene, flat) + accel + vd + pixels * PathStorage<DeviceBuffer>::bytesPerPixel() + (64u << 20);
     size_t freeBytes = gpu.freeBytes;
@@ -122,7 +122,7 @@ void checkFits(const Scene& scene, const FlatScene& flat, const VdMemoryComparis
         // Pre-tessellated VD meshes (their quads are triangles by now) are most of such a scene.
         bool vdMeshes = false;
         for (const Mesh& m : scene.meshes) vdMeshes = vdMeshes || m.vd.map >= 0;
-        if (vdMeshes && scene.options.vd.mode == "pretess")
+        if (vdMeshes && scene.options.vd.mode == VdMode::Pretess)
             s << "; the VD patches are pre-tessellated at vd.max_level " << scene.options.vd.maxLevel << " (about "
               << vdMemory.pretess.total() / (1 << 20) << " MiB; traced directly they take about "
               << std::max<uint64_t>(1, vdMemory.direct.total() / (1 << 20))
@@ -181,7 +181,7 @@ public:
         float inv = inverseSamples();
         dim3 block(16, 16), grid((w + 15) / 16, (h + 15) / 16);
         launch(LaunchContext{stream_}, "display/tonemap_surface", {grid, block}, tonemapSurfaceKernel,
-               paths_.film.data(), w, h, inv, std::exp2(opt_.render.exposure), tonemapFromName(opt_.render.tonemap),
+               paths_.film.data(), w, h, inv, std::exp2(opt_.render.exposure), opt_.render.tonemap,
                surface);
         return true;
     }
@@ -204,12 +204,12 @@ public:
                 gpu_->animate(ctx);
             }
             StageScope s(&timer_, "build");
-            if (opt_.accel.builder == "kdtree") {
+            if (opt_.accel.builder == Builder::KdTree) {
                 // Zhou08 with Table 13.1's [A]-[E] as chosen this frame.
                 buildKd(ctx);
             } else {
                 gpu_->triangleBounds(ctx);
-                if (opt_.accel.mode == "instanced") {
+                if (opt_.accel.mode == AccelMode::Instanced) {
                     if (!instanced_) instanced_ = std::make_unique<InstancedGpu>(scene_, flat_, *gpu_);
                     instanced_->build(t, opt_.accel, ctx);
                 } else {
@@ -237,7 +237,7 @@ public:
         for (int pass = 0; pass < opt_.render.spp; ++pass) {
             PassParams p{w, h, opt_.render.seed, uint32_t(frameIndex * opt_.render.spp + pass),
                          opt_.render.bounces, opt_.render.rrStart, opt_.render.nee};
-            p.whitted = opt_.render.integrator == "whitted";
+            p.whitted = opt_.render.integrator == Integrator::Whitted;
             p.vdAnyHitLast = vd_ && vdAnyHitLast(flat_, opt_.vd);
             {
                 StageScope s(&timer_, "shade");  // camera rays: shade/primary
@@ -299,7 +299,7 @@ public:
         const uint32_t n = uint32_t(paths_.film.size());
         float inv = inverseSamples();
         launch(LaunchContext{stream_}, "tonemap", perItem(n, kBlock), tonemapKernel, paths_.film.data(), n, inv,
-               std::exp2(opt_.render.exposure), tonemapFromName(opt_.render.tonemap), dst);
+               std::exp2(opt_.render.exposure), opt_.render.tonemap, dst);
     }
 
     void readImage(std::vector<uint8_t>& rgb) override {
@@ -346,8 +346,7 @@ public:
     // strata's switches (kdConfigOf).
     void buildKd(const LaunchContext& ctx) {
         const AccelOptions& a = opt_.accel;
-        kd_.build(gpu_->positions(), gpu_->triangles(), gpu_->numTris(), KdVariant{a.kdA, a.kdB, a.kdC, a.kdD, a.kdE},
-                  kdConfigOf(a), ctx);
+        kd_.build(gpu_->positions(), gpu_->triangles(), gpu_->numTris(), kdConfigOf(a), ctx);
     }
 
     // Builds the kd-tree of the last frame again `builds` times under
@@ -409,8 +408,8 @@ private:
     // The structure the last build made for the current options: the
     // kd-tree, the two levels of instanced mode, or the flat LBVH.
     SceneView sceneView(const CameraView& cam) const {
-        const bool kd = opt_.accel.builder == "kdtree";
-        const bool instanced = opt_.accel.mode == "instanced" && instanced_;
+        const bool kd = opt_.accel.builder == Builder::KdTree;
+        const bool instanced = opt_.accel.mode == AccelMode::Instanced && instanced_;
         SceneView sv = gpu_->view(kd || instanced ? BvhView{} : lbvh_.view(traversalOf(opt_.accel)), cam);
         if (kd) sv.kd = kd_.view();
         else if (instanced) sv.tl = instanced_->view();
@@ -452,11 +451,11 @@ struct ValidationFrame {
     Scene scene;
     std::unique_ptr<CudaRenderer> renderer;
     FrameRecord record;
-    ValidationFrame(const Scene& s, float t, const char* builder = nullptr) : scene(s) {
+    ValidationFrame(const Scene& s, float t, const Builder* builder = nullptr) : scene(s) {
         scene.options.render.width = scene.options.render.height = 1;
         scene.options.render.spp = 1;
         scene.options.render.bounces = 0;
-        if (builder) scene.options.accel.builder = builder;
+        if (builder) scene.options.accel.builder = *builder;
         renderer = std::make_unique<CudaRenderer>(scene);
         renderer->renderFrame(t, 0, false);
         renderer->finish();
@@ -472,7 +471,8 @@ GpuBuildResult buildOnGpuForValidation(const Scene& scene, float t) {
 }
 
 GpuKdResult buildKdOnGpuForValidation(const Scene& scene, float t) {
-    ValidationFrame v(scene, t, "kdtree");
+    const Builder kd = Builder::KdTree;
+    ValidationFrame v(scene, t, &kd);
     GpuKdResult out = v.renderer->downloadKd();
     out.buildMs = v.record.stageMs("build");
     out.largeMs = v.record.stageMs("build/kd_large");
@@ -481,7 +481,8 @@ GpuKdResult buildKdOnGpuForValidation(const Scene& scene, float t) {
 }
 
 std::vector<KdKernelTimes> kdKernelTimesOnGpu(const Scene& scene, float t, int builds) {
-    ValidationFrame v(scene, t, "kdtree");
+    const Builder kd = Builder::KdTree;
+    ValidationFrame v(scene, t, &kd);
     return v.renderer->kdKernelTimes(builds);
 }
 

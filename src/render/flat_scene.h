@@ -47,7 +47,7 @@ struct FlatScene {
 };
 // PassParams::vdAnyHitLast for these options: direct patches, none emitting.
 inline bool vdAnyHitLast(const FlatScene& flat, const VdOptions& o) {
-    return o.mode == "direct" && o.lastBounceAnyHit && !flat.patches.empty() && !flat.vdEmits;
+    return o.mode == VdMode::Direct && o.lastBounceAnyHit && !flat.patches.empty() && !flat.vdEmits;
 }
 
 // Where each mesh's and instance's VD patches sit in FlatScene::patches (one

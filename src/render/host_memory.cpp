@@ -92,11 +92,11 @@ size_t estimateCpuBackendBytes(const Scene& scene) {
     double vdBytes = 0;
     if (scene.patchCount() > 0) {
         const VdMemoryComparison c = compareVdMemory(countVdScene(scene), o, 0);
-        if (o.vd.mode == "pretess") triangles += double(c.pretessTriangles);
-        else if (o.vd.mode == "direct") vdBytes = double(c.direct.total());
+        if (o.vd.mode == VdMode::Pretess) triangles += double(c.pretessTriangles);
+        else if (o.vd.mode == VdMode::Direct) vdBytes = double(c.direct.total());
     }
     const size_t perTriangle =
-        kFlatBytesPerTriangle + (o.accel.builder == "kdtree" ? kKdBytesPerTriangle : kBvhBytesPerTriangle);
+        kFlatBytesPerTriangle + (o.accel.builder == Builder::KdTree ? kKdBytesPerTriangle : kBvhBytesPerTriangle);
     const double bytes = pixels * double(PathStorage<HostArray>::bytesPerPixel() + kImageBytesPerPixel) +
                          triangles * double(perTriangle) + vdBytes;
     return bytes >= 1.8e19 ? SIZE_MAX : size_t(bytes);
@@ -113,7 +113,7 @@ void checkCpuBackendFits(const Scene& scene) {
     s << scene.path << ": the CPU backend needs about " << need / kMiB << " MiB of host memory ("
       << o.render.width << "x" << o.render.height << " pixels";
     s << ", " << scene.triangleCount() << " triangles in instances";
-    const bool pretess = o.vd.mode == "pretess" && scene.patchCount() > 0;
+    const bool pretess = o.vd.mode == VdMode::Pretess && scene.patchCount() > 0;
     if (pretess)
         s << " and the VD patches pre-tessellated at vd.max_level " << o.vd.maxLevel;
     s << ") but " << avail / kMiB << " MiB are available (" << source

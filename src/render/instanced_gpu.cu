@@ -85,7 +85,7 @@ void InstancedGpu::build(float t, const AccelOptions& o, const LaunchContext& ct
     const BvhTraversal traversal = traversalOf(o);
     {
         StageScope s(ctx.timer, "build/blas");  // the BLAS builds' phases add up in build/bounds, build/morton, ...
-        const std::string key = o.builder + "/" + std::to_string(o.mortonBits);
+        const std::string key = std::string(name(o.builder)) + "/" + std::to_string(o.mortonBits);
         if (key != staticKey_) {  // static meshes: object space, once per builder
             for (size_t k = 0; k < statics_.size(); ++k) {
                 const StaticMesh& sm = statics_[k];

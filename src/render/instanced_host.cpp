@@ -8,7 +8,7 @@ namespace strata {
 void InstancedHost::build(const Scene& scene, const FlatScene& flat, const std::vector<Vec3>& worldPos,
                           const std::vector<Aabb>& worldBounds, float t, const AccelOptions& o) {
     options_ = o;
-    const std::string key = o.builder + "/" + std::to_string(o.mortonBits);
+    const std::string key = std::string(name(o.builder)) + "/" + std::to_string(o.mortonBits);
     const size_t numInstances = scene.instances.size();
     if (key != staticKey_ || meshBlas_.size() != scene.meshes.size()) {
         // Static meshes: one object-space BLAS each, shared by their instances.

@@ -1,5 +1,5 @@
 // render/kd_config.h — the kd-tree build configuration the options ask for
-// (strata's switches; [A]-[E] are KdVariant's). Every builder call that
+// ([A]-[E] and strata's switches). Every builder call that
 // honours the options takes it from here: the renderers, validate, kdtable.
 #pragma once
 
@@ -10,10 +10,11 @@ namespace strata {
 
 inline KdConfig kdConfigOf(const AccelOptions& a) {
     KdConfig c;
+    c.opts = a.kdOpts;
     c.lookahead = a.kdLookahead ? kKdMaxLookahead : 0;
     c.snsCompact = a.kdSnsCompact;
-    c.snsSubtree = a.kdSmall == "subtree";
-    c.largeSah = a.kdLargeSplit == "sah";
+    c.snsSubtree = a.kdSmall == KdSmall::Subtree;
+    c.largeSah = a.kdLargeSplit == KdLargeSplit::Sah;
     return c;
 }
 

@@ -3,11 +3,10 @@
 
 #include <cstdint>
 
+#include "core/options.h"
 #include "core/vec.h"
 
 namespace strata {
-
-enum class Tonemap : int32_t { Aces = 0, Reinhard = 1, Clamp = 2 };
 
 // ACES filmic curve, Narkowicz 2015 fit.
 STRATA_HD float acesFilm(float x) {
@@ -31,12 +30,4 @@ STRATA_HD uint32_t tonemapPixel(Vec3 hdr, float exposureScale, Tonemap op) {
     return r | (g << 8) | (b << 16) | (255u << 24);
 }
 
-}  // namespace strata
-
-#include <string>
-
-namespace strata {
-inline Tonemap tonemapFromName(const std::string& s) {
-    return s == "reinhard" ? Tonemap::Reinhard : (s == "clamp" ? Tonemap::Clamp : Tonemap::Aces);
-}
 }  // namespace strata

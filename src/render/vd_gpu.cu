@@ -271,7 +271,7 @@ void VdGpu::prepare(const Scene& scene, const FlatScene& flat, const VdOptions& 
         members_.resize(memberInstance_.size());
         patchBlasViews_.resize(patchMeshes_.size());
     }
-    const std::string key = accel.builder + "/" + std::to_string(accel.mortonBits) +
+    const std::string key = std::string(name(accel.builder)) + "/" + std::to_string(accel.mortonBits) +
                             (o.pairCull ? "/cull " + std::to_string(cullLevel_) : "");
     if (key != patchKey_) {  // object space: again only when the builder or the boxes change
         for (size_t k = 0; k < patchMeshes_.size(); ++k) {

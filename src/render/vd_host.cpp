@@ -34,7 +34,7 @@ void VdHost::prepare(const Scene& scene, const FlatScene& flat, const VdOptions&
         boxesView_ = boxes_.view(accel);
     } else {
         if (o.pairCull) sixteenths_ = cull_.sixteenths.data();
-        const std::string key = accel.builder + "/" + std::to_string(accel.mortonBits) + "/" + accel.traversal +
+        const std::string key = std::string(name(accel.builder)) + "/" + std::to_string(accel.mortonBits) + "/" + name(accel.traversal) +
                                 (o.pairCull ? "/cull " + std::to_string(cullLevel_) : "");
         if (key != patchKey_) {  // one object-space BLAS per VD mesh, again when the builder or the boxes change
             ranges_ = meshPatchRanges(scene, flat);

@@ -90,8 +90,8 @@ std::vector<VdPatch> meshPatches(const Scene& scene, const Mesh& m) {
 namespace {
 
 uint64_t trianglesOf(const Mesh& m, const VdOptions& o) {
-    if (m.vd.map >= 0 && o.mode == "direct") return m.triangles.size();  // the patches stay patches
-    if (m.vd.map < 0 || o.mode == "off") return m.triangles.size() + 2 * uint64_t(m.quads.size());
+    if (m.vd.map >= 0 && o.mode == VdMode::Direct) return m.triangles.size();  // the patches stay patches
+    if (m.vd.map < 0 || o.mode == VdMode::Off) return m.triangles.size() + 2 * uint64_t(m.quads.size());
     return m.triangles.size() + m.quads.size() * (2ull << (2 * pretessLevel(m, o)));
 }
 
@@ -145,7 +145,7 @@ void splitQuads(Mesh& m) {
 
 std::unique_ptr<Scene> trianglesFromQuads(const Scene& scene) {
     const VdOptions& o = scene.options.vd;
-    const bool direct = o.mode == "direct";
+    const bool direct = o.mode == VdMode::Direct;
     bool any = false;  // quads that become triangles
     for (const Mesh& m : scene.meshes) any = any || (!m.quads.empty() && !(direct && m.vd.map >= 0));
     if (!any) return nullptr;
@@ -155,7 +155,7 @@ std::unique_ptr<Scene> trianglesFromQuads(const Scene& scene) {
     const uint64_t bytes = perMesh * (sizeof(Tri) + sizeof(int32_t) + sizeof(Vec3) * 2);
     const uint64_t hostBytes = uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE));
     if (flat >= uint64_t(std::numeric_limits<int32_t>::max()) || bytes > hostBytes / 2) {
-        throw Error(scene.path + ": vd.mode " + o.mode + " at vd.max_level " + std::to_string(o.maxLevel) +
+        throw Error(scene.path + ": vd.mode " + name(o.mode) + " at vd.max_level " + std::to_string(o.maxLevel) +
                     " makes " + std::to_string(flat) + " triangles (" + std::to_string(bytes >> 20) +
                     " MiB of meshes); that exceeds " +
                     (bytes > hostBytes / 2 ? "half of this machine's memory" : "32-bit triangle indices") +
@@ -164,7 +164,7 @@ std::unique_ptr<Scene> trianglesFromQuads(const Scene& scene) {
     auto out = std::make_unique<Scene>(scene);
     for (Mesh& m : out->meshes) {
         if (m.quads.empty() || (direct && m.vd.map >= 0)) continue;
-        if (m.vd.map >= 0 && o.mode == "pretess") tessellate(*out, m, pretessLevel(m, o));
+        if (m.vd.map >= 0 && o.mode == VdMode::Pretess) tessellate(*out, m, pretessLevel(m, o));
         else splitQuads(m);
         m.quads.clear();
         m.quadMaterial.clear();

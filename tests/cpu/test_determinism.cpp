@@ -36,8 +36,8 @@ const Variant kVariants[] = {{"lbvh-karras", "stack"}, {"lbvh-apetrei", "stack"}
 TEST(Determinism, SameSceneOptionsSeedAndFramesGiveBitIdenticalImagesWithEveryBuilder) {
     for (const Variant& v : kVariants) {
         Scene s = test::animatedScene();
-        s.options.accel.builder = v.builder;
-        s.options.accel.traversal = v.traversal;
+        s.options.set("accel.builder", v.builder);
+        s.options.set("accel.traversal", v.traversal);
         std::string what = std::string(v.builder) + " / " + v.traversal;
         Frames a = render(s), b = render(s);
         expectIdentical(a, b, what);

@@ -36,10 +36,11 @@ TEST(Instanced, HitsEqualFlatModeAndBruteForceForEveryBuilder) {
     };
     for (Case c : {Case{"lbvh-karras", "stack"}, Case{"lbvh-apetrei", "stack"}, Case{"lbvh-skip", "stack"},
                    Case{"lbvh-skip", "stackless"}, Case{"cpu-sah", "stack"}}) {
-        AccelOptions o;
-        o.builder = c.builder;
-        o.traversal = c.traversal;
-        o.mode = "instanced";
+        Options opts;
+        opts.set("accel.builder", c.builder);
+        opts.set("accel.traversal", c.traversal);
+        opts.set("accel.mode", "instanced");
+        const AccelOptions o = opts.accel;
         InstancedHost inst;
         inst.build(s, flat, pos, bounds, t, o);
         SceneView sv = base;
@@ -70,7 +71,7 @@ TEST(Instanced, StaticMeshesShareOneBlasAndOptionsRefuseTheKdTree) {
     std::vector<Aabb> bounds;
     triangleBounds(pos, flat.tris, bounds);
     AccelOptions o;
-    o.mode = "instanced";
+    o.mode = AccelMode::Instanced;
     InstancedHost inst;
     inst.build(s, flat, pos, bounds, 0.0f, o);
     TwoLevelView v = inst.view();
@@ -88,8 +89,8 @@ TEST(Instanced, CpuBackendRendersTheSameImageAsFlatMode) {
     const char* modes[2] = {"flat", "instanced"};
     for (int k = 0; k < 2; ++k) {
         Scene s = test::loadInstancedScene(dir);
-        s.options.accel.mode = modes[k];
-        s.options.render.backend = "cpu";
+        s.options.set("accel.mode", modes[k]);
+        s.options.set("render.backend", "cpu");
         s.options.render.width = 40;
         s.options.render.height = 30;
         s.options.render.spp = 2;

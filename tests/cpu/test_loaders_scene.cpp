@@ -90,10 +90,10 @@ TEST(SceneLoader, FullRoundTrip) {
     EXPECT_EQ(s.options.render.spp, 4);
     EXPECT_FALSE(s.options.render.nee);
     EXPECT_FLOAT_EQ(s.options.render.exposure, -0.5f);
-    EXPECT_EQ(s.options.render.tonemap, "reinhard");
+    EXPECT_EQ(s.options.render.tonemap, Tonemap::Reinhard);
     EXPECT_EQ(s.options.render.seed, 7u);
     EXPECT_EQ(s.options.render.bounces, 3);  // untouched default
-    EXPECT_EQ(s.options.accel.builder, "cpu-sah");
+    EXPECT_EQ(s.options.accel.builder, Builder::CpuSah);
     EXPECT_EQ(s.options.accel.mortonBits, 30);
     EXPECT_FLOAT_EQ(s.options.animation.fps, 24.0f);
     EXPECT_FLOAT_EQ(s.options.animation.startTime, 1.5f);

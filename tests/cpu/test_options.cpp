@@ -14,7 +14,7 @@ TEST(Options, SetsEveryKindByName) {
     EXPECT_EQ(o.render.spp, 8);
     EXPECT_FALSE(o.render.nee);
     EXPECT_FLOAT_EQ(o.render.exposure, -1.5f);
-    EXPECT_EQ(o.accel.builder, "cpu-sah");
+    EXPECT_EQ(o.accel.builder, Builder::CpuSah);
     EXPECT_EQ(o.get("render.spp"), "8");
 }
 
@@ -48,7 +48,7 @@ TEST(Options, EveryListedKeyRoundTrips) {
 TEST(Options, KdTreeBuilderAndSwitches) {
     Options o;
     o.set("accel.builder", "kdtree");
-    EXPECT_EQ(o.accel.builder, "kdtree");
+    EXPECT_EQ(o.accel.builder, Builder::KdTree);
     const char* keys[5] = {"accel.kd_a", "accel.kd_b", "accel.kd_c", "accel.kd_d", "accel.kd_e"};
     for (const char* k : keys) {
         EXPECT_EQ(o.get(k), "false");
@@ -57,7 +57,7 @@ TEST(Options, KdTreeBuilderAndSwitches) {
         ASSERT_NE(Options::find(k), nullptr);
         EXPECT_EQ(Options::find(k)->help[1], "ABCDE"[k[9] - 'a']);
     }
-    EXPECT_TRUE(o.accel.kdA && o.accel.kdB && o.accel.kdC && o.accel.kdD && o.accel.kdE);
+    EXPECT_EQ(o.accel.kdOpts, KdOpts::all());
     EXPECT_THROW(o.set("accel.kd_a", "maybe"), Error);
 }
 
@@ -65,17 +65,18 @@ TEST(Options, KdOptsShorthandIsAViewOfTheFiveSwitches) {
     Options o;
     EXPECT_EQ(o.get("accel.kd_opts"), "none");
     o.set("accel.kd_opts", "ACE");
-    EXPECT_TRUE(o.accel.kdA && !o.accel.kdB && o.accel.kdC && !o.accel.kdD && o.accel.kdE);
+    EXPECT_EQ(o.accel.kdOpts.bits, KdOpts::A | KdOpts::C | KdOpts::E);
     EXPECT_EQ(o.get("accel.kd_opts"), "ACE");
     o.set("accel.kd_opts", "db");  // any order, either case
-    EXPECT_TRUE(!o.accel.kdA && o.accel.kdB && !o.accel.kdC && o.accel.kdD && !o.accel.kdE);
+    EXPECT_EQ(o.accel.kdOpts.bits, KdOpts::B | KdOpts::D);
     EXPECT_EQ(o.get("accel.kd_opts"), "BD");
     o.set("accel.kd_opts", "all");
     EXPECT_EQ(o.get("accel.kd_opts"), "ABCDE");
     o.set("accel.kd_e", "false");  // the switches and the shorthand stay one state
     EXPECT_EQ(o.get("accel.kd_opts"), "ABCD");
     o.set("accel.kd_opts", "none");
-    EXPECT_FALSE(o.accel.kdA || o.accel.kdB || o.accel.kdC || o.accel.kdD || o.accel.kdE);
+    EXPECT_EQ(o.accel.kdOpts, KdOpts{});
+    EXPECT_EQ(o.accel.kdOpts.name(), "Original");
     // Every one of the 32 subsets round-trips.
     for (int m = 0; m < 32; ++m) {
         std::string v;
@@ -103,21 +104,79 @@ TEST(Options, KdPresetSetsTheChaptersVariantsAndStrataSwitches) {
     o.set("accel.kd_preset", "all+strata");
     EXPECT_EQ(o.get("accel.kd_opts"), "ABCDE");
     EXPECT_TRUE(o.accel.kdLookahead && o.accel.kdSnsCompact);
-    EXPECT_EQ(o.accel.kdSmall, "subtree");
-    EXPECT_EQ(o.accel.kdLargeSplit, "sah");
+    EXPECT_EQ(o.accel.kdSmall, KdSmall::Subtree);
+    EXPECT_EQ(o.accel.kdLargeSplit, KdLargeSplit::Sah);
     o.set("accel.kd_preset", "all");
     EXPECT_EQ(o.get("accel.kd_opts"), "ABCDE");
     EXPECT_FALSE(o.accel.kdLookahead || o.accel.kdSnsCompact);
-    EXPECT_EQ(o.accel.kdSmall, "zhou");
-    EXPECT_EQ(o.accel.kdLargeSplit, "median");
+    EXPECT_EQ(o.accel.kdSmall, KdSmall::Zhou);
+    EXPECT_EQ(o.accel.kdLargeSplit, KdLargeSplit::Median);
     o.set("accel.kd_small", "subtree");
     EXPECT_EQ(o.get("accel.kd_preset"), "custom");
     o.set("accel.kd_preset", "custom");  // changes nothing
-    EXPECT_EQ(o.accel.kdSmall, "subtree");
+    EXPECT_EQ(o.accel.kdSmall, KdSmall::Subtree);
     o.set("accel.kd_preset", "original");
     EXPECT_EQ(o.get("accel.kd_opts"), "none");
-    EXPECT_EQ(o.accel.kdSmall, "zhou");
+    EXPECT_EQ(o.accel.kdSmall, KdSmall::Zhou);
     EXPECT_THROW(o.set("accel.kd_preset", "fast"), Error);
     EXPECT_THROW(o.set("accel.kd_small", "bottom-up"), Error);
     EXPECT_EQ(o.get("accel.kd_preset"), "original");
+}
+
+// The choice options are enums after parsing; their text is the registry's
+// choices, in the enum's order, both ways.
+TEST(Options, ChoiceOptionsAreTypedAndNameTheirValues) {
+    Options o;
+    for (const OptionInfo& info : Options::all()) {
+        if (info.kind != OptionKind::String || info.derived) continue;
+        ASSERT_FALSE(info.choices.empty()) << info.key;
+        for (const std::string& c : info.choices) {
+            o.set(info.key, c);
+            EXPECT_EQ(o.get(info.key), c) << info.key;
+        }
+    }
+    o.set("accel.builder", "lbvh-skip");
+    EXPECT_EQ(o.accel.builder, Builder::LbvhSkip);
+    EXPECT_STREQ(name(Builder::LbvhApetrei), "lbvh-apetrei");
+    EXPECT_STREQ(name(VdMode::Pretess), "pretess");
+    o.set("vd.mode", "off");
+    EXPECT_EQ(o.vd.mode, VdMode::Off);
+    o.set("render.tonemap", "clamp");
+    EXPECT_EQ(o.render.tonemap, Tonemap::Clamp);
+}
+
+// One set of combination rules: check() refuses what unavailable() lists,
+// with its reason, and nothing else.
+TEST(Options, CombinationRulesAreOneListThatCheckEnforces) {
+    Options o;
+    EXPECT_NO_THROW(o.check());
+    auto listed = [&](const std::string& kv) {
+        for (const Unavailable& u : o.unavailable())
+            if (u.assignment() == kv) return true;
+        return false;
+    };
+    EXPECT_TRUE(listed("accel.traversal=stackless"));  // lbvh-karras installs no skip links
+    EXPECT_TRUE(listed("accel.builder=cpu-sah"));      // the default backend is cuda
+    o.set("accel.builder", "lbvh-skip");
+    EXPECT_FALSE(listed("accel.traversal=stackless"));
+    o.set("accel.traversal", "stackless");
+    EXPECT_NO_THROW(o.check());
+    o.set("accel.builder", "kdtree");
+    EXPECT_TRUE(listed("accel.mode=instanced"));
+    try {
+        o.check();
+        FAIL() << "stackless with the kd-tree";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("lbvh-skip"), std::string::npos) << e.what();
+    }
+    o.set("accel.traversal", "stack");
+    EXPECT_NO_THROW(o.check());
+    o.set("accel.mode", "instanced");
+    EXPECT_THROW(o.check(), Error);
+    o.set("accel.mode", "flat");
+    o.set("accel.builder", "cpu-sah");
+    EXPECT_THROW(o.check(), Error);  // on the cuda backend
+    o.set("render.backend", "cpu");
+    EXPECT_NO_THROW(o.check());
+    EXPECT_FALSE(listed("accel.builder=cpu-sah"));
 }

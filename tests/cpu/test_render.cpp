@@ -73,7 +73,7 @@ TEST(CpuRender, SameSeedSameImage) {
 TEST(CpuRender, RebuildOnlyWhenAnimatedSkipsAStillFrame) {
     Scene s = furnaceScene(0.5f, 1.0f, 1);
     s.options.render.spp = 1;
-    s.options.accel.rebuild = "animated";
+    s.options.set("accel.rebuild", "animated");
     auto r = makeCpuRenderer(s);
     r->renderFrame(0.5f, 0);
     r->renderFrame(0.5f, 1);  // same time: no animate, no build
@@ -86,7 +86,7 @@ TEST(CpuRender, RebuildOnlyWhenAnimatedSkipsAStillFrame) {
     EXPECT_GT(c.stageMs("build"), 0.0);
     // Switching the builder forces a build even at the same time.
     Options o = r->options();
-    o.accel.builder = "cpu-sah";
+    o.set("accel.builder", "cpu-sah");
     r->setOptions(o);
     r->renderFrame(0.6f, 3);
     FrameRecord d;

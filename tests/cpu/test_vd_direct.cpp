@@ -42,7 +42,7 @@ std::string litScene() {
 // given, its record).
 std::vector<float> renderCpu(Scene s, uint32_t w, uint32_t h, int spp, int bounces, FrameRecord* rec = nullptr,
                              uint64_t* pairs = nullptr) {
-    s.options.render.backend = "cpu";
+    s.options.set("render.backend", "cpu");
     s.options.render.width = w;
     s.options.render.height = h;
     s.options.render.spp = spp;
@@ -69,7 +69,7 @@ struct Mode {
 
 void setUp(Mode& m, const std::string& path, const std::string& mode) {
     m.scene = loadScene(path);
-    m.scene.options.vd.mode = mode;
+    m.scene.options.set("vd.mode", mode);
     m.s = &withQuadsAsTriangles(m.scene, m.holder);
     m.flat = flattenScene(*m.s);
     poseFlatScene(*m.s, m.flat, 0.0f, m.pos, m.nrm);
@@ -184,9 +184,11 @@ TEST(VdDirect, ClosestHitsAndShadowVerdictsEqualPretessellationInBothModes) {
     std::printf("flat: %llu pairs, %llu without vd.pair_cull\n", (unsigned long long)flatPairs,
                 (unsigned long long)unculled);
     for (const char* builder : {"lbvh-karras", "lbvh-skip"}) {
-        AccelOptions o = direct.scene.options.accel;
-        o.builder = builder;
-        o.traversal = std::string(builder) == "lbvh-skip" ? "stackless" : "stack";
+        Options opts;
+        opts.accel = direct.scene.options.accel;
+        opts.set("accel.builder", builder);
+        opts.set("accel.traversal", std::string(builder) == "lbvh-skip" ? "stackless" : "stack");
+        const AccelOptions o = opts.accel;
         const MeshPatches mp = meshPatchRanges(*direct.s, direct.flat);
         EXPECT_EQ(mp.meshCount[1], 4u);
         EXPECT_EQ(mp.instanceBase[2], 4u);  // the second mushroom's patches follow the first's
@@ -310,7 +312,7 @@ TEST(VdDirect, ShadedDirectAgreesWithPretessWithinNoise) {
     const std::string path = dir.write("s.json", litScene());
     auto render = [&](const char* mode, uint32_t seed) {
         Scene s = loadScene(path);
-        s.options.vd.mode = mode;
+        s.options.set("vd.mode", mode);
         s.options.render.seed = seed;
         return renderCpu(s, 64, 48, 4, 2);
     };
@@ -346,7 +348,7 @@ TEST(VdDirect, DegenerateQuadsRenderSanelyInBothModes) {
     for (int k = 0; k < 2; ++k) {
         Scene s = loadScene(path);
         EXPECT_EQ(s.patchCount(), 3u);
-        s.options.vd.mode = modes[k];
+        s.options.set("vd.mode", modes[k]);
         img[k] = renderCpu(s, 64, 48, 1, 0);
         for (float v : img[k]) ASSERT_TRUE(std::isfinite(v)) << modes[k];
     }
@@ -366,7 +368,7 @@ TEST(VdDirect, CpuBackendRendersDirectLikePretess) {
     const char* modes[2] = {"direct", "pretess"};
     for (int k = 0; k < 2; ++k) {
         Scene s = loadScene(path);
-        s.options.vd.mode = modes[k];
+        s.options.set("vd.mode", modes[k]);
         // Silhouettes (no bounce): the background where a camera ray misses.
         // The frame's record (overlay, CSV) carries its pairs: all of them in direct mode, none in pretess.
         FrameRecord rec;

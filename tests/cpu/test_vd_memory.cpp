@@ -25,7 +25,7 @@ const char* kScene = R"({"meshes": [{"name": "f", "generator": "plane", "params"
   "vd": {"max_level": 4}})";
 
 Scene withMode(Scene s, const std::string& mode, int level) {
-    s.options.vd.mode = mode;
+    s.options.set("vd.mode", mode);
     s.options.vd.maxLevel = level;
     return s;
 }
@@ -50,8 +50,8 @@ TEST(VdMemory, PretessTrianglesAreWhatTessellationMakes) {
     for (const char* accelMode : {"flat", "instanced"})
         for (int level : {1, 3, 4}) {
             Scene s = withMode(scene, "pretess", level);
-            s.options.accel.mode = accelMode;
-            const bool perMesh = s.options.accel.mode == "instanced";
+            s.options.set("accel.mode", accelMode);
+            const bool perMesh = s.options.accel.mode == AccelMode::Instanced;
             const VdMemoryComparison c = compareVdMemory(counts, s.options, 660);
             const uint64_t made = storedTriangles(s, perMesh) - storedTriangles(withMode(s, "direct", level), perMesh);
             EXPECT_EQ(c.pretessTriangles, made) << accelMode << " level " << level;
@@ -79,12 +79,12 @@ TEST(VdMemory, EstimatesScaleAsTheModesDo) {
     EXPECT_EQ(l6.direct.total() - l5.direct.total(), 660ull * (5461 * 20 + 65 * 65 * 12));  // per-block work buffers
     EXPECT_GT(l5.pretess.total(), l5.direct.total());
     // Instanced mode stores the twice-drawn mushroom's triangles once.
-    o.accel.mode = "instanced";
+    o.set("accel.mode", "instanced");
     const VdMemoryComparison inst = at(5);
     EXPECT_LT(inst.pretessTriangles, l5.pretessTriangles);
     EXPECT_LT(inst.pretess.accel, l5.pretess.accel);
     // Pair culling's boxes cost direct mode memory; they are in its estimate.
-    o.accel.mode = "flat";
+    o.set("accel.mode", "flat");
     o.vd.pairCull = false;
     EXPECT_LT(at(5).direct.total(), l5.direct.total());
     EXPECT_NE(describeVdMemory(l5).find("level 5"), std::string::npos) << describeVdMemory(l5);

@@ -311,7 +311,7 @@ TEST(VdScene, QuadsAsTrianglesPretessAndOff) {
     EXPECT_LT(length(m.positions[s.meshes[0].positions.size() + 9 + 2] - vdPosition(p0, view, 2 / 8.f, 1 / 8.f)),
               1e-6f);
     // off: two undisplaced triangles per quad.
-    s.options.vd.mode = "off";
+    s.options.set("vd.mode", "off");
     auto off = trianglesFromQuads(s);
     EXPECT_EQ(off->meshes[0].triangles.size(), 8u);
     EXPECT_EQ(off->meshes[0].positions.size(), s.meshes[0].positions.size());

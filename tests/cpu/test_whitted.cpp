@@ -36,12 +36,12 @@ Scene baseScene(Mesh m) {
     s.options.render.height = 32;
     s.options.render.spp = 1;
     s.options.render.threads = 2;
-    s.options.accel.builder = "cpu-sah";
+    s.options.set("accel.builder", "cpu-sah");
     return s;
 }
 
 std::vector<float> render(Scene s, const std::string& integrator, int bounces) {
-    s.options.render.integrator = integrator;
+    s.options.set("render.integrator", integrator);
     s.options.render.bounces = bounces;
     auto r = makeCpuRenderer(s);
     r->renderFrame(0.0f, 0);

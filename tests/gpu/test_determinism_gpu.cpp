@@ -37,11 +37,10 @@ TEST(GpuDeterminism, SameSceneOptionsSeedAndFramesGiveBitIdenticalImagesWithEver
                                 {"kdtree", "stack", false},      {"kdtree", "stack", true}};
     for (const Variant& v : variants) {
         Scene s = test::animatedScene();
-        s.options.render.backend = "cuda";
-        s.options.accel.builder = v.builder;
-        s.options.accel.traversal = v.traversal;
-        s.options.accel.kdA = s.options.accel.kdB = s.options.accel.kdC = s.options.accel.kdD =
-            s.options.accel.kdE = v.kdAll;
+        s.options.set("render.backend", "cuda");
+        s.options.set("accel.builder", v.builder);
+        s.options.set("accel.traversal", v.traversal);
+        s.options.accel.kdOpts = v.kdAll ? KdOpts::all() : KdOpts{};
         std::string what = std::string(v.builder) + " / " + v.traversal + (v.kdAll ? " / [A]-[E]" : "");
         Frames a = render(s), b = render(s);
         ASSERT_EQ(a.radiance.size(), b.radiance.size());

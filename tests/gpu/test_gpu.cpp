@@ -167,7 +167,7 @@ TEST(GpuRender, WhittedImageEqualsTheCpuImage) {
     Scene s = furnace();
     s.options.render.spp = 4;
     s.options.render.bounces = 1;
-    s.options.render.integrator = "whitted";
+    s.options.set("render.integrator", "whitted");
     Mesh floor = test::makeSphere({0, -101, 0}, 100.0f, 64);
     s.meshes.push_back(floor);
     s.instances.push_back(Instance{"floor", 1, Affine{}, {}});
@@ -175,7 +175,7 @@ TEST(GpuRender, WhittedImageEqualsTheCpuImage) {
     s.sun.direction = normalize(Vec3{0.3f, 1.0f, 0.4f});
     s.sun.radiance = make3(3.0f);
     for (const char* builder : {"lbvh-karras", "kdtree"}) {
-        s.options.accel.builder = builder;
+        s.options.set("accel.builder", builder);
         std::vector<float> a, b;
         auto g = makeCudaRenderer(s);
         g->renderFrame(0.0f, 1);

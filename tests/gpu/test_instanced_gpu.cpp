@@ -32,9 +32,9 @@ TEST(GpuInstanced, ClosestHitsEqualBruteForceForEveryVariantAndTime) {
         SceneView base = hostSceneView(s, flat, pos, nrm, BvhView{}, CameraView{});
         for (Case c : {Case{"lbvh-karras", "stack"}, Case{"lbvh-apetrei", "stack"}, Case{"lbvh-skip", "stack"},
                        Case{"lbvh-skip", "stackless"}}) {
-            s.options.accel.mode = "instanced";
-            s.options.accel.builder = c.builder;
-            s.options.accel.traversal = c.traversal;
+            s.options.set("accel.mode", "instanced");
+            s.options.set("accel.builder", c.builder);
+            s.options.set("accel.traversal", c.traversal);
             const std::vector<HitRecord> got = traceOnGpuForValidation(s, t, rays);
             ASSERT_EQ(got.size(), rays.size());
             int hits = 0, far = 0;
@@ -63,8 +63,8 @@ TEST(GpuInstanced, RendersTheImageOfFlatModeAndSwitchesLive) {
     s.options.render.bounces = 2;
     auto frame = [&](const char* mode, const char* builder) {
         Options o = s.options;
-        o.accel.mode = mode;
-        o.accel.builder = builder;
+        o.set("accel.mode", mode);
+        o.set("accel.builder", builder);
         return o;
     };
     // One renderer switching flat -> instanced -> another variant -> flat,

@@ -35,13 +35,14 @@ struct GpuTree {
     KdGpuStats stats;
 };
 
-GpuTree buildOnGpu(const Mesh& m, KdVariant v, const KdConfig& cfg = {}) {
+GpuTree buildOnGpu(const Mesh& m, KdOpts v, KdConfig cfg = {}) {
+    cfg.opts = v;
     DeviceBuffer<Vec3> pos;
     DeviceBuffer<Tri> tris;
     pos.upload(m.positions);
     tris.upload(m.triangles);
     KdGpuBuilder b;
-    b.build(pos.data(), tris.data(), uint32_t(m.triangles.size()), v, cfg, LaunchContext{});
+    b.build(pos.data(), tris.data(), uint32_t(m.triangles.size()), cfg, LaunchContext{});
     GpuTree g;
     b.download(g.tree.nodes, g.tree.primIndex);
     g.tree.bounds = b.view().bounds;
@@ -82,7 +83,7 @@ TEST(GpuKdTree, AllVariantsValidAndTraceLikeBruteForce) {
         float sahOriginal = 0;
         uint32_t launchesOriginal = 0;
         for (unsigned mask = 0; mask < 32; ++mask) {
-            KdVariant v = KdVariant::fromMask(mask);
+            KdOpts v = KdOpts::fromMask(mask);
             GpuTree g = buildOnGpu(m, v);
             KdReport r = validateKdTree(g.tree.view(), m.positions, m.triangles);
             const std::string what = std::to_string(n) + " tris, " + v.name();
@@ -94,7 +95,7 @@ TEST(GpuKdTree, AllVariantsValidAndTraceLikeBruteForce) {
                 launchesOriginal = g.stats.launches;
             } else {
                 EXPECT_NEAR(r.sahCost, sahOriginal, 0.01f * sahOriginal) << what;
-                if (n > 64 && (v.a || v.c)) EXPECT_LT(g.stats.launches, launchesOriginal) << what;
+                if (n > 64 && (v.has(KdOpts::A) || v.has(KdOpts::C))) EXPECT_LT(g.stats.launches, launchesOriginal) << what;
             }
         }
     }
@@ -118,7 +119,7 @@ TEST(GpuKdTree, BadInputGivesValidTrees) {
     Mesh empty;
     for (const Mesh* m : {&same, &point, &tiny, &huge, &empty})
         for (unsigned mask : {0u, 31u}) {
-            GpuTree g = buildOnGpu(*m, KdVariant::fromMask(mask));
+            GpuTree g = buildOnGpu(*m, KdOpts::fromMask(mask));
             KdReport r = validateKdTree(g.tree.view(), m->positions, m->triangles);
             EXPECT_TRUE(r.ok) << m->triangles.size() << " " << mask << ": " << (r.errors.empty() ? "" : r.errors[0]);
         }
@@ -136,7 +137,7 @@ TEST(GpuKdTree, FanAroundOneVertexEndsAfterMaxStalls) {
     KdConfig unlimited;
     unlimited.maxStalls = 1000;
     for (unsigned mask : {0u, 31u}) {
-        const KdVariant v = KdVariant::fromMask(mask);
+        const KdOpts v = KdOpts::fromMask(mask);
         GpuTree g = buildOnGpu(cone, v), deep = buildOnGpu(cone, v, unlimited);
         for (const GpuTree* t : {&g, &deep}) {
             KdReport r = validateKdTree(t->tree.view(), cone.positions, cone.triangles);
@@ -193,7 +194,7 @@ TEST(GpuKdTree, SameTreeAsCpuReference) {
         } runs[] = {{0u, &zhou, ""}, {31u, &zhou, ""}, {31u, &strata, " + strata's"}, {0u, &sah, " + SAH splits"},
                     {31u, &sah, " + strata's + SAH splits"}};
         for (const auto& run : runs) {
-            const KdVariant v = KdVariant::fromMask(run.mask);
+            const KdOpts v = KdOpts::fromMask(run.mask);
             GpuTree g = buildOnGpu(c.mesh, v, *run.cfg);
             const HostKdTree& ref = run.cfg->largeSah ? refSah : refMedian;
             const double sahRef = kdSahCost(ref.view(), 1.0, 1.0);
@@ -231,7 +232,7 @@ TEST(GpuKdTree, StrataSwitchesBuildTheSameTree) {
     const std::pair<const char*, KdConfig> configs[] = {
         {"lookahead", ahead}, {"subtree", subtree}, {"compact", compact}, {"all of strata's", every}};
     for (unsigned mask : {0u, 31u}) {
-        const KdVariant v = KdVariant::fromMask(mask);
+        const KdOpts v = KdOpts::fromMask(mask);
         const GpuTree a = buildOnGpu(m, v, zhou);
         EXPECT_EQ(a.stats.idleLevels, 0u) << v.name();
         EXPECT_GT(a.stats.smallLevels, 2u) << v.name() << ": Zhou08's small-node stage runs level by level";

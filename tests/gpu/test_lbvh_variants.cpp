@@ -101,7 +101,7 @@ TEST(GpuLbvhVariants, EveryVariantEqualsItsCpuRunBitForBit) {
             for (const test::LbvhCase& c : test::lbvhCases()) {
                 Scene s = test::sceneWith(c.mesh);
                 s.options.accel.mortonBits = bits;
-                s.options.accel.builder = lbvhVariantName(v);
+                s.options.set("accel.builder", lbvhVariantName(v));
                 GpuBuildResult g = buildOnGpuForValidation(s, 0.0f);
                 std::vector<Aabb> bounds;
                 triangleBounds(g.positions, s.meshes[0].triangles, bounds);
@@ -171,8 +171,8 @@ TEST(GpuLbvhVariants, StackAndStacklessHitsEqualBruteForce) {
         {"lbvh-karras", "stack"}, {"lbvh-apetrei", "stack"}, {"lbvh-skip", "stack"}, {"lbvh-skip", "stackless"}};
     std::vector<HitRecord> skipStack;
     for (auto [builder, traversal] : combos) {
-        s.options.accel.builder = builder;
-        s.options.accel.traversal = traversal;
+        s.options.set("accel.builder", builder);
+        s.options.set("accel.traversal", traversal);
         std::vector<HitRecord> got = traceOnGpuForValidation(s, 0.0f, rays);
         expectHitsMatch(geo, rays, got, ref, std::string(builder) + " " + traversal);
         if (std::string(builder) == "lbvh-skip" && std::string(traversal) == "stack") skipStack = got;
@@ -199,8 +199,8 @@ TEST(GpuLbvhVariants, DeepTreeHitsEqualBruteForce) {
     const std::pair<const char*, const char*> combos[] = {
         {"lbvh-karras", "stack"}, {"lbvh-apetrei", "stack"}, {"lbvh-skip", "stack"}, {"lbvh-skip", "stackless"}};
     for (auto [builder, traversal] : combos) {
-        s.options.accel.builder = builder;
-        s.options.accel.traversal = traversal;
+        s.options.set("accel.builder", builder);
+        s.options.set("accel.traversal", traversal);
         GpuBuildResult g = buildOnGpuForValidation(s, 0.0f);
         HostBvh h{g.nodes, g.primIndex, g.root};
         BvhReport rep = validateBvh(h.view(), test::boundsOf(m));
@@ -224,8 +224,8 @@ TEST(GpuLbvhVariants, RendererImageIsTheSameForEveryVariant) {
         {"lbvh-karras", "stack"}, {"lbvh-apetrei", "stack"}, {"lbvh-skip", "stack"}, {"lbvh-skip", "stackless"}};
     std::vector<float> ref;
     for (auto [builder, traversal] : combos) {
-        s.options.accel.builder = builder;
-        s.options.accel.traversal = traversal;
+        s.options.set("accel.builder", builder);
+        s.options.set("accel.traversal", traversal);
         auto r = makeCudaRenderer(s);
         r->renderFrame(0.0f, 2);
         std::vector<float> rad;

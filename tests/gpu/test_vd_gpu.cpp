@@ -44,9 +44,9 @@ Scene loadTestScene() {
 std::vector<float> render(Scene s, const std::string& backend, const std::string& mode, int bounces, int spp,
                           FrameRecord* rec = nullptr, const std::string& accelMode = "flat",
                           uint64_t* pairs = nullptr) {
-    s.options.render.backend = backend;
-    s.options.vd.mode = mode;
-    s.options.accel.mode = accelMode;
+    s.options.set("render.backend", backend);
+    s.options.set("vd.mode", mode);
+    s.options.set("accel.mode", accelMode);
     s.options.render.width = 96;
     s.options.render.height = 64;
     s.options.render.spp = spp;
@@ -143,7 +143,7 @@ TEST(GpuVd, PretessTooLargeForTheGpuSaysWhatToLower) {
     REQUIRE_GPU();
     Scene s = loadTestScene();
     s.path = "vd.json";
-    s.options.vd.mode = "pretess";
+    s.options.set("vd.mode", "pretess");
     s.options.vd.maxLevel = 7;  // 852 K triangles: about 280 MiB with their LBVH
     s.options.render.width = 96;
     s.options.render.height = 64;
@@ -154,7 +154,7 @@ TEST(GpuVd, PretessTooLargeForTheGpuSaysWhatToLower) {
     } catch (const Error& e) {
         message = e.what();
     }
-    s.options.vd.mode = "direct";
+    s.options.set("vd.mode", "direct");
     s.options.vd.maxLevel = 4;
     bool directFits = true;
     try {
@@ -187,7 +187,7 @@ TEST(GpuVd, DirectImageEqualsTheCpuReferenceWithinNoise) {
 TEST(GpuVd, LevelOptionsChangeTheSurfaceAndFrozenLodHolds) {
     REQUIRE_GPU();
     Scene s = loadTestScene();
-    s.options.vd.mode = "direct";
+    s.options.set("vd.mode", "direct");
     s.options.render.width = 128;
     s.options.render.height = 96;
     s.options.render.bounces = 0;
@@ -235,13 +235,13 @@ TEST(GpuVd, MemoryReportEstimatesWhatEachModeAllocates) {
     for (const char* accelMode : {"flat", "instanced"})
         for (const char* builder : {"lbvh-karras", "lbvh-skip"}) {
             Scene s = loadScene(test::sourceFile("assets/scenes/vd-party.json"));
-            s.options.accel.mode = accelMode;
-            s.options.accel.builder = builder;
+            s.options.set("accel.mode", accelMode);
+            s.options.set("accel.builder", builder);
             s.options.vd.maxLevel = 3;
             s.options.render.width = 64;
             s.options.render.height = 48;
             auto measure = [&](const char* mode, size_t* vdBytes, VdMemoryComparison* estimate) {
-                s.options.vd.mode = mode;
+                s.options.set("vd.mode", mode);
                 std::unique_ptr<Renderer> r = makeCudaRenderer(s);
                 r->renderFrame(0.0f, 1);
                 r->finish();

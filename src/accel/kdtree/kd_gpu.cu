@@ -14,16 +14,6 @@
 
 namespace strata {
 
-std::string KdVariant::name() const {
-    std::string s;
-    if (a) s += 'A';
-    if (b) s += 'B';
-    if (c) s += 'C';
-    if (d) s += 'D';
-    if (e) s += 'E';
-    return s.empty() ? "Original" : s;
-}
-
 namespace kdgpu {
 namespace {
 
@@ -626,13 +616,13 @@ uint32_t blocksFor(uint32_t n, uint32_t b) { return (n + b - 1) / b; }
 
 }  // namespace
 
-void KdGpuBuilder::build(const Vec3* pos, const Tri* tris, uint32_t numTris, const KdVariant& v,
-                         const KdConfig& config, const LaunchContext& ctx) {
+void KdGpuBuilder::build(const Vec3* pos, const Tri* tris, uint32_t numTris, const KdConfig& config,
+                         const LaunchContext& ctx) {
     // The small-root store and primIndex are sized for ordinary scenes; an
     // input that duplicates more references (many triangles sharing one
     // vertex, clipped level after level) is built again with both doubled.
     for (uint32_t growth = 0;; ++growth) {
-        const uint32_t overflow = buildPass(pos, tris, numTris, v, config, ctx, growth);
+        const uint32_t overflow = buildPass(pos, tris, numTris, config, ctx, growth);
         if (!overflow) return;
         if (growth == kMaxGrowth)
             throw Error(std::string("kd-tree (gpu): ") + (overflow & kdgpu::kFlagPrim ? "primIndex" : "small-root store") +
@@ -641,8 +631,8 @@ void KdGpuBuilder::build(const Vec3* pos, const Tri* tris, uint32_t numTris, con
     }
 }
 
-uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numTris, const KdVariant& v,
-                                 const KdConfig& config, const LaunchContext& outer, uint32_t growth) {
+uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numTris, const KdConfig& config,
+                                 const LaunchContext& outer, uint32_t growth) {
     using namespace kdgpu;
     stats_ = KdGpuStats{};
     stats_.passes = growth + 1;
@@ -676,9 +666,9 @@ uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numT
     nodeF32_.resize(stride * 8);
     cutCell_.resize(activeCap);
     chunkU32_.resize(size_t(chunkCap) * 5);
-    chunkF32_.resize(v.c ? 0 : size_t(chunkCap) * 6);
-    refFlags_.resize(v.a ? 0 : refCap);
-    rightBox_.resize(v.a ? 0 : refCap);
+    chunkF32_.resize(cfg.opts.has(KdOpts::C) ? 0 : size_t(chunkCap) * 6);
+    refFlags_.resize(cfg.opts.has(KdOpts::A) ? 0 : refCap);
+    rightBox_.resize(cfg.opts.has(KdOpts::A) ? 0 : refCap);
     counters_.resize(kNumCounters + 6);
     bounds_d_.resize(1);
     uint32_t* ctr = counters_.data();
@@ -724,9 +714,9 @@ uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numT
     a.refFlags = refFlags_.data();
     a.rightBox = rightBox_.data();
     a.cfg = cfg;
-    a.ballot = v.b;
-    a.shflReduce = v.d;
-    a.atomicBoxes = v.c;
+    a.ballot = cfg.opts.has(KdOpts::B);
+    a.shflReduce = cfg.opts.has(KdOpts::D);
+    a.atomicBoxes = cfg.opts.has(KdOpts::C);
 
     a.activeCapacity = activeCap;
 
@@ -795,7 +785,7 @@ uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numT
             a.nextBox = refBox_[cur ^ 1].data();
             launch(ctx, "build/kd_large/group_chunks", {1, 1024}, lnsGroupChunks, a);
             launch(ctx, "build/kd_large/chunk_bounds", {chunkGrid, kBlock}, lnsChunkBounds, a);
-            if (!v.c) {  // Original: six segmented reductions, one per box component
+            if (!cfg.opts.has(KdOpts::C)) {  // Original: six segmented reductions, one per box component
                 for (int k = 0; k < 6; ++k) {
                     if (hostSizes)
                         library("build/kd_large/cub_segmented_reduce", [&] {
@@ -811,7 +801,7 @@ uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numT
                 launch(ctx, "build/kd_large/binned_splits", {nodeWarpGrid, kBlock}, lnsBinnedSplits, a);
             }
             launch(ctx, "build/kd_large/split_nodes", {nodeThreadGrid, kBlock}, lnsSplitNodes, a);
-            if (v.a) {  // [A]: one sorting kernel with two atomics per block
+            if (cfg.opts.has(KdOpts::A)) {  // [A]: one sorting kernel with two atomics per block
                 launch(ctx, "build/kd_large/sort_atomic", {chunkGrid, kBlock}, lnsSortTriangles, a, true);
             } else {  // Original (Fig. 13.1): classify, two segmented scans, node offsets, scatter
                 launch(ctx, "build/kd_large/sort_classify", {chunkGrid, kBlock}, lnsSortTriangles, a, false);
@@ -860,7 +850,7 @@ uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numT
         candMask_.resize(size_t(numSmall) * 384);
         SmallStageArgs sa{reinterpret_cast<const SmallRoot*>(small_.data()), numSmall, smallTri_.data(),
                           smallBox_.data(), candPlane_.data(), candMask_.data(), nodes_.data(), nodeBudget,
-                          primIndex_.data(), primCap, ctr, cfg, v.e};
+                          primIndex_.data(), primCap, ctr, cfg, cfg.opts.has(KdOpts::E)};
         const SmallStageResult r = runSmallStage(sa, smallList_, smallCount_, ctx);
         stats_.smallLevels = r.levels;
         readCounters();

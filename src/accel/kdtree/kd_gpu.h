@@ -32,12 +32,6 @@
 
 namespace strata {
 
-struct KdVariant {  // Table 13.1; all false: "Original"
-    bool a = false, b = false, c = false, d = false, e = false;
-    static KdVariant fromMask(unsigned m) { return {bool(m & 1), bool(m & 2), bool(m & 4), bool(m & 8), bool(m & 16)}; }
-    std::string name() const;  // "Original", "A", "ABCDE", ...
-};
-
 struct KdGpuStats {
     // launches: kernel calls as the chapter counts them (a library call is
     // one; the kernels CUB launches inside libraryCalls are not counted)
@@ -55,8 +49,7 @@ public:
     // when the output arrays overflow even at 8x their usual size.
     // Its two stages are build/kd_large and build/kd_small, their kernels
     // labelled under them.
-    void build(const Vec3* pos, const Tri* tris, uint32_t numTris, const KdVariant& variant, const KdConfig& config,
-               const LaunchContext& ctx);
+    void build(const Vec3* pos, const Tri* tris, uint32_t numTris, const KdConfig& config, const LaunchContext& ctx);
     KdView view() const;  // device pointers
     const KdGpuStats& stats() const { return stats_; }
     void download(std::vector<KdNode>& nodes, std::vector<uint32_t>& primIndex) const;
@@ -66,8 +59,8 @@ private:
     static constexpr uint32_t kMaxGrowth = 3;  // rebuilds with larger output arrays, each 2x
     // One build with the output arrays at 2^growth times their usual size;
     // returns the overflow flags (0: complete).
-    uint32_t buildPass(const Vec3* pos, const Tri* tris, uint32_t numTris, const KdVariant& variant,
-                       const KdConfig& config, const LaunchContext& ctx, uint32_t growth);
+    uint32_t buildPass(const Vec3* pos, const Tri* tris, uint32_t numTris, const KdConfig& config,
+                       const LaunchContext& ctx, uint32_t growth);
     KdGpuStats stats_;
     Aabb bounds_;
     DeviceBuffer<KdNode> nodes_;

@@ -7,10 +7,13 @@
 #include <cstdint>
 
 #include "accel/kdtree/kd_layout.h"
+#include "core/kd_opts.h"
 
 namespace strata {
 
 struct KdConfig {
+    // Table 13.1's [A]-[E] (GPU builder; the tree is the same with any set).
+    KdOpts opts;
     uint32_t smallNodeMax = 64;      // Zhou08: nodes of <= 64 triangles go to the small-node stage (64-bit masks)
     float emptySpaceRatio = 0.25f;   // Zhou08: cut off an empty slab wider than 25% of the node
     float traversalCost = 1.0f;      // SAH, relative units

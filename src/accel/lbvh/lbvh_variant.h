@@ -26,29 +26,36 @@ inline const char* lbvhVariantName(LbvhVariant v) {
     return "?";
 }
 
-inline bool isLbvhBuilder(const std::string& builder) {
-    return builder == "lbvh-karras" || builder == "lbvh-apetrei" || builder == "lbvh-skip";
+// The LBVH variant of accel.builder; Karras for a builder that is not an
+// LBVH (the VD middle level under the kd-tree; cpu-sah has no GPU version).
+inline LbvhVariant lbvhVariantOf(const AccelOptions& o) {
+    switch (o.builder) {
+        case Builder::LbvhApetrei: return LbvhVariant::Apetrei;
+        case Builder::LbvhSkip: return LbvhVariant::ApetreiSkip;
+        default: return LbvhVariant::Karras;
+    }
 }
 
-// The LBVH variant of accel.builder; Karras for a builder that is not an
-// LBVH (cpu-sah has no GPU version: the CLI refuses it on the CUDA backend).
-inline LbvhVariant lbvhVariantOf(const AccelOptions& o) {
-    if (o.builder == "lbvh-apetrei") return LbvhVariant::Apetrei;
-    if (o.builder == "lbvh-skip") return LbvhVariant::ApetreiSkip;
-    return LbvhVariant::Karras;
+// The accel.builder of a variant.
+inline Builder builderOf(LbvhVariant v) {
+    switch (v) {
+        case LbvhVariant::Apetrei: return Builder::LbvhApetrei;
+        case LbvhVariant::ApetreiSkip: return Builder::LbvhSkip;
+        default: return Builder::LbvhKarras;
+    }
 }
 
 // Whether the frame runs through the instance hierarchy (accel.mode
 // instanced); the kd-tree is flat mode only, so with it the frame is flat.
-inline bool runsInstanced(const AccelOptions& o) { return o.mode == "instanced" && o.builder != "kdtree"; }
+inline bool runsInstanced(const AccelOptions& o) { return o.mode == AccelMode::Instanced && o.builder != Builder::KdTree; }
 
 // The traversal to run. Stackless needs the skip links that only lbvh-skip
-// installs: with any other builder the stack traversal runs (Options::check
-// turns that combination into an error on the CLI, once the scene file
-// and the flags are applied; a live
-// change in the viewer may pass through it while two options are flipped).
+// installs: with any other builder the stack traversal runs (the rule is in
+// Options::unavailable(); a live change in the viewer may pass through the
+// combination while two options are flipped).
 inline BvhTraversal traversalOf(const AccelOptions& o) {
-    return o.traversal == "stackless" && o.builder == "lbvh-skip" ? BvhTraversal::Stackless : BvhTraversal::Stack;
+    return o.traversal == Traversal::Stackless && o.builder == Builder::LbvhSkip ? BvhTraversal::Stackless
+                                                                                 : BvhTraversal::Stack;
 }
 
 }  // namespace strata
