@@ -19,9 +19,13 @@ StageTimer::~StageTimer() {
 }
 
 int StageTimer::find(const char* label) const {
+    for (const auto& [address, stage] : byAddress_)
+        if (address == label) return stage;
+    int stage = -1;
     for (size_t k = 0; k < names_.size(); ++k)
-        if (names_[k] == label) return int(k);
-    return -1;
+        if (names_[k] == label) stage = int(k);
+    if (byAddress_.size() < 256) byAddress_.emplace_back(label, stage);  // a bound for labels built at run time
+    return stage;
 }
 
 bool StageTimer::isOpen(int stage) const {

@@ -23,7 +23,8 @@ public:
     StageTimer& operator=(const StageTimer&) = delete;
 
     const std::vector<std::string>& stages() const { return names_; }
-    // The stage (column) named `label` ("build/morton"), or -1.
+    // The stage (column) named `label` ("build/morton"), or -1. Labels are
+    // string literals: the answer is remembered by the label's address.
     int find(const char* label) const;
 
     // Opens a frame's record; stages are timed between begin(i) and end(i)
@@ -56,6 +57,9 @@ private:
     void resolve(Slot& s);
 
     std::vector<std::string> names_;
+    // find() by the label's address first: labels are string literals, and
+    // a builder's launches look theirs up hundreds of times a frame.
+    mutable std::vector<std::pair<const char*, int>> byAddress_;
     std::vector<Slot> slots_;
     std::vector<cudaEvent_t> pool_;
     std::deque<int> order_;  // pending slots, oldest first
