@@ -16,7 +16,7 @@
 #include "accel/kdtree/kd_cpu_builder.h"
 #include "core/error.h"
 #include "render/kd_config.h"
-#include "render/instanced_host.h"
+#include "render/instancing.h"
 #include "accel/kdtree/kd_validate.h"
 #include "accel/lbvh/lbvh_host.h"
 #include "accel/lbvh/skip_reference.h"

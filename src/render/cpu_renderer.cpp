@@ -15,7 +15,7 @@
 #include "render/path_storage.h"
 #include "render/renderer_base.h"
 #include "core/parallel.h"
-#include "render/instanced_host.h"
+#include "render/instancing.h"
 #include "render/vd_host.h"
 
 namespace strata {

@@ -106,7 +106,7 @@ void checkFits(const Scene& scene, const FlatScene& flat, const VdMemoryComparis
     size_t pixels = size_t(scene.options.render.width) * scene.options.render.height;
     size_t t = flat.tris.size();
     size_t accel = LbvhBuilder::estimateBytes(t);
-    if (scene.options.accel.mode == AccelMode::Instanced) accel += InstancedGpu::estimateBytes(scene);
+    if (scene.options.accel.mode == AccelMode::Instanced) accel += InstancedGpu::estimateBytes(scene, flat);
     size_t vd = flat.patches.empty() ? 0 : vdMemory.direct.total() + VdGpu::estimatePairBytes(pixels);
     size_t need = GpuScene::estimateBytes(scene, flat) + accel + vd + pixels * PathStorage<DeviceBuffer>::bytesPerPixel() + (64u << 20);
     size_t freeBytes = gpu.freeBytes;

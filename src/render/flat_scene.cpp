@@ -5,7 +5,6 @@
 #include <limits>
 
 #include "core/error.h"
-#include "core/parallel.h"
 #include "scene/keyframes.h"
 #include "scene/pose.h"
 
@@ -204,33 +203,6 @@ MeshPatches meshPatchRanges(const Scene& scene, const FlatScene& flat) {
         if (r.instanceBase[i] == r.meshFirst[m]) r.meshCount[m]++;
     }
     return r;
-}
-
-VdCullTable vdCullTable(const FlatScene& flat, int maxLevel) {
-    constexpr size_t n = kVdCullBoxes;
-    VdCullTable t;
-    t.quadrants.resize(4 * flat.patches.size());
-    t.sixteenths.resize(n * flat.patches.size());
-    // Each mesh patch once, on every core (a grid of up to 129 x 129 map
-    // lookups per patch at level 7: 1.5 ms per patch on one core), then
-    // copied to the same patch of the mesh's other instances.
-    std::vector<uint32_t> origins;
-    for (uint32_t k = 0; k < flat.patches.size(); ++k)
-        if (flat.patchOrigin[k] == k) origins.push_back(k);
-    ThreadPool pool;
-    pool.parallelFor(uint32_t(origins.size()), [&](uint32_t i) {
-        const uint32_t k = origins[i];
-        const VdPatch& p = flat.patches[k];
-        const int level = std::max(1, std::min({p.maxLevel, maxLevel, kVdMaxLevel}));
-        vdCullBoxes(p, flat.vdMaps[size_t(p.map)], level, &t.quadrants[4 * size_t(k)], &t.sixteenths[n * k]);
-    }, 1);
-    for (size_t k = 0; k < flat.patches.size(); ++k) {
-        const uint32_t o = flat.patchOrigin[k];
-        if (o == k) continue;
-        std::copy_n(&t.quadrants[4 * size_t(o)], 4, &t.quadrants[4 * k]);
-        std::copy_n(&t.sixteenths[n * o], n, &t.sixteenths[n * k]);
-    }
-    return t;
 }
 
 void triangleBounds(const std::vector<Vec3>& pos, const std::vector<Tri>& tris, std::vector<Aabb>& out) {

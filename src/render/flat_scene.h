@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "accel/vd/vd_cull.h"
 #include "render/scene_view.h"
 #include "scene/vd_scene.h"
 #include "scene/keyframes.h"
@@ -59,26 +60,6 @@ struct MeshPatches {
     std::vector<uint32_t> meshCount;     // per mesh: patches per instance (0: not a VD mesh)
 };
 MeshPatches meshPatchRanges(const Scene& scene, const FlatScene& flat);
-
-// vdCullBoxes of every patch for trees up to vd.max_level `maxLevel` (and
-// each patch's own cap), once per mesh patch: 4 quadrants and kVdCullBoxes
-// sixteenths per patch.
-struct VdCullTable {
-    std::vector<Aabb> quadrants, sixteenths;
-};
-VdCullTable vdCullTable(const FlatScene& flat, int maxLevel);
-// A patch's cull boxes in world space: its instance's transform of the
-// sixteenths, and the quadrants as their unions.
-STRATA_HD void vdWorldCullBoxes(const Aabb* sixteenths, const Affine& worldFromObject, Aabb* worldSixteenths,
-                                Aabb* worldQuadrants) {
-    for (int q = 0; q < 4; ++q) {
-        worldQuadrants[q] = Aabb{};
-        for (int k = 0; k < 4; ++k) {
-            worldSixteenths[4 * q + k] = transformBox(worldFromObject, sixteenths[4 * q + k]);
-            worldQuadrants[q].grow(worldSixteenths[4 * q + k]);
-        }
-    }
-}
 
 // This frame's instance transforms (both directions) and the patches' world
 // boxes: the input of the patch-box BVH (vd.mode direct).

@@ -6,7 +6,7 @@
 #include "accel/bvh_traverse.h"
 #include "accel/stackless_traverse.h"
 #include "accel/kdtree/kd_traverse.h"
-#include "accel/two_level.h"
+#include "accel/toplevel/two_level.h"
 #include "accel/triangle.h"
 #include "core/texture.h"
 #include "render/lights.h"

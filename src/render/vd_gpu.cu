@@ -6,6 +6,7 @@
 
 #include "accel/lbvh/lbvh_variant.h"
 #include "gpu/launch.cuh"
+#include "render/instancing.h"
 
 namespace strata {
 namespace {
@@ -218,7 +219,7 @@ void VdGpu::prepare(const Scene& scene, const FlatScene& flat, const VdOptions& 
     // vd.max_level changes), else the patches' loose boxes.
     boxShift_ = o.pairCull ? kVdQuadrantShift : 0;
     if (o.pairCull && o.maxLevel != cullLevel_) {  // pageable sources: each copy has left its vector when upload returns
-        const VdCullTable table = vdCullTable(flat, o.maxLevel);
+        const VdCullTable table = vdCullTable(flat.patches, flat.vdMaps, flat.patchOrigin, o.maxLevel);
         cullQuadrants_.upload(table.quadrants, stream);
         cullSixteenths_.upload(table.sixteenths, stream);
         cullLevel_ = o.maxLevel;
@@ -239,67 +240,30 @@ void VdGpu::prepare(const Scene& scene, const FlatScene& flat, const VdOptions& 
         boxesTraversal_ = traversalOf(accel);
         return;
     }
+    // One object-space BLAS per VD mesh over its patches' boxes (again when
+    // the builder or the boxes change) under a top level over the VD
+    // instances: the plan every two-level hierarchy follows.
     sixteenths_ = o.pairCull ? cullSixteenths_.data() : nullptr;
-    if (patchMeshes_.empty()) {  // the VD meshes and instances, once
-        const MeshPatches mp = meshPatchRanges(scene, flat);
-        std::vector<int32_t> slot(scene.meshes.size(), -1);
-        std::vector<Aabb> boxes;
-        for (size_t m = 0; m < scene.meshes.size(); ++m) {
-            if (mp.meshCount[m] == 0) continue;
-            PatchMesh pm;
-            pm.mesh = uint32_t(m);
-            pm.first = mp.meshFirst[m];
-            pm.boxOffset = uint32_t(boxes.size());
-            pm.count = mp.meshCount[m];
-            for (uint32_t k = 0; k < pm.count; ++k) {
-                boxes.push_back(flat.patches[mp.meshFirst[m] + k].box);
-                pm.box.grow(boxes.back());
-            }
-            slot[m] = int32_t(patchMeshes_.size());
-            patchMeshes_.push_back(pm);
-            patchBlas_.push_back(std::make_unique<LbvhBuilder>());
-        }
-        for (size_t i = 0; i < scene.instances.size(); ++i) {
-            const int32_t s = slot[size_t(scene.instances[i].mesh)];
-            if (s < 0) continue;
-            memberInstance_.push_back(uint32_t(i));
-            memberMesh_.push_back(uint32_t(s));
-            memberPatchBase_.push_back(mp.instanceBase[i]);
+    if (!patchLevel_) {
+        patchLevel_ = std::make_unique<TopLevelGpu>(patchPlan(scene, flat));
+        const InstancePlan& plan = patchLevel_->plan();
+        std::vector<Aabb> boxes;  // the loose boxes of each static BLAS's patches (without vd.pair_cull)
+        for (uint32_t k = 0; k < plan.numStatic; ++k) {
+            patchBoxOffset_.push_back(uint32_t(boxes.size()));
+            const uint32_t first = plan.blas[k].primBase, count = plan.meshes[plan.blas[k].mesh].prims;
+            for (uint32_t p = 0; p < count; ++p) boxes.push_back(flat.patches[first + p].box);
         }
         meshPatchBoxes_.upload(boxes, stream);
-        memberBoxes_.resize(memberInstance_.size());
-        members_.resize(memberInstance_.size());
-        patchBlasViews_.resize(patchMeshes_.size());
     }
-    const std::string key = std::string(name(accel.builder)) + "/" + std::to_string(accel.mortonBits) +
-                            (o.pairCull ? "/cull " + std::to_string(cullLevel_) : "");
-    if (key != patchKey_) {  // object space: again only when the builder or the boxes change
-        for (size_t k = 0; k < patchMeshes_.size(); ++k) {
-            const PatchMesh& pm = patchMeshes_[k];
-            const Aabb* boxes = o.pairCull ? cullQuadrants_.data() + (size_t(pm.first) << boxShift_)
-                                           : meshPatchBoxes_.data() + pm.boxOffset;
-            patchBlas_[k]->build(config, boxes, pm.count << boxShift_, ctx);
-        }
-        patchKey_ = key;
-    }
-    const BvhTraversal traversal = traversalOf(accel);
-    std::vector<BlasView> blas(patchMeshes_.size());
-    for (size_t k = 0; k < blas.size(); ++k) blas[k].bvh = patchBlas_[k]->view(traversal);
-    std::vector<InstanceView> members(memberInstance_.size());
-    std::vector<Aabb> boxes(members.size());
-    for (size_t j = 0; j < members.size(); ++j) {
-        const uint32_t i = memberInstance_[j];
-        members[j].objectFromWorld = frame_.objectFromWorld[i];
-        members[j].blas = memberMesh_[j];
-        members[j].patchBase = memberPatchBase_[j];
-        boxes[j] = transformBox(frame_.worldFromObject[i], patchMeshes_[memberMesh_[j]].box);
-    }
-    // Pageable sources: each copy has left the host vector when the call returns.
-    patchBlasViews_.upload(blas, stream);
-    members_.upload(members, stream);
-    memberBoxes_.upload(boxes, stream);
-    patchTop_.build(LbvhConfig{LbvhVariant::Karras, 63}, memberBoxes_.data(), uint32_t(members.size()), ctx);
-    instances_ = TwoLevelView{patchTop_.view(), members_.data(), patchBlasViews_.data(), uint32_t(members.size())};
+    const InstancePlan& plan = patchLevel_->plan();
+    auto staticBoxes = [&](uint32_t k, const LaunchContext&) {
+        const uint32_t first = plan.blas[k].primBase, count = plan.meshes[plan.blas[k].mesh].prims;
+        return o.pairCull ? DeviceBoxes{cullQuadrants_.data() + (size_t(first) << boxShift_), count << boxShift_}
+                          : DeviceBoxes{meshPatchBoxes_.data() + patchBoxOffset_[k], count};
+    };
+    const std::string key = staticBlasKey(accel, o.pairCull ? "cull " + std::to_string(cullLevel_) : "");
+    patchLevel_->build(accel, key, staticBoxes, TopLevelFrame{&frame_.worldFromObject}, ctx);
+    instances_ = patchLevel_->view();
 }
 
 VdView VdGpu::view(const VdOptions& o, float angle, uint32_t rays, cudaStream_t stream) {
@@ -402,9 +366,7 @@ size_t VdGpu::geometryBytes() const {
 }
 
 size_t VdGpu::memoryBytes() const {
-    size_t patchBlas = meshPatchBoxes_.bytes() + memberBoxes_.bytes() + members_.bytes() + patchBlasViews_.bytes() +
-                       patchTop_.memoryBytes();
-    for (const auto& b : patchBlas_) patchBlas += b->memoryBytes();
+    const size_t patchBlas = meshPatchBoxes_.bytes() + (patchLevel_ ? patchLevel_->memoryBytes() : 0);
     return patchBlas + cullQuadrants_.bytes() + cullSixteenths_.bytes() + worldSixteenths_.bytes() +
            objectFromWorld_.bytes() + worldFromObject_.bytes() + worldBoxes_.bytes() + boxes_.memoryBytes() +
            range_.bytes() + job_.bytes() + frozen_.bytes() + work_.bytes() + grid_.bytes() + level_.bytes() +

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "accel/lbvh/lbvh_gpu.h"
-#include "accel/two_level.h"
+#include "accel/toplevel/top_level_gpu.h"
 #include "gpu/device_buffer.h"
 #include "gpu/launch_context.h"
 #include "gpu/pinned_buffer.h"
@@ -73,20 +73,11 @@ private:
     DeviceBuffer<Aabb> worldBoxes_;  // flat mode: the middle level's primitives in world space
     LbvhBuilder boxes_;
     BvhTraversal boxesTraversal_ = BvhTraversal::Stack;
-    // Instanced mode: per VD mesh a BLAS over its patches; per VD instance a
-    // member of the top level.
-    struct PatchMesh {
-        uint32_t mesh = 0, first = 0, boxOffset = 0, count = 0;  // first: its first instance's first patch; boxOffset into meshPatchBoxes_
-        Aabb box;                                      // object space
-    };
-    std::vector<PatchMesh> patchMeshes_;
-    std::vector<uint32_t> memberInstance_, memberMesh_, memberPatchBase_;
-    std::vector<std::unique_ptr<LbvhBuilder>> patchBlas_;
-    DeviceBuffer<Aabb> meshPatchBoxes_, memberBoxes_;
-    DeviceBuffer<InstanceView> members_;
-    DeviceBuffer<BlasView> patchBlasViews_;
-    LbvhBuilder patchTop_;
-    std::string patchKey_;  // the options the patch BLASes were built with
+    // Instanced mode: the patches' two-level hierarchy (per VD mesh a BLAS
+    // over its patches, per VD instance a member of the top level).
+    std::unique_ptr<TopLevelGpu> patchLevel_;
+    std::vector<uint32_t> patchBoxOffset_;  // per static BLAS: its boxes in meshPatchBoxes_
+    DeviceBuffer<Aabb> meshPatchBoxes_;
     TwoLevelView instances_;
     DeviceBuffer<VdPair> pairs_, sorted_;
     DeviceBuffer<uint32_t> counts_;  // [0] appended, [1] dropped

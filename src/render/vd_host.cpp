@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "accel/lbvh/lbvh_host.h"
+#include "render/instancing.h"
 
 namespace strata {
 
@@ -12,12 +13,12 @@ float pixelAngle(const CameraView& cam, int height) { return 2.0f * length(cam.u
 void VdHost::prepare(const Scene& scene, const FlatScene& flat, const VdOptions& o, float t,
                      const AccelOptions& accel, bool viaInstances) {
     poseVdPatches(scene, flat, t, frame_);
-    members_.clear();
+    viaInstances_ = viaInstances;
     // vd.pair_cull: the middle level's primitives are the patches' cull boxes
     // (object space, again when vd.max_level changes), else their loose boxes.
     boxShift_ = o.pairCull ? kVdQuadrantShift : 0;
     if (o.pairCull && o.maxLevel != cullLevel_) {
-        cull_ = vdCullTable(flat, o.maxLevel);
+        cull_ = vdCullTable(flat.patches, flat.vdMaps, flat.patchOrigin, o.maxLevel);
         cullLevel_ = o.maxLevel;
     }
     sixteenths_ = nullptr;
@@ -33,46 +34,21 @@ void VdHost::prepare(const Scene& scene, const FlatScene& flat, const VdOptions&
         buildHostAccel(o.pairCull ? worldQuadrants_ : frame_.worldBoxes, accel, boxes_);
         boxesView_ = boxes_.view(accel);
     } else {
+        // One object-space BLAS per VD mesh over its patches' boxes (again
+        // when the builder or the boxes change) under a top level over the
+        // VD instances: the plan every two-level hierarchy follows.
         if (o.pairCull) sixteenths_ = cull_.sixteenths.data();
-        const std::string key = std::string(name(accel.builder)) + "/" + std::to_string(accel.mortonBits) + "/" + name(accel.traversal) +
-                                (o.pairCull ? "/cull " + std::to_string(cullLevel_) : "");
-        if (key != patchKey_) {  // one object-space BLAS per VD mesh, again when the builder or the boxes change
-            ranges_ = meshPatchRanges(scene, flat);
-            meshBlas_.assign(scene.meshes.size(), -1);
-            meshBox_.assign(scene.meshes.size(), Aabb{});
-            patchBlas_.clear();
-            for (size_t m = 0; m < scene.meshes.size(); ++m) {
-                if (ranges_.meshCount[m] == 0) continue;
-                std::vector<Aabb> b;
-                for (uint32_t k = 0; k < ranges_.meshCount[m]; ++k) {
-                    const uint32_t patch = ranges_.meshFirst[m] + k;
-                    meshBox_[m].grow(flat.patches[patch].box);
-                    if (o.pairCull)
-                        b.insert(b.end(), cull_.quadrants.begin() + 4 * patch, cull_.quadrants.begin() + 4 * (patch + 1));
-                    else
-                        b.push_back(flat.patches[patch].box);
-                }
-                meshBlas_[m] = int32_t(patchBlas_.size());
-                patchBlas_.emplace_back();
-                buildHostAccel(b, accel, patchBlas_.back());
-            }
-            patchOptions_ = accel;
-            blasViews_.assign(patchBlas_.size(), BlasView{});
-            for (size_t k = 0; k < patchBlas_.size(); ++k) blasViews_[k].bvh = patchBlas_[k].view(patchOptions_);
-            patchKey_ = key;
-        }
-        std::vector<Aabb> boxes;
-        for (size_t i = 0; i < scene.instances.size(); ++i) {
-            const size_t m = size_t(scene.instances[i].mesh);
-            if (meshBlas_[m] < 0) continue;
-            InstanceView iv;
-            iv.objectFromWorld = frame_.objectFromWorld[i];
-            iv.blas = uint32_t(meshBlas_[m]);
-            iv.patchBase = ranges_.instanceBase[i];
-            members_.push_back(iv);
-            boxes.push_back(transformBox(frame_.worldFromObject[i], meshBox_[m]));
-        }
-        patchTop_ = buildLbvhHost(boxes, 63, LbvhVariant::Karras).bvh;
+        if (!patchLevel_) patchLevel_ = std::make_unique<TopLevelHost>(patchPlan(scene, flat));
+        const InstancePlan& plan = patchLevel_->plan();
+        auto staticBoxes = [&](uint32_t b, std::vector<Aabb>& out) {
+            const uint32_t first = plan.blas[b].primBase, count = plan.meshes[plan.blas[b].mesh].prims;
+            if (o.pairCull)
+                out.assign(cull_.quadrants.begin() + 4 * size_t(first), cull_.quadrants.begin() + 4 * size_t(first + count));
+            else
+                for (uint32_t k = 0; k < count; ++k) out.push_back(flat.patches[first + k].box);
+        };
+        const std::string key = staticBlasKey(accel, o.pairCull ? "cull " + std::to_string(cullLevel_) : "");
+        patchLevel_->build(accel, key, staticBoxes, TopLevelFrame{&frame_.worldFromObject});
     }
     frozen_.resize(flat.patches.size(), 0);
 }
@@ -93,8 +69,7 @@ VdView VdHost::view(const FlatScene& flat, const VdOptions& o, float angle, uint
     v.links = flat.vdLinks.data();
     v.sixteenths = sixteenths_;
     v.boxes = boxesView_;
-    if (!members_.empty())
-        v.instances = TwoLevelView{patchTop_.view(), members_.data(), blasViews_.data(), uint32_t(members_.size())};
+    if (viaInstances_ && patchLevel_) v.instances = patchLevel_->view();
     v.pairs = pairs_.data();
     v.pairCount = counts_;
     v.pairCapacity = uint32_t(pairs_.size());
@@ -151,9 +126,8 @@ void VdHost::resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t
 }
 
 size_t VdHost::memoryBytes() const {
-    size_t b = patchTop_.bytes() + members_.size() * sizeof(InstanceView) + boxes_.bytes() +
+    size_t b = (patchLevel_ ? patchLevel_->memoryBytes() : 0) + boxes_.bytes() +
                frame_.worldBoxes.size() * sizeof(Aabb) + frozen_.size();
-    for (const HostAccel& a : patchBlas_) b += a.bytes();
     return b + (cull_.quadrants.size() + cull_.sixteenths.size() + worldQuadrants_.size() + worldSixteenths_.size()) *
                    sizeof(Aabb);
 }

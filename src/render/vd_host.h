@@ -6,11 +6,11 @@
 // per patch, in parallel: level, build, trace its rays).
 #pragma once
 
-#include <string>
+#include <memory>
 #include <vector>
 
 #include "accel/host_accel.h"
-#include "accel/two_level.h"
+#include "accel/toplevel/top_level_host.h"
 
 #include "accel/cpu/sah_builder.h"
 #include "render/flat_scene.h"
@@ -47,16 +47,9 @@ private:
     VdFrameData frame_;
     HostAccel boxes_;
     BvhView boxesView_;
-    // Instanced mode (see prepare).
-    MeshPatches ranges_;
-    std::vector<int32_t> meshBlas_;  // per mesh: its patch BLAS, -1: not a VD mesh
-    std::vector<Aabb> meshBox_;      // per mesh: its patches' object-space box
-    std::vector<HostAccel> patchBlas_;
-    std::vector<BlasView> blasViews_;
-    std::vector<InstanceView> members_;
-    HostBvh patchTop_;
-    std::string patchKey_;
-    AccelOptions patchOptions_;
+    // Instanced mode (see prepare): the patches' two-level hierarchy.
+    std::unique_ptr<TopLevelHost> patchLevel_;
+    bool viaInstances_ = false;
     // vd.pair_cull: vdCullTable at cullLevel_; in world space this frame (flat
     // mode); the sixteenths the view points at.
     VdCullTable cull_;

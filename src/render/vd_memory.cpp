@@ -4,7 +4,7 @@
 #include <cstdio>
 
 #include "accel/lbvh/lbvh_memory.h"
-#include "accel/two_level.h"
+#include "accel/toplevel/two_level.h"
 #include "accel/vd/vd_bvh.h"
 #include "core/vd_patch.h"
 #include "core/texture.h"

@@ -14,7 +14,7 @@
 #pragma once
 
 #include "accel/bvh_traverse.h"
-#include "accel/two_level.h"
+#include "accel/toplevel/two_level.h"
 #include "accel/vd/vd_bvh.h"
 #include "core/transform.h"
 

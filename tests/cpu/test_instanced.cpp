@@ -11,7 +11,7 @@
 #include "instanced_scene.h"
 #include "loader_test_util.h"
 #include "render/flat_scene.h"
-#include "render/instanced_host.h"
+#include "render/instancing.h"
 #include "render/renderer.h"
 #include "scene/scene_loader.h"
 

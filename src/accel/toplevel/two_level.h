@@ -1,4 +1,4 @@
-// accel/two_level.h — instanced mode (accel.mode = instanced): a top-level
+// accel/toplevel/two_level.h — instanced mode (accel.mode = instanced): a top-level
 // BVH over the instances' world boxes, rebuilt every frame, whose leaves are
 // instances; each instance points at a middle-level BVH (a "BLAS") over its
 // mesh's triangles. A static mesh has one BLAS in object space shared by all

@@ -1,0 +1,43 @@
+#include "accel/toplevel/instance_plan.h"
+
+namespace strata {
+
+InstancePlan planInstances(PlanPrims kind, std::vector<PlanMesh> meshes, const std::vector<PlanInstance>& instances) {
+    InstancePlan p;
+    p.kind = kind;
+    p.meshes = std::move(meshes);
+    p.meshBlas.assign(p.meshes.size(), -1);
+    std::vector<uint32_t> firstBase(p.meshes.size(), 0);  // each mesh's first instance's primitives
+    std::vector<bool> seen(p.meshes.size(), false);
+    for (const PlanInstance& in : instances)
+        if (in.mesh < p.meshes.size() && !seen[in.mesh]) {
+            seen[in.mesh] = true;
+            firstBase[in.mesh] = in.primBase;
+        }
+    for (size_t m = 0; m < p.meshes.size(); ++m) {
+        if (p.meshes[m].deforms || p.meshes[m].prims == 0) continue;
+        p.meshBlas[m] = int32_t(p.blas.size());
+        p.blas.push_back({uint32_t(m), -1, firstBase[m]});
+    }
+    p.numStatic = uint32_t(p.blas.size());
+    for (size_t i = 0; i < instances.size(); ++i) {
+        const PlanInstance& in = instances[i];
+        const PlanMesh& mesh = p.meshes.at(in.mesh);
+        if (mesh.prims == 0) continue;
+        InstancePlan::Member mb{uint32_t(i), 0, in.primBase, mesh.prims};
+        if (p.meshBlas[in.mesh] >= 0) {
+            mb.blas = uint32_t(p.meshBlas[in.mesh]);
+        } else {
+            mb.blas = uint32_t(p.blas.size());
+            p.blas.push_back({in.mesh, int32_t(i), in.primBase});
+        }
+        p.members.push_back(mb);
+    }
+    return p;
+}
+
+std::string staticBlasKey(const AccelOptions& o, const std::string& boxes) {
+    return std::string(name(o.builder)) + "/" + std::to_string(o.mortonBits) + (boxes.empty() ? "" : "/" + boxes);
+}
+
+}  // namespace strata

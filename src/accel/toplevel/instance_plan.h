@@ -1,0 +1,64 @@
+// accel/toplevel/instance_plan.h — which middle-level structure ("BLAS") each
+// instance of a two-level hierarchy uses. One planner for instanced mode's
+// triangle meshes and for the VD patches' hierarchy, on both backends:
+//   a static mesh        one BLAS in object space, shared by its instances,
+//                        built again only when staticBlasKey changes
+//   a deforming mesh     one BLAS per instance over its posed world-space
+//                        primitives (identity transform), every frame
+//   a mesh without primitives in this level: its instances are left out.
+// The inputs are plain counts and boxes (render/instancing.cpp makes them
+// from the scene); the builders (top_level_host.h, top_level_gpu.h) follow it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/aabb.h"
+#include "core/options.h"
+
+namespace strata {
+
+// What an instance's local primitive 0 is in the flat arrays.
+enum class PlanPrims : uint8_t { Triangles, Patches };
+
+struct PlanMesh {
+    uint32_t prims = 0;    // primitives per instance (triangles, patches); 0: not in this level
+    bool deforms = false;  // posed per instance every frame
+    Aabb objectBox;        // static meshes: the box of its primitives in object space
+};
+
+struct PlanInstance {
+    uint32_t mesh = 0;
+    uint32_t primBase = 0;  // its first primitive in the flat arrays (world-space primitive boxes too)
+};
+
+struct InstancePlan {
+    struct Blas {
+        uint32_t mesh = 0;
+        int32_t instance = -1;  // a deforming instance's own BLAS; -1: a static mesh's, shared
+        uint32_t primBase = 0;  // its primitives in the flat arrays (a static mesh: its first instance's)
+    };
+    struct Member {  // one leaf of the top level
+        uint32_t instance = 0, blas = 0, primBase = 0, prims = 0;
+    };
+    PlanPrims kind = PlanPrims::Triangles;
+    std::vector<PlanMesh> meshes;
+    std::vector<Blas> blas;         // the static meshes' first (numStatic of them), then the deforming instances'
+    std::vector<Member> members;    // the instances with primitives, in scene order
+    std::vector<int32_t> meshBlas;  // per mesh: its shared BLAS, -1: none
+    uint32_t numStatic = 0;
+
+    bool isStatic(uint32_t blasIndex) const { return blasIndex < numStatic; }
+    uint32_t numDeforming() const { return uint32_t(blas.size()) - numStatic; }
+};
+
+InstancePlan planInstances(PlanPrims kind, std::vector<PlanMesh> meshes, const std::vector<PlanInstance>& instances);
+
+// The options the static BLASes are built with: when the key changes they
+// are built again (the builder, its Morton bits, and `boxes`: what the
+// caller's object-space boxes depend on, such as the VD cull level). The
+// traversal is not in it: the views are made again every frame.
+std::string staticBlasKey(const AccelOptions& o, const std::string& boxes = "");
+
+}  // namespace strata

@@ -1,0 +1,103 @@
+#include "accel/toplevel/top_level_gpu.h"
+
+#include "accel/lbvh/lbvh_memory.h"
+#include "accel/lbvh/lbvh_variant.h"
+#include "gpu/block_reduce.cuh"
+#include "gpu/launch.cuh"
+
+namespace strata {
+namespace {
+
+constexpr int kBoxBlock = 256;
+
+// One block per deforming member: the union of its primitives' boxes.
+// jobs: (first primitive, count, member slot) triples.
+__global__ void instanceBoxesKernel(const Aabb* primBounds, const uint32_t* jobs, Aabb* out) {
+    const uint32_t first = jobs[3 * blockIdx.x], count = jobs[3 * blockIdx.x + 1], slot = jobs[3 * blockIdx.x + 2];
+    Aabb b;
+    for (uint32_t i = threadIdx.x; i < count; i += blockDim.x) b.grow(primBounds[first + i]);
+    b = blockUnion<kBoxBlock>(b);
+    if (threadIdx.x == 0) out[slot] = b;
+}
+
+}  // namespace
+
+TopLevelGpu::TopLevelGpu(InstancePlan plan) : plan_(std::move(plan)) {
+    std::vector<uint32_t> jobs;
+    for (size_t j = 0; j < plan_.members.size(); ++j) {
+        const InstancePlan::Member& mb = plan_.members[j];
+        if (!plan_.isStatic(mb.blas)) jobs.insert(jobs.end(), {mb.primBase, mb.prims, uint32_t(j)});
+    }
+    for (size_t b = 0; b < plan_.blas.size(); ++b) blas_.push_back(std::make_unique<LbvhBuilder>());
+    boxJobs_.upload(jobs);
+    memberBoxes_.resize(plan_.members.size());
+    instances_.resize(plan_.members.size());
+    blasViews_.resize(plan_.blas.size());
+    STRATA_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+size_t TopLevelGpu::estimateBytes(const InstancePlan& plan) {
+    size_t b = LbvhBuilder::estimateBytes(plan.members.size()) +
+               plan.members.size() * (sizeof(InstanceView) + sizeof(Aabb)) + plan.blas.size() * sizeof(BlasView);
+    for (const InstancePlan::Blas& x : plan.blas) b += LbvhBuilder::estimateBytes(plan.meshes[x.mesh].prims);
+    return b;
+}
+
+void TopLevelGpu::build(const AccelOptions& o, const std::string& staticKey,
+                        const std::function<DeviceBoxes(uint32_t, const LaunchContext&)>& staticBoxes,
+                        const TopLevelFrame& frame, const LaunchContext& ctx) {
+    const LbvhConfig blasConfig{lbvhVariantOf(o), o.mortonBits};
+    const BvhTraversal traversal = traversalOf(o);
+    {
+        StageScope s(ctx.timer, "build/blas");  // the BLAS builds' phases add up in build/bounds, build/morton, ...
+        if (staticKey != staticKey_) {  // static meshes: object space, once per builder
+            for (uint32_t b = 0; b < plan_.numStatic; ++b) {
+                const DeviceBoxes boxes = staticBoxes(b, ctx);
+                blas_[b]->build(blasConfig, boxes.boxes, boxes.count, ctx);
+            }
+            staticKey_ = staticKey;
+        }
+        for (const InstancePlan::Member& mb : plan_.members)  // deforming instances: world space, every frame
+            if (!plan_.isStatic(mb.blas)) blas_[mb.blas]->build(blasConfig, frame.worldBoxes + mb.primBase, mb.prims, ctx);
+    }
+
+    std::vector<BlasView> blas(plan_.blas.size());
+    for (size_t b = 0; b < blas.size(); ++b) {
+        blas[b].bvh = blas_[b]->view(traversal);
+        if (frame.geometry) {
+            blas[b].pos = (*frame.geometry)[b].pos;
+            blas[b].tris = (*frame.geometry)[b].tris;
+        }
+    }
+    std::vector<InstanceView> inst(plan_.members.size());
+    std::vector<Aabb> boxes(plan_.members.size());
+    for (size_t j = 0; j < plan_.members.size(); ++j) {
+        const InstancePlan::Member& mb = plan_.members[j];
+        inst[j].blas = mb.blas;
+        (plan_.kind == PlanPrims::Triangles ? inst[j].triBase : inst[j].patchBase) = mb.primBase;
+        if (plan_.isStatic(mb.blas)) {
+            const Affine& w = frame.worldFromObject->at(mb.instance);
+            inst[j].objectFromWorld = inverse(w);
+            boxes[j] = transformBox(w, plan_.meshes[plan_.blas[mb.blas].mesh].objectBox);
+        }  // deforming: identity transform (the BLAS is in world space), its box from the kernel below
+    }
+    StageScope s(ctx.timer, "build/top");
+    // Pageable sources: each copy has left the host vector when the call returns.
+    blasViews_.upload(blas, ctx.stream);
+    instances_.upload(inst, ctx.stream);
+    memberBoxes_.upload(boxes, ctx.stream);
+    if (plan_.numDeforming())
+        launch(ctx, "build/top/instance_boxes", {plan_.numDeforming(), kBoxBlock}, instanceBoxesKernel, frame.worldBoxes,
+               boxJobs_.data(), memberBoxes_.data());
+    Untimed phases(ctx.timer);  // the top level's build phases count under build/top
+    top_.build(LbvhConfig{LbvhVariant::Karras, 63}, memberBoxes_.data(), uint32_t(plan_.members.size()), ctx);
+    view_ = TwoLevelView{top_.view(), instances_.data(), blasViews_.data(), uint32_t(plan_.members.size())};
+}
+
+size_t TopLevelGpu::memoryBytes() const {
+    size_t b = top_.memoryBytes() + boxJobs_.bytes() + memberBoxes_.bytes() + instances_.bytes() + blasViews_.bytes();
+    for (const auto& x : blas_) b += x->memoryBytes();
+    return b;
+}
+
+}  // namespace strata

@@ -1,0 +1,64 @@
+// accel/toplevel/top_level_gpu.h — a two-level hierarchy built on the GPU by
+// an InstancePlan, as top_level_host.h builds it on the host: the static
+// BLASes in object space (again when the static key changes; the LBVH variant
+// of accel.builder), one BLAS per deforming instance over its world-space
+// primitive boxes, and the top level every frame: the members' world boxes
+// (static: the transformed object box, on the host; deforming: one
+// reduction block each over its primitives' boxes) and a Karras LBVH over
+// them. Stages build/blas (the BLAS builds' phases add up in the LBVH's own
+// stages) and build/top.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "accel/lbvh/lbvh_gpu.h"
+#include "accel/toplevel/instance_plan.h"
+#include "accel/toplevel/top_level_host.h"
+#include "accel/toplevel/two_level.h"
+#include "gpu/device_buffer.h"
+#include "gpu/launch_context.h"
+
+namespace strata {
+
+// A BLAS's object-space primitive boxes in device memory.
+struct DeviceBoxes {
+    const Aabb* boxes = nullptr;
+    uint32_t count = 0;
+};
+
+class TopLevelGpu {
+public:
+    explicit TopLevelGpu(InstancePlan plan);
+
+    // staticBoxes(b, ctx): static BLAS b's boxes, made on ctx's stream if need
+    // be (called only when staticKey differs from the last build's). frame:
+    // worldBoxes and geometry in device memory.
+    void build(const AccelOptions& o, const std::string& staticKey,
+               const std::function<DeviceBoxes(uint32_t, const LaunchContext&)>& staticBoxes,
+               const TopLevelFrame& frame, const LaunchContext& ctx);
+    TwoLevelView view() const { return view_; }
+    const InstancePlan& plan() const { return plan_; }
+    size_t memoryBytes() const;
+
+    // Device bytes of the structures of a plan (before allocating): per BLAS an
+    // LBVH over its primitives (a deforming one is rebuilt in place), the top level.
+    static size_t estimateBytes(const InstancePlan& plan);
+
+private:
+    InstancePlan plan_;
+    std::vector<std::unique_ptr<LbvhBuilder>> blas_;  // per BLAS of the plan
+    DeviceBuffer<uint32_t> boxJobs_;   // deforming members: (first primitive, count, member slot)
+    DeviceBuffer<Aabb> memberBoxes_;   // per member, world space
+    DeviceBuffer<InstanceView> instances_;
+    DeviceBuffer<BlasView> blasViews_;
+    LbvhBuilder top_;
+    std::string staticKey_;
+    TwoLevelView view_;
+};
+
+}  // namespace strata

@@ -1,0 +1,63 @@
+#include "accel/toplevel/top_level_host.h"
+
+#include "accel/lbvh/lbvh_host.h"
+
+namespace strata {
+
+void TopLevelHost::build(const AccelOptions& o, const std::string& staticKey,
+                         const std::function<void(uint32_t, std::vector<Aabb>&)>& staticBoxes,
+                         const TopLevelFrame& frame) {
+    blasAccel_.resize(plan_.blas.size());
+    if (staticKey != staticKey_) {  // static meshes: object space, shared by their instances
+        std::vector<Aabb> boxes;
+        for (uint32_t b = 0; b < plan_.numStatic; ++b) {
+            boxes.clear();
+            staticBoxes(b, boxes);
+            buildHostAccel(boxes, o, blasAccel_[b]);
+        }
+        staticKey_ = staticKey;
+    }
+    instances_.assign(plan_.members.size(), InstanceView{});
+    std::vector<Aabb> worldBoxes(plan_.members.size());
+    for (size_t j = 0; j < plan_.members.size(); ++j) {
+        const InstancePlan::Member& mb = plan_.members[j];
+        InstanceView& iv = instances_[j];
+        iv.blas = mb.blas;
+        (plan_.kind == PlanPrims::Triangles ? iv.triBase : iv.patchBase) = mb.primBase;
+        if (plan_.isStatic(mb.blas)) {
+            const Affine& w = frame.worldFromObject->at(mb.instance);
+            iv.objectFromWorld = inverse(w);
+            worldBoxes[j] = transformBox(w, plan_.meshes[plan_.blas[mb.blas].mesh].objectBox);
+        } else {  // deforming: its posed primitives in world space, every frame (identity transform)
+            std::vector<Aabb> b(frame.worldBoxes + mb.primBase, frame.worldBoxes + mb.primBase + mb.prims);
+            for (const Aabb& a : b) worldBoxes[j].grow(a);
+            buildHostAccel(b, o, blasAccel_[mb.blas]);
+        }
+    }
+    blas_.assign(plan_.blas.size(), BlasView{});
+    for (size_t b = 0; b < plan_.blas.size(); ++b) {
+        blas_[b].bvh = blasAccel_[b].view(o);
+        if (frame.geometry) {
+            blas_[b].pos = (*frame.geometry)[b].pos;
+            blas_[b].tris = (*frame.geometry)[b].tris;
+        }
+    }
+    top_ = buildLbvhHost(worldBoxes, 63, LbvhVariant::Karras).bvh;
+}
+
+TwoLevelView TopLevelHost::view() const {
+    TwoLevelView v;
+    v.top = top_.view();
+    v.instances = instances_.data();
+    v.blas = blas_.data();
+    v.numInstances = uint32_t(instances_.size());
+    return v;
+}
+
+size_t TopLevelHost::memoryBytes() const {
+    size_t b = top_.bytes();
+    for (const HostAccel& a : blasAccel_) b += a.bytes();
+    return b;
+}
+
+}  // namespace strata

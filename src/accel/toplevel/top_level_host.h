@@ -1,0 +1,53 @@
+// accel/toplevel/top_level_host.h — a two-level hierarchy built on the host
+// (CPU backend) by an InstancePlan: the static BLASes in object space (again
+// when the static key changes), one BLAS per deforming instance over its
+// world-space primitive boxes, and the top level (a Karras LBVH over the
+// members' world boxes), every frame. The same plan and inputs as
+// top_level_gpu.h; madmann91's "builders see boxes": no scene, no mesh.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "accel/host_accel.h"
+#include "accel/toplevel/instance_plan.h"
+#include "accel/toplevel/two_level.h"
+
+namespace strata {
+
+// What a BLAS's primitives index when they are triangles (BlasView's pos
+// and tris); null for patches.
+struct BlasGeometry {
+    const Vec3* pos = nullptr;
+    const Tri* tris = nullptr;
+};
+
+struct TopLevelFrame {
+    const std::vector<Affine>* worldFromObject = nullptr;  // per scene instance, this frame
+    const Aabb* worldBoxes = nullptr;  // per flat primitive, this frame (the deforming members' input)
+    const std::vector<BlasGeometry>* geometry = nullptr;  // per BLAS of the plan, or null (patches)
+};
+
+class TopLevelHost {
+public:
+    explicit TopLevelHost(InstancePlan plan) : plan_(std::move(plan)) {}
+
+    // staticBoxes(b, out): the object-space primitive boxes of static BLAS b
+    // (called only when staticKey differs from the last build's).
+    void build(const AccelOptions& o, const std::string& staticKey,
+               const std::function<void(uint32_t, std::vector<Aabb>&)>& staticBoxes, const TopLevelFrame& frame);
+    TwoLevelView view() const;
+    const InstancePlan& plan() const { return plan_; }
+    size_t memoryBytes() const;
+
+private:
+    InstancePlan plan_;
+    std::vector<HostAccel> blasAccel_;  // per BLAS of the plan
+    std::vector<BlasView> blas_;
+    std::vector<InstanceView> instances_;  // per member
+    std::string staticKey_;
+    HostBvh top_;
+};
+
+}  // namespace strata

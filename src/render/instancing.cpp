@@ -1,0 +1,62 @@
+#include "render/instancing.h"
+
+#include "scene/keyframes.h"
+
+namespace strata {
+
+InstancePlan trianglePlan(const Scene& scene, const FlatScene& flat) {
+    std::vector<PlanMesh> meshes(scene.meshes.size());
+    for (size_t m = 0; m < scene.meshes.size(); ++m) {
+        const Mesh& mesh = scene.meshes[m];
+        meshes[m].prims = uint32_t(mesh.triangles.size());
+        meshes[m].deforms = mesh.deforms();
+        if (!mesh.deforms())
+            for (const Tri& t : mesh.triangles)
+                for (int k = 0; k < 3; ++k) meshes[m].objectBox.grow(mesh.positions[t.v[k]]);
+    }
+    std::vector<PlanInstance> instances(scene.instances.size());
+    for (size_t i = 0; i < scene.instances.size(); ++i)
+        instances[i] = {uint32_t(scene.instances[i].mesh), flat.instanceTriOffset[i]};
+    return planInstances(PlanPrims::Triangles, std::move(meshes), instances);
+}
+
+InstancePlan patchPlan(const Scene& scene, const FlatScene& flat) {
+    const MeshPatches mp = meshPatchRanges(scene, flat);
+    std::vector<PlanMesh> meshes(scene.meshes.size());
+    for (size_t m = 0; m < scene.meshes.size(); ++m) {
+        meshes[m].prims = mp.meshCount[m];
+        for (uint32_t k = 0; k < mp.meshCount[m]; ++k) meshes[m].objectBox.grow(flat.patches[mp.meshFirst[m] + k].box);
+    }
+    std::vector<PlanInstance> instances(scene.instances.size());
+    for (size_t i = 0; i < scene.instances.size(); ++i)
+        instances[i] = {uint32_t(scene.instances[i].mesh), mp.instanceBase[i]};
+    return planInstances(PlanPrims::Patches, std::move(meshes), instances);
+}
+
+std::vector<Affine> instanceTransforms(const Scene& scene, float t) {
+    std::vector<Affine> w(scene.instances.size());
+    for (size_t i = 0; i < scene.instances.size(); ++i) w[i] = instanceTransformAt(scene.instances[i], t);
+    return w;
+}
+
+void InstancedHost::build(const Scene& scene, const FlatScene& flat, const std::vector<Vec3>& worldPos,
+                          const std::vector<Aabb>& worldBounds, float t, const AccelOptions& o) {
+    if (!top_) top_ = std::make_unique<TopLevelHost>(trianglePlan(scene, flat));
+    const InstancePlan& plan = top_->plan();
+    transforms_ = instanceTransforms(scene, t);
+    geometry_.assign(plan.blas.size(), BlasGeometry{});
+    for (size_t b = 0; b < plan.blas.size(); ++b) {
+        const InstancePlan::Blas& x = plan.blas[b];
+        if (x.instance < 0)  // a static mesh: its rest positions, in object space
+            geometry_[b] = {scene.meshes[x.mesh].positions.data(), scene.meshes[x.mesh].triangles.data()};
+        else  // a deforming instance: this frame's posed flat vertices
+            geometry_[b] = {worldPos.data(), flat.tris.data() + flat.instanceTriOffset[size_t(x.instance)]};
+    }
+    auto staticBoxes = [&](uint32_t b, std::vector<Aabb>& out) {
+        const Mesh& mesh = scene.meshes[plan.blas[b].mesh];
+        triangleBounds(mesh.positions, mesh.triangles, out);
+    };
+    top_->build(o, staticBlasKey(o), staticBoxes, TopLevelFrame{&transforms_, worldBounds.data(), &geometry_});
+}
+
+}  // namespace strata
