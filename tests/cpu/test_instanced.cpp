@@ -11,6 +11,7 @@
 #include "instanced_scene.h"
 #include "loader_test_util.h"
 #include "render/flat_scene.h"
+#include "accel/toplevel/instance_plan.h"
 #include "render/instancing.h"
 #include "render/renderer.h"
 #include "scene/scene_loader.h"
@@ -105,6 +106,47 @@ TEST(Instanced, CpuBackendRendersTheSameImageAsFlatMode) {
     }
     EXPECT_GT(mean, 0.0);
     EXPECT_LE(diff, 1e-3 * mean) << "instanced mode must trace the same scene";
+}
+
+// The one plan both backends and both hierarchies follow: static meshes
+// share a BLAS (built over their first instance's primitives), each
+// deforming instance has its own, instances of meshes without primitives
+// are left out, members keep the scene's order.
+TEST(Instanced, PlanGivesStaticMeshesOneBlasAndDeformingInstancesTheirOwn) {
+    std::vector<PlanMesh> meshes(3);
+    meshes[0].prims = 3;  // static
+    meshes[1].prims = 2;
+    meshes[1].deforms = true;
+    meshes[2].prims = 0;  // nothing in this level
+    const std::vector<PlanInstance> instances = {{1, 0}, {0, 2}, {2, 5}, {0, 5}, {1, 8}};
+    const InstancePlan p = planInstances(PlanPrims::Triangles, meshes, instances);
+    ASSERT_EQ(p.numStatic, 1u);
+    ASSERT_EQ(p.blas.size(), 3u);  // mesh 0's, then instance 0's and instance 4's
+    EXPECT_EQ(p.blas[0].mesh, 0u);
+    EXPECT_EQ(p.blas[0].instance, -1);
+    EXPECT_EQ(p.blas[0].primBase, 2u);  // mesh 0's first instance (instance 1)
+    EXPECT_EQ(p.blas[1].instance, 0);
+    EXPECT_EQ(p.blas[2].instance, 4);
+    EXPECT_EQ(p.blas[2].primBase, 8u);
+    ASSERT_EQ(p.members.size(), 4u);  // instance 2 (an empty mesh) left out
+    const uint32_t wantInstance[4] = {0, 1, 3, 4}, wantBlas[4] = {1, 0, 0, 2}, wantBase[4] = {0, 2, 5, 8};
+    for (int j = 0; j < 4; ++j) {
+        EXPECT_EQ(p.members[j].instance, wantInstance[j]) << j;
+        EXPECT_EQ(p.members[j].blas, wantBlas[j]) << j;
+        EXPECT_EQ(p.members[j].primBase, wantBase[j]) << j;
+    }
+    EXPECT_EQ(p.meshBlas[0], 0);
+    EXPECT_EQ(p.meshBlas[1], -1);
+    EXPECT_EQ(p.numDeforming(), 2u);
+    EXPECT_TRUE(p.isStatic(0));
+    EXPECT_FALSE(p.isStatic(1));
+    AccelOptions a;
+    const std::string key = staticBlasKey(a);
+    a.traversal = Traversal::Stackless;  // views are made every frame: not in the key
+    EXPECT_EQ(staticBlasKey(a), key);
+    a.mortonBits = 30;
+    EXPECT_NE(staticBlasKey(a), key);
+    EXPECT_NE(staticBlasKey(AccelOptions{}, "cull 5"), key);
 }
 
 }  // namespace
