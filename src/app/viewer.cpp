@@ -26,15 +26,12 @@
 #include "app/viewer_config.h"
 #include "core/error.h"
 #include "core/output_file.h"
-#include "gpu/device.h"
 #include "render/flat_scene.h"
+#include "render/make_renderer.h"
 #include "scene/data_folder.h"
 #include "scene/image_io.h"
 #include "scene/scene_json_util.h"
 #include "scene/scene_loader.h"
-#if defined(STRATA_HAVE_CUDA)
-#include "render/cuda_renderer.h"
-#endif
 
 namespace strata {
 namespace {
@@ -43,26 +40,11 @@ using Clock = std::chrono::steady_clock;
 
 double scrollAccum = 0;
 
-std::unique_ptr<Renderer> makeBackend(const Scene& scene, std::string& note) {
-    note.clear();
-    if (scene.options.render.backend == Backend::Cuda) {
-#if defined(STRATA_HAVE_CUDA)
-        GpuInfo gpu = queryGpu();
-        if (gpu.available) {
-            if (scene.options.accel.builder == Builder::CpuSah) {  // the CPU backend's reference builder
-                const_cast<Scene&>(scene).options.accel.builder = Builder::LbvhKarras;
-                note = "cpu-sah runs on the CPU backend only: building lbvh-karras";
-            }
-            return makeCudaRenderer(scene);
-        }
-        note = "no CUDA device (" + gpu.reason + "): running the CPU backend";
-#else
-        note = "built without CUDA: running the CPU backend";
-#endif
-    }
-    Scene& s = const_cast<Scene&>(scene);
-    s.options.render.backend = Backend::Cpu;  // the CPU backend runs every builder
-    return makeCpuRenderer(scene);
+// The renderer for the viewer's scene: a CUDA request without a GPU runs on
+// the CPU backend (the note says so); what the options' rules refuse throws.
+std::unique_ptr<Renderer> makeBackend(Scene& scene, std::string& note) {
+    scene.options.render.backend = chooseBackend(scene.options, WithoutGpu::RunOnCpu, &note);
+    return makeRenderer(scene);
 }
 
 // The shader folder: $STRATA_SHADER_DIR, else the source tree it was built

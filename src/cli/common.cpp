@@ -75,19 +75,6 @@ bool cudaBackendBuilt() {
 #endif
 }
 
-std::unique_ptr<Renderer> makeRenderer(const Scene& scene) {
-    if (scene.options.render.backend == Backend::Cpu) return makeCpuRenderer(scene);
-#if defined(STRATA_HAVE_CUDA)
-    scene.options.check();  // the combination rules (cpu-sah is the CPU backend's)
-    const GpuInfo gpu = queryGpu();
-    if (!gpu.available)
-        throw Error("no usable CUDA GPU (" + gpu.reason + "); render on the CPU with --backend cpu");
-    return makeCudaRenderer(scene);
-#else
-    throw Error("this strata-cli was built without CUDA; use --backend cpu");
-#endif
-}
-
 static double nowSeconds() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }

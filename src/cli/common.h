@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/output_file.h"  // writeFileAtomic
+#include "render/make_renderer.h"
 #include "render/renderer.h"
 #include "scene/scene.h"
 
@@ -42,7 +43,6 @@ void addCommonOptions(CLI::App& app, CommonArgs& a, int defaultFrames);
 // (its memory report compares direct with pre-tessellation in every mode).
 Scene loadWithOverrides(const CommonArgs& a, bool quadsAsTriangles = true);
 
-std::unique_ptr<Renderer> makeRenderer(const Scene& scene);
 bool cudaBackendBuilt();
 
 

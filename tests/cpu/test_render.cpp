@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "render/lights.h"
+#include "render/make_renderer.h"
 #include "render/renderer.h"
 #include "test_util.h"
 
@@ -116,4 +117,31 @@ TEST(Environment, LookupStaysInTheMapForAnyDirection) {
         EXPECT_LE(r, 8.0f);
         if (!std::isnan(d.x)) EXPECT_FALSE(std::isnan(envPdf(env, d)));
     }
+}
+
+// One backend policy (render/make_renderer.h). The CPU tests link no CUDA:
+// a cuda request runs on the CPU for the viewer (with a note) and is refused
+// for the CLI (with what to do); the options' rules are checked first.
+TEST(Render, BackendPolicyRunsOnTheCpuOrRefusesAndChecksTheRules) {
+    Scene s = furnaceScene(0.5f, 1.0f, 1);
+    s.options.render.backend = Backend::Cuda;
+    std::string note;
+    EXPECT_EQ(chooseBackend(s.options, WithoutGpu::RunOnCpu, &note), Backend::Cpu);
+    EXPECT_NE(note.find("running the CPU backend"), std::string::npos) << note;
+    try {
+        chooseBackend(s.options, WithoutGpu::Refuse);
+        FAIL() << "a cuda request without CUDA";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("--backend cpu"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(makeRenderer(s), Error);
+    s.options.accel.builder = Builder::CpuSah;
+    try {
+        makeRenderer(s);
+        FAIL() << "cpu-sah on the cuda backend";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("CPU backend only"), std::string::npos) << e.what();
+    }
+    s.options.render.backend = chooseBackend(s.options, WithoutGpu::RunOnCpu);
+    EXPECT_NE(makeRenderer(s), nullptr);  // cpu-sah on the CPU backend
 }
