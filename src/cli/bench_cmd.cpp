@@ -44,6 +44,9 @@ std::function<int()> addBenchCommand(CLI::App& app) {
         const std::vector<std::string>& names = run.stageNames;
         auto stageMedian = [&](const std::string& name) { return run.stageMedian(name); };
         for (size_t k = 0; k < names.size(); ++k) {
+            // Every backend reports the whole stage table (the CSV has every
+            // column); the table shows the stages that ran.
+            if (stageMedian(names[k]) == 0 && recs.back().stages[k].launches == 0) continue;
             std::string label = names[k].find('/') != std::string::npos ? "  " + names[k] : names[k];
             std::printf("%-20s %10.3f %9u\n", label.c_str(), stageMedian(names[k]), recs.back().stages[k].launches);
         }

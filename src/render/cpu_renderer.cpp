@@ -1,7 +1,7 @@
 // render/cpu_renderer.cpp — the CPU reference backend: the same stages as the
 // CUDA backend (render/integrator.h) run by a thread pool, over a BVH from the
 // CPU builder.
-#include <chrono>
+#include <algorithm>
 #include <deque>
 
 #include "accel/host_accel.h"
@@ -16,14 +16,65 @@
 #include "render/renderer_base.h"
 #include "core/parallel.h"
 #include "render/instancing.h"
+#include "render/host_stage_clock.h"
+#include "render/stages.h"
 #include "render/vd_host.h"
+#include "render/wavefront.h"
 
 namespace strata {
 namespace {
 
+// render/wavefront.h's executor on the host: each step over its queue's
+// current length (known here) on the thread pool, timed by the wall clock.
+struct CpuPassExec {
+    HostStageClock& clock;
+    ThreadPool& pool;
+    VdHost& vdHost;
+    const SceneView& sv;
+    const PathBuffers& b;
+    PathStorage<HostArray>& paths;
+    uint32_t n;  // pixels
+
+    HostStageClock::Scope scope(const char* label) const { return HostStageClock::Scope(clock, label); }
+    uint32_t queued(int counter, uint32_t) const { return paths.counters[counter]; }
+    template <class Fn>
+    void forEach(const char* label, uint32_t count, Fn fn) const {
+        HostStageClock::Scope s(clock, label);
+        pool.parallelFor(count, fn);
+    }
+    void generate(const PassParams& p) const {
+        forEach("shade/primary", n, [&](uint32_t i) { stageGenerate(sv, b, p, i); });
+    }
+    void traceClosest(int bounce, const char* label) const {
+        forEach(label, queued(bounce & 1, n), [&](uint32_t i) { stageTraceClosest(sv, b, bounce, i); });
+    }
+    void vdPairs(const PassParams& p, int bounce) const {
+        forEach("vd/pairs", queued(bounce & 1, n), [&](uint32_t i) { stageVdPairs(sv, b, p, bounce, i); });
+    }
+    void vdShadowPairs() const {
+        forEach("vd/pairs", queued(kShadowQueue, n), [&](uint32_t i) { stageVdShadowPairs(sv, b, i); });
+    }
+    void vdResolve(int bounce, bool closestRays, bool anyHit) const {
+        if (!closestRays) return vdHost.resolve(sv.vd, b.shadowRays, nullptr, b.shadowBlocked, pool);
+        if (anyHit) std::fill(b.shadowBlocked, b.shadowBlocked + queued(bounce & 1, n), 0u);
+        vdHost.resolve(sv.vd, b.rays[bounce & 1], b.hits, anyHit ? b.shadowBlocked : nullptr, pool);
+    }
+    void shade(const PassParams& p, int bounce, const char* label) const {
+        forEach(label, queued(bounce & 1, n), [&](uint32_t i) { stageShade(sv, b, p, bounce, i); });
+    }
+    void traceShadow() const {
+        forEach("shadow", std::max(queued(kShadowQueue, n), 1u), [&](uint32_t i) { stageTraceShadow(sv, b, i); });
+    }
+    void shadowFinish() const {
+        forEach("shadow", queued(kShadowQueue, n), [&](uint32_t i) { stageShadowFinish(b, i); });
+    }
+    void accumulate() const { forEach("accumulate", n, [&](uint32_t i) { stageAccumulate(b, i); }); }
+};
+
 class CpuRenderer final : public RendererBase {
 public:
-    explicit CpuRenderer(const Scene& scene) : RendererBase(scene), pool_(unsigned(opt_.render.threads)) {
+    explicit CpuRenderer(const Scene& scene)
+        : RendererBase(scene), pool_(unsigned(opt_.render.threads)), clock_(stageTable()) {
         checkCpuBackendFits(scene_);  // before anything large is allocated
         flat_ = flattenScene(scene_);
         allocate();
@@ -36,38 +87,33 @@ public:
 
     std::string name() const override { return "cpu (" + std::to_string(pool_.size()) + " threads)"; }
 
-    std::vector<std::string> stageNames() const override {
-        return {"animate", "build", "trace", "shade", "shadow", "accumulate", "vd"};
-    }
+    std::vector<std::string> stageNames() const override { return stageTable(); }
 
     void renderFrame(float t, uint64_t frameIndex, bool accumulate) override {
         if (resolutionChanged()) allocate();
-        using Clock = std::chrono::steady_clock;
-        FrameRecord rec;
-        rec.frame = frameIndex;
-        rec.sceneTime = t;
-        for (const std::string& s : stageNames()) rec.stages.push_back({s, 0, 0});
+        FrameRecord header;
+        header.frame = frameIndex;
+        header.sceneTime = t;
+        clock_.beginFrame(header);
         const uint64_t pairsBefore = vd_.pairsResolved();
-        auto timed = [&](int stage, auto&& fn) {
-            auto t0 = Clock::now();
-            fn();
-            rec.stages[stage].ms += std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-        };
         const uint32_t w = opt_.render.width, h = opt_.render.height, n = w * h;
         if (rebuild_.needed(opt_.accel, opt_.vd, t)) {
-            timed(0, [&] { poseFlatScene(scene_, flat_, t, pos_, nrm_); });
-            timed(1, [&] {
-                triangleBounds(pos_, flat_.tris, bounds_);
-                // The CPU backend runs every builder: the LBVH variants through the
-                // same host-device code as the GPU, the binned SAH reference, or
-                // the CPU reference kd-tree (which clips triangles: it takes them whole).
-                if (opt_.accel.builder == Builder::KdTree) kd_ = buildKdTreeCpu(pos_, flat_.tris, kdConfigOf(opt_.accel));
-                else if (opt_.accel.mode == AccelMode::Instanced) instanced_.build(scene_, flat_, pos_, bounds_, t, opt_.accel);
-                else buildHostAccel(bounds_, opt_.accel, accel_);
-                // Patch transforms, and in flat mode the BVH over the patch boxes.
-                const bool viaInstances = runsInstanced(opt_.accel);
-                if (!flat_.patches.empty()) vd_.prepare(scene_, flat_, opt_.vd, t, opt_.accel, viaInstances);
-            });
+            {
+                HostStageClock::Scope s(clock_, "animate");
+                poseFlatScene(scene_, flat_, t, pos_, nrm_);
+            }
+            HostStageClock::Scope s(clock_, "build");
+            triangleBounds(pos_, flat_.tris, bounds_);
+            // The CPU backend runs every builder: the LBVH variants through the
+            // same host-device code as the GPU, the binned SAH reference, or
+            // the CPU reference kd-tree (which clips triangles: it takes them whole).
+            if (opt_.accel.builder == Builder::KdTree) kd_ = buildKdTreeCpu(pos_, flat_.tris, kdConfigOf(opt_.accel));
+            else if (opt_.accel.mode == AccelMode::Instanced) instanced_.build(scene_, flat_, pos_, bounds_, t, opt_.accel);
+            else buildHostAccel(bounds_, opt_.accel, accel_);
+            if (!flat_.patches.empty()) {  // patch transforms, and in flat mode the BVH over the patch boxes
+                HostStageClock::Scope v(clock_, "build/vd_boxes");
+                vd_.prepare(scene_, flat_, opt_.vd, t, opt_.accel, runsInstanced(opt_.accel));
+            }
         }
         CameraView cam = cameraView(t, int(w), int(h));
         SceneView sv = hostSceneView(scene_, flat_, pos_, nrm_, accel_.view(opt_.accel), cam);
@@ -81,37 +127,10 @@ public:
             samples_ = 0;
         }
         paths_.counters[kRaysTraced] = paths_.counters[kShadowRaysTraced] = 0;
-        for (int pass = 0; pass < opt_.render.spp; ++pass) {
-            PassParams p{w, h, opt_.render.seed, uint32_t(frameIndex * opt_.render.spp + pass),
-                         opt_.render.bounces, opt_.render.rrStart, opt_.render.nee};
-            p.whitted = opt_.render.integrator == Integrator::Whitted;
-            p.vdAnyHitLast = vd && vdAnyHitLast(flat_, opt_.vd);
-            timed(3, [&] { pool_.parallelFor(n, [&](uint32_t i) { stageGenerate(sv, b, p, i); }); });
-            for (int bounce = 0; bounce <= p.maxBounces; ++bounce) {
-                uint32_t count = paths_.counters[bounce & 1];
-                if (count == 0) break;
-                timed(2, [&] { pool_.parallelFor(count, [&](uint32_t i) { stageTraceClosest(sv, b, bounce, i); }); });
-                if (vd) timed(6, [&] {
-                    pool_.parallelFor(count, [&](uint32_t i) { stageVdPairs(sv, b, p, bounce, i); });
-                    const bool anyHit = vdOcclusionOnly(p, bounce);  // flags in shadowBlocked
-                    if (anyHit) std::fill(b.shadowBlocked, b.shadowBlocked + count, 0u);
-                    vd_.resolve(sv.vd, b.rays[bounce & 1], b.hits, anyHit ? b.shadowBlocked : nullptr, pool_);
-                });
-                timed(3, [&] { pool_.parallelFor(count, [&](uint32_t i) { stageShade(sv, b, p, bounce, i); }); });
-                uint32_t shadows = paths_.counters[kShadowQueue];
-                timed(4, [&] { pool_.parallelFor(std::max(shadows, 1u), [&](uint32_t i) { stageTraceShadow(sv, b, i); }); });
-                if (vd) {
-                    timed(6, [&] {
-                        pool_.parallelFor(shadows, [&](uint32_t i) { stageVdShadowPairs(sv, b, i); });
-                        vd_.resolve(sv.vd, b.shadowRays, nullptr, b.shadowBlocked, pool_);
-                    });
-                    timed(4, [&] { pool_.parallelFor(shadows, [&](uint32_t i) { stageShadowFinish(b, i); }); });
-                }
-            }
-            timed(5, [&] { pool_.parallelFor(n, [&](uint32_t i) { stageAccumulate(b, i); }); });
-        }
+        CpuPassExec x{clock_, pool_, vd_, sv, b, paths_, n};
+        renderPasses(x, opt_.render, frameIndex, vd, vdAnyHitLast(flat_, opt_.vd));
         samples_ += uint32_t(opt_.render.spp);
-        for (const StageTime& s : rec.stages) rec.totalMs += s.ms;
+        FrameRecord rec = clock_.endFrame();
         rec.triangles = flat_.tris.size();
         rec.rays = paths_.counters[kRaysTraced];
         rec.shadowRays = paths_.counters[kShadowRaysTraced];
@@ -171,6 +190,7 @@ private:
     }
 
     ThreadPool pool_;
+    HostStageClock clock_;
     FlatScene flat_;
     std::vector<Vec3> pos_, nrm_;
     std::vector<Aabb> bounds_;

@@ -25,6 +25,8 @@
 #include "render/rebuild_policy.h"
 #include "render/vd_gpu.h"
 #include "render/vd_host.h"
+#include "render/stages.h"
+#include "render/wavefront.h"
 
 namespace strata {
 namespace {
@@ -86,20 +88,6 @@ __global__ void closestHitsKernel(SceneView s, const Ray* rays, uint32_t n, HitR
     if (i < n) out[i] = traceClosest(s, rays[i]);
 }
 
-// The stage table: the frame's stages and, under a '/', their parts (the
-// builders' phases are named by the builders: lbvh_gpu.h, kd_gpu.h, ...).
-const std::vector<std::string>& stageList() {
-    static const std::vector<std::string> s = {"animate", "build", "build/bounds", "build/morton", "build/sort",
-                                               "build/hierarchy", "build/aabb", "build/blas", "build/top",
-                                               "build/kd_large",
-                                               "build/kd_small", "build/vd_boxes", "trace", "trace/primary",
-                                               "trace/bounce", "vd", "vd/pairs", "vd/sort", "vd/bottom", "vd/primary",
-                                               "vd/bounce", "vd/shadow", "shade", "shade/primary",
-                                               "shade/bounce", "shadow",
-                                               "accumulate"};
-    return s;
-}
-
 void checkFits(const Scene& scene, const FlatScene& flat, const VdMemoryComparison& vdMemory) {
     GpuInfo gpu = queryGpu();
     if (!gpu.available) throw Error("the CUDA backend needs a GPU: " + gpu.reason + " (try --backend cpu)");
@@ -131,9 +119,55 @@ void checkFits(const Scene& scene, const FlatScene& flat, const VdMemoryComparis
     }
 }
 
+// render/wavefront.h's executor on the GPU: one kernel per step over the
+// whole image (the kernels find their queue's length on the device), the
+// traces and the VD pairs one kernel per trace kind.
+struct CudaPassExec {
+    const LaunchContext& ctx;
+    const SceneView& sv;
+    const PathBuffers& b;
+    uint32_t n;  // pixels: every queue's capacity
+    VdGpu* vd;
+
+    StageScope scope(const char* label) const { return StageScope(ctx.timer, label); }
+    uint32_t queued(int, uint32_t all) const { return all; }  // on the device
+    LaunchShape perPixel() const { return perItem(n, kBlock); }
+    void generate(const PassParams& p) const { launch(ctx, "shade/primary", perPixel(), generateKernel, sv, b, p); }
+    void traceClosest(int bounce, const char* label) const {
+        withTraceKind(traceKindOf(sv), [&](auto k) {
+            launch(ctx, label, perPixel(), traceClosestKernel<decltype(k)::value>, sv, b, bounce, n);
+        });
+    }
+    void vdPairs(const PassParams& p, int bounce) const {
+        withTraceKind(traceKindOf(sv), [&](auto k) {
+            launch(ctx, "vd/pairs", perPixel(), vdPairsKernel<decltype(k)::value>, sv, b, p, bounce, n);
+        });
+    }
+    void vdShadowPairs() const {
+        withTraceKind(traceKindOf(sv), [&](auto k) {
+            launch(ctx, "vd/pairs", perPixel(), vdShadowPairsKernel<decltype(k)::value>, sv, b, n);
+        });
+    }
+    void vdResolve(int bounce, bool closestRays, bool anyHit) const {
+        if (!closestRays) return vd->resolve(sv.vd, b.shadowRays, nullptr, b.shadowBlocked, ctx);
+        if (anyHit) STRATA_CUDA_CHECK(cudaMemsetAsync(b.shadowBlocked, 0, n * sizeof(uint32_t), ctx.stream));
+        vd->resolve(sv.vd, b.rays[bounce & 1], b.hits, anyHit ? b.shadowBlocked : nullptr, ctx);
+    }
+    void shade(const PassParams& p, int bounce, const char* label) const {
+        launch(ctx, label, perPixel(), shadeKernel, sv, b, p, bounce, n);
+    }
+    void traceShadow() const {
+        withTraceKind(traceKindOf(sv), [&](auto k) {
+            launch(ctx, "shadow", perPixel(), traceShadowKernel<decltype(k)::value>, sv, b, n);
+        });
+    }
+    void shadowFinish() const { launch(ctx, "shadow", perPixel(), shadowFinishKernel, b, n); }
+    void accumulate() const { launch(ctx, "accumulate", perPixel(), accumulateKernel, b, n); }
+};
+
 class CudaRenderer final : public RendererBase {
 public:
-    explicit CudaRenderer(const Scene& scene) : RendererBase(scene), timer_(stageList()) {
+    explicit CudaRenderer(const Scene& scene) : RendererBase(scene), timer_(stageTable()) {
         flat_ = flattenScene(scene_);
         checkFits(scene_, flat_, vdMemory());
         gpuName_ = queryGpu().name;
@@ -158,7 +192,7 @@ public:
     }
 
     std::string name() const override { return "cuda (" + gpuName_ + ")"; }
-    std::vector<std::string> stageNames() const override { return stageList(); }
+    std::vector<std::string> stageNames() const override { return stageTable(); }
 
     size_t geometryBytes() const override { return gpu_->geometryBytes() + (vd_ ? vd_->geometryBytes() : 0); }
     size_t accelBytes() const override {
@@ -233,57 +267,8 @@ public:
             samples_ = 0;
         }
         STRATA_CUDA_CHECK(cudaMemsetAsync(paths_.counters.data(), 0, kNumCounters * sizeof(uint32_t), stream_));
-        const LaunchShape perPixel = perItem(n, kBlock);
-        for (int pass = 0; pass < opt_.render.spp; ++pass) {
-            PassParams p{w, h, opt_.render.seed, uint32_t(frameIndex * opt_.render.spp + pass),
-                         opt_.render.bounces, opt_.render.rrStart, opt_.render.nee};
-            p.whitted = opt_.render.integrator == Integrator::Whitted;
-            p.vdAnyHitLast = vd_ && vdAnyHitLast(flat_, opt_.vd);
-            {
-                StageScope s(&timer_, "shade");  // camera rays: shade/primary
-                launch(ctx, "shade/primary", perPixel, generateKernel, sv, b, p);
-            }
-            for (int bounce = 0; bounce <= p.maxBounces; ++bounce) {
-                const bool primary = bounce == 0;
-                {
-                    StageScope s(&timer_, "trace");
-                    withTraceKind(traceKindOf(sv), [&](auto k) {
-                        launch(ctx, primary ? "trace/primary" : "trace/bounce", perPixel,
-                               traceClosestKernel<decltype(k)::value>, sv, b, bounce, n);
-                    });
-                }
-                if (vd_) {  // vd/pairs, vd/sort and vd/bottom add over every resolve; vd/primary etc. split by ray kind
-                    StageScope v(&timer_, "vd");
-                    StageScope r(&timer_, primary ? "vd/primary" : "vd/bounce");
-                    withTraceKind(traceKindOf(sv), [&](auto k) {
-                        launch(ctx, "vd/pairs", perPixel, vdPairsKernel<decltype(k)::value>, sv, b, p, bounce, n);
-                    });
-                    const bool anyHit = vdOcclusionOnly(p, bounce);  // flags in shadowBlocked
-                    if (anyHit) STRATA_CUDA_CHECK(cudaMemsetAsync(b.shadowBlocked, 0, n * sizeof(uint32_t), stream_));
-                    vd_->resolve(sv.vd, b.rays[bounce & 1], b.hits, anyHit ? b.shadowBlocked : nullptr, ctx);
-                }
-                {
-                    StageScope s(&timer_, "shade");
-                    launch(ctx, primary ? "shade/primary" : "shade/bounce", perPixel, shadeKernel, sv, b, p, bounce, n);
-                }
-                if (!spawnsShadowRays(p, bounce)) continue;  // no shadow rays spawned
-                withTraceKind(traceKindOf(sv), [&](auto k) {
-                    launch(ctx, "shadow", perPixel, traceShadowKernel<decltype(k)::value>, sv, b, n);
-                });
-                if (vd_) {
-                    {
-                        StageScope v(&timer_, "vd");
-                        StageScope r(&timer_, "vd/shadow");
-                        withTraceKind(traceKindOf(sv), [&](auto k) {
-                            launch(ctx, "vd/pairs", perPixel, vdShadowPairsKernel<decltype(k)::value>, sv, b, n);
-                        });
-                        vd_->resolve(sv.vd, b.shadowRays, nullptr, b.shadowBlocked, ctx);
-                    }
-                    launch(ctx, "shadow", perPixel, shadowFinishKernel, b, n);
-                }
-            }
-            launch(ctx, "accumulate", perPixel, accumulateKernel, b, n);
-        }
+        CudaPassExec x{ctx, sv, b, n, vd_.get()};
+        renderPasses(x, opt_.render, frameIndex, vd_ != nullptr, vd_ && vdAnyHitLast(flat_, opt_.vd));
         samples_ += uint32_t(opt_.render.spp);
         STRATA_CUDA_CHECK(cudaMemcpyAsync(hostCounters_.data() + (frameIndex % kRing) * kNumCounters, paths_.counters.data(),
                                           kNumCounters * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream_));
