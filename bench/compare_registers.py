@@ -7,6 +7,9 @@ import re
 import sys
 
 FUNC = re.compile(r"Function (\S+):")
+# A kernel in an anonymous namespace carries a hash of its translation unit's
+# build (_GLOBAL__N__7a458258_9_kd_gpu_cu_78394668): the same kernel, two names.
+ANON = re.compile(r"\d+_GLOBAL__N__[0-9a-f]+_\d+_\w+?_[0-9a-f]{8}")
 RES = re.compile(r"REG:(\d+) STACK:(\d+) SHARED:(\d+)")
 
 
@@ -15,7 +18,7 @@ def kernels(path):
     for line in open(path, errors="replace"):
         m = FUNC.search(line)
         if m:
-            name = m.group(1)
+            name = ANON.sub("ANON", m.group(1))
             continue
         r = RES.search(line)
         if r and name:

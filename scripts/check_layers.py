@@ -8,6 +8,7 @@ includes the other):
     gpu, scene      CUDA plumbing; scene loading and generators
     accel           acceleration structures, built from plain inputs
     render          backends, integrator, frame schedule
+    check           validation shared by the CLI's commands and the tests
     cli, app        front ends
 
 Prints each upward include as FILE:LINE and exits 1, or prints the count of
@@ -16,7 +17,7 @@ import os
 import re
 import sys
 
-RANK = {"core": 0, "gpu": 1, "scene": 1, "accel": 2, "render": 3, "cli": 4, "app": 4}
+RANK = {"core": 0, "gpu": 1, "scene": 1, "accel": 2, "render": 3, "check": 4, "cli": 5, "app": 5}
 INCLUDE = re.compile(r'\s*#\s*include\s+"([a-z_]+)/')
 
 

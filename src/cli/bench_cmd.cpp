@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <memory>
 
-#include "cli/checks.h"
+#include "check/checker.h"
 #include "cli/commands.h"
 #include "cli/frame_runs.h"
 #include "cli/common.h"

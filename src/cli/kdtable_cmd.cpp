@@ -24,7 +24,7 @@
 #include "accel/kdtree/kd_cpu_builder.h"
 #include "accel/kdtree/kd_quality.h"
 #include "accel/kdtree/kd_validate.h"
-#include "cli/checks.h"
+#include "check/checker.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/frame_runs.h"

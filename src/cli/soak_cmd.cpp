@@ -10,7 +10,7 @@
 #include <malloc.h>
 #include <unistd.h>
 
-#include "cli/checks.h"
+#include "check/checker.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "core/error.h"

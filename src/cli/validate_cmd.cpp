@@ -20,7 +20,7 @@
 #include "accel/kdtree/kd_validate.h"
 #include "accel/lbvh/lbvh_host.h"
 #include "accel/lbvh/skip_reference.h"
-#include "cli/checks.h"
+#include "check/checker.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "gpu/device.h"

@@ -12,6 +12,7 @@
 #include "loader_test_util.h"
 #include "render/flat_scene.h"
 #include "accel/toplevel/instance_plan.h"
+#include "check/hit_compare.h"
 #include "render/instancing.h"
 #include "render/renderer.h"
 #include "scene/scene_loader.h"
@@ -56,7 +57,7 @@ TEST(Instanced, HitsEqualFlatModeAndBruteForceForEveryBuilder) {
             if (!isHit(ref)) continue;
             ++hits;
             // Object-space hits of static instances differ from world space by rounding only.
-            far += std::fabs(hitDistance(h) - hitDistance(ref)) > 1e-4f * std::max(1.0f, hitDistance(ref));
+            far += !sameHit(h, ref, 10 * kHitDistanceTolerance);
         }
         EXPECT_GT(hits, 500);
         EXPECT_LE(far, 3) << c.builder << " " << c.traversal;

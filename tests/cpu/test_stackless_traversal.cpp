@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "check/hit_compare.h"
 #include "accel/bvh_validate.h"
 #include "accel/host_accel.h"
 #include "accel/lbvh/lbvh_host.h"
@@ -19,9 +20,8 @@ namespace {
 // Both miss, or both hit at the same distance (each traversal calls the same
 // triangle test, so distances are bit-identical; coincident triangles may
 // tie, so the triangle may differ only where the distance is shared).
-::testing::AssertionResult sameHit(HitRecord got, HitRecord ref) {
-    if (got == ref) return ::testing::AssertionSuccess();
-    if (isHit(got) && isHit(ref) && hitDistance(got) == hitDistance(ref)) return ::testing::AssertionSuccess();
+::testing::AssertionResult bitSameHit(HitRecord got, HitRecord ref) {
+    if (strata::sameHit(got, ref, 0.0f)) return ::testing::AssertionSuccess();  // check/hit_compare.h, exactly
     return ::testing::AssertionFailure() << std::hex << got << " vs " << ref;
 }
 
@@ -59,10 +59,10 @@ TEST(StacklessTraversal, ClosestAndAnyHitEqualStackAndBruteForce) {
                 HitRecord ref = traceBruteForce(brute.geo, rays[i]);
                 hits += isHit(ref);
                 HitRecord a = traceClosest(stack, rays[i]), b = traceClosest(stackless, rays[i]);
-                ASSERT_TRUE(sameHit(a, ref)) << c.name << " stack, ray " << i;
-                ASSERT_TRUE(sameHit(b, ref)) << c.name << " stackless, ray " << i;
-                ASSERT_TRUE(sameHit(a, b)) << c.name << " ray " << i;
-                ASSERT_TRUE(sameHit(traceClosest(apetrei, rays[i]), ref)) << c.name << " apetrei, ray " << i;
+                ASSERT_TRUE(bitSameHit(a, ref)) << c.name << " stack, ray " << i;
+                ASSERT_TRUE(bitSameHit(b, ref)) << c.name << " stackless, ray " << i;
+                ASSERT_TRUE(bitSameHit(a, b)) << c.name << " ray " << i;
+                ASSERT_TRUE(bitSameHit(traceClosest(apetrei, rays[i]), ref)) << c.name << " apetrei, ray " << i;
                 ASSERT_EQ(traceAny(stack, rays[i]), isHit(ref)) << c.name << " ray " << i;
                 ASSERT_EQ(traceAny(stackless, rays[i]), isHit(ref)) << c.name << " ray " << i;
             }
@@ -126,8 +126,8 @@ TEST(DeepTree, StackOverflowRestartsAndFindsEveryHit) {
         HitRecord a = traceClosest(stack, rays[i], &st);
         overflowed += st.stackOverflow;
         EXPECT_EQ(st.scanRestarts, 0u);
-        EXPECT_TRUE(sameHit(a, ref)) << "stack, ray " << i;
-        EXPECT_TRUE(sameHit(traceClosest(stackless, rays[i]), ref)) << "stackless, ray " << i;
+        EXPECT_TRUE(bitSameHit(a, ref)) << "stack, ray " << i;
+        EXPECT_TRUE(bitSameHit(traceClosest(stackless, rays[i]), ref)) << "stackless, ray " << i;
         EXPECT_TRUE(traceAny(stack, rays[i])) << i;
         EXPECT_TRUE(traceAny(stackless, rays[i])) << i;
     }
@@ -173,7 +173,7 @@ TEST(DeepTree, BeyondTheDeepStackScansTheLeaves) {
     HitRecord got = traceClosest(s, r, &st);
     EXPECT_EQ(st.deepRestarts, 1u);
     EXPECT_EQ(st.scanRestarts, 1u);
-    EXPECT_TRUE(sameHit(got, traceBruteForce(s.geo, r)));
+    EXPECT_TRUE(bitSameHit(got, traceBruteForce(s.geo, r)));
     EXPECT_EQ(hitPayload(got), 0u);  // the plane nearest the origin side
 }
 

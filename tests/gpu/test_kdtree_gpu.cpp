@@ -14,6 +14,7 @@
 #include "accel/kdtree/kd_cpu_builder.h"
 #include "accel/kdtree/kd_gpu.h"
 #include "accel/kdtree/kd_validate.h"
+#include "check/hit_compare.h"
 #include "gpu/device.h"
 #include "gpu/device_buffer.h"
 #include "gpu/launch_context.h"
@@ -66,9 +67,7 @@ void expectHitsMatch(const Mesh& m, const HostKdTree& kd, const std::string& wha
         r.org = Vec3{u(rng), u(rng), u(rng)} * 1.4f - make3(0.2f);
         r.dir = normalize(Vec3{u(rng) - 0.5f, u(rng) - 0.5f, u(rng) - 0.5f});
         HitRecord a = traceClosest(s, r), ref = traceBruteForce(g, r);
-        bool same = isHit(a) == isHit(ref) &&
-                    (!isHit(a) || hitPayload(a) == hitPayload(ref) ||
-                     std::fabs(hitDistance(a) - hitDistance(ref)) <= 1e-6f * std::max(1.0f, hitDistance(ref)));
+        const bool same = sameHit(a, ref, 0.1f * kHitDistanceTolerance);  // check/hit_compare.h
         bad += !same || traceAny(s, r) != isHit(ref);
     }
     EXPECT_EQ(bad, 0) << what;

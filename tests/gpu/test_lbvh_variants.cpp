@@ -10,6 +10,7 @@
 
 #include "../cpu/lbvh_cases.h"
 #include "accel/bvh_validate.h"
+#include "check/hit_compare.h"
 #include "accel/lbvh/lbvh_compare.h"
 #include "accel/lbvh/lbvh_gpu.h"
 #include "accel/lbvh/lbvh_host.h"
@@ -54,16 +55,14 @@ bool grazesEdge(const GeometryView& g, const Ray& ray, uint32_t prim) {
     return std::fabs(m) < 1e-4f;
 }
 
+// check/hit_compare.h's rule: the same triangle (its distance may differ by
+// more than a few ulps for rays at a grazing angle to it, where nvcc's FMA
+// contraction and g++'s separate multiply-add round apart), or the same
+// distance to a few ulps.
 ::testing::AssertionResult closeHit(HitRecord got, HitRecord ref) {
+    if (sameHit(got, ref)) return ::testing::AssertionSuccess();
     if (isHit(got) != isHit(ref)) return ::testing::AssertionFailure() << "hit/miss differs";
-    // The same triangle: the traversal found the right one. (Its distance may
-    // differ by more than a few ulps for rays at a grazing angle to it, where
-    // nvcc's FMA contraction and g++'s separate multiply-add round apart.)
-    if (isHit(ref) && hitPayload(got) == hitPayload(ref)) return ::testing::AssertionSuccess();
-    // nvcc contracts to FMA where g++ does not: distances agree to a few ulps.
-    if (isHit(ref) && std::fabs(hitDistance(got) - hitDistance(ref)) > 1e-5f * std::fabs(hitDistance(ref)))
-        return ::testing::AssertionFailure() << hitDistance(got) << " vs " << hitDistance(ref);
-    return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << hitDistance(got) << " vs " << hitDistance(ref);
 }
 
 // closeHit, excusing a disagreement where either side's triangle is grazed.

@@ -1,8 +1,7 @@
-#include "cli/checks.h"
+#include "check/checker.h"
 
 #include <cmath>
 #include <cstdio>
-#include <random>
 
 #include "accel/bvh_validate.h"
 #include "accel/kdtree/kd_quality.h"
@@ -14,35 +13,7 @@
 #include "render/cuda_renderer.h"
 #endif
 
-namespace strata::cli {
-
-std::vector<Ray> makeRays(const Scene& scene, const std::vector<Vec3>& pos, float t, uint32_t n, uint32_t seed) {
-    Aabb box;
-    for (const Vec3& p : pos) box.grow(p);
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<float> u(0.0f, 1.0f);
-    CameraView cam = makeCameraView(scene, t, scene.options.render.width, scene.options.render.height);
-    std::vector<Ray> rays(n);
-    for (uint32_t i = 0; i < n; ++i) {
-        Ray& r = rays[i];
-        if (i % 2 == 0) {  // camera rays through random pixels
-            r.org = cam.position;
-            r.dir = normalize(cam.forward + cam.right * (2 * u(rng) - 1) + cam.up * (1 - 2 * u(rng)));
-        } else {  // rays from random points inside the scene box
-            r.org = box.lo + box.extent() * Vec3{u(rng), u(rng), u(rng)};
-            r.dir = normalize(Vec3{u(rng) - 0.5f, u(rng) - 0.5f, u(rng) - 0.5f});
-        }
-    }
-    return rays;
-}
-
-bool sameHit(HitRecord a, HitRecord b) {
-    if (isHit(a) != isHit(b)) return false;
-    if (!isHit(a)) return true;
-    if (hitPayload(a) == hitPayload(b)) return true;
-    float ta = hitDistance(a), tb = hitDistance(b);
-    return std::fabs(ta - tb) <= 1e-5f * std::max(1.0f, std::fabs(tb));
-}
+namespace strata {
 
 void Checker::report(const std::string& what, bool ok, const std::string& detail) {
     if (!ok || !quiet) std::printf("%-46s %s  %s\n", what.c_str(), ok ? "ok  " : "FAIL", detail.c_str());
@@ -139,4 +110,4 @@ KdQuality sceneKdQuality(const Scene& scene, float t) {
     return measureKdQuality(tree.view(), bounds);
 }
 
-}  // namespace strata::cli
+}  // namespace strata

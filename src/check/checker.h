@@ -1,6 +1,6 @@
-// cli/checks.h — what validate and soak check a structure with: random rays,
-// closest hits against brute force, the structure checkers, one report line
-// per check.
+// check/checker.h — what validate, soak and kdtable check a structure with:
+// closest hits against brute force (check/hit_compare.h's rule), the
+// structure checkers, one report line per check.
 #pragma once
 
 #include <string>
@@ -10,18 +10,12 @@
 #include "accel/kdtree/kd_cpu_builder.h"
 #include "accel/kdtree/kd_quality.h"
 #include "accel/lbvh/lbvh_host.h"
+#include "check/hit_compare.h"
+#include "check/rays.h"
 #include "render/flat_scene.h"
 #include "core/parallel.h"
 
-namespace strata::cli {
-
-// Half camera rays through random pixels, half from random points in the
-// scene's box in random directions.
-std::vector<Ray> makeRays(const Scene& scene, const std::vector<Vec3>& pos, float t, uint32_t n, uint32_t seed);
-
-// Same closest hit: both miss, or both hit at the same distance (the same
-// triangle, or a tie between triangles at that distance).
-bool sameHit(HitRecord a, HitRecord b);
+namespace strata {
 
 struct Checker {
     ThreadPool pool;
@@ -52,4 +46,4 @@ struct Checker {
 // GPU builder's with the cuda backend (where built), else the CPU reference's.
 KdQuality sceneKdQuality(const Scene& scene, float t);
 
-}  // namespace strata::cli
+}  // namespace strata
