@@ -12,10 +12,8 @@
 #include <cstdlib>
 #include <cstdio>
 #include <deque>
-#include <filesystem>
 #include <fstream>
 #include <memory>
-#include <nlohmann/json.hpp>
 
 #include "app/camera_control.h"
 #include "app/key_bindings.h"
@@ -24,13 +22,13 @@
 #include "app/panel.h"
 #include "app/recorder.h"
 #include "app/viewer_config.h"
+#include "app/viewer_state.h"
 #include "core/error.h"
 #include "core/output_file.h"
 #include "render/flat_scene.h"
 #include "render/make_renderer.h"
 #include "scene/data_folder.h"
 #include "scene/image_io.h"
-#include "scene/scene_json_util.h"
 #include "scene/scene_loader.h"
 
 namespace strata {
@@ -82,122 +80,7 @@ void writeWindowPng(const std::string& path, int w, int h) {
     writePngAtomic(path, w, h, rgb);
 }
 
-// An error message in the panel: red and wrapped (the reason is at the end of
-// a long message, past the panel's edge otherwise).
-void errorText(const std::string& msg) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.4f, 0.3f, 1));
-    ImGui::TextWrapped("%s", msg.c_str());
-    ImGui::PopStyleColor();
-}
-
-struct Views {  // saved cameras, in SCENE.views.json
-    std::vector<CameraPose> list;
-    static std::string pathFor(const std::string& scene) { return scene + ".views.json"; }
-    // A bookmark file that is wrong is reported and left alone (not
-    // overwritten until the user saves a view).
-    void load(const std::string& scene) {
-        list.clear();
-        std::error_code ec;
-        if (!std::filesystem::exists(pathFor(scene), ec)) return;
-        try {
-            const Json j = parseJsonFile(pathFor(scene), "camera bookmarks");
-            if (!j.is_array()) throw Error(pathFor(scene) + ": expected an array of views");
-            for (const auto& v : j) {
-                CameraPose p{};
-                p.position = {v.at("position").at(0), v.at("position").at(1), v.at("position").at(2)};
-                p.target = {v.at("target").at(0), v.at("target").at(1), v.at("target").at(2)};
-                p.up = {0, 1, 0};
-                p.fovYDegrees = v.at("fov");
-                if (!isFinite(p.position) || !isFinite(p.target) || !(p.fovYDegrees > 0 && p.fovYDegrees < 180))
-                    throw Error(pathFor(scene) + ": view " + std::to_string(list.size()) +
-                                ": position and target must be finite and fov in (0, 180)");
-                list.push_back(p);
-            }
-        } catch (const Error& e) {
-            list.clear();
-            std::fprintf(stderr, "strata: the camera bookmarks are not loaded: %s\n", e.what());
-        } catch (const nlohmann::json::exception& e) {
-            list.clear();
-            std::fprintf(stderr, "strata: the camera bookmarks are not loaded: %s: %s\n", pathFor(scene).c_str(), e.what());
-        }
-    }
-    void save(const std::string& scene) const {
-        nlohmann::json j = nlohmann::json::array();
-        for (const CameraPose& p : list)
-            j.push_back({{"position", {p.position.x, p.position.y, p.position.z}},
-                         {"target", {p.target.x, p.target.y, p.target.z}},
-                         {"fov", p.fovYDegrees}});
-        try {
-            writeFileAtomic(pathFor(scene), j.dump(2) + "\n");
-        } catch (const Error& e) {
-            std::fprintf(stderr, "strata: the camera bookmarks are not saved: %s\n", e.what());
-        }
-    }
-};
-
-class Viewer {
-public:
-    explicit Viewer(const ViewerArgs& a) : args_(a) {}
-    ~Viewer() { shutdown(); }
-    int run();
-
-private:
-    bool loadInitialScene();
-    bool waitForScene();
-    bool loadScene(const std::string& path, std::string& error);
-    void applyOptions(const Options& o, bool resetImage);
-    void panel();
-    void handleKeys();
-    std::string keyLabel(KeyAction a) const;
-    void shutdown();
-    std::vector<std::string> recordStages() const {
-        std::vector<std::string> s = renderer_->stageNames();
-        s.push_back("display");
-        s.push_back("display/present");
-        s.push_back("display/draw");
-        return s;
-    }
-
-    ViewerArgs args_;
-    ViewerConfig config_;
-    GLFWwindow* window_ = nullptr;
-    std::unique_ptr<GlDisplay> gl_;
-    std::unique_ptr<GlTimer> glTimer_;
-    std::unique_ptr<DisplayPath> display_;
-    std::unique_ptr<Scene> scene_;
-    std::unique_ptr<Renderer> renderer_;
-    Options options_;
-    std::string backendNote_, displayNote_, loadError_, statusLine_;
-    char loadPath_[512] = {};
-    CameraControl camera_;
-    bool cameraOverride_ = false;
-    Views views_;
-    TimingOverlay overlay_;
-    Recorder recorder_;
-    float time_ = 0, speed_ = 1;
-    bool playing_ = true, fixedStep_ = false, loop_ = true, vsync_ = false;
-    bool sceneHasQuads_ = false;
-    bool resetAccum_ = true;
-    uint64_t frame_ = 0;
-    std::vector<ScheduledChange> scheduled_;  // --at, in frame order
-    size_t nextScheduled_ = 0;
-    // The options each frame in flight was rendered with: its record arrives
-    // a frame or more later, when the options may have changed.
-    std::deque<std::pair<uint64_t, Options>> frameOptions_;
-    const Options& optionsOfFrame(uint64_t frame) {
-        while (frameOptions_.size() > 1 && frameOptions_.front().first < frame) frameOptions_.pop_front();
-        return !frameOptions_.empty() && frameOptions_.front().first == frame ? frameOptions_.front().second : options_;
-    }
-    double lastX_ = 0, lastY_ = 0, displayMs_ = 0, presentMs_ = 0, drawMs_ = 0, wallFps_ = 0;
-    void addDisplayStages(FrameRecord& rec) const {
-        rec.stages.push_back({"display", displayMs_, 0});
-        rec.stages.push_back({"display/present", presentMs_, 0});
-        rec.stages.push_back({"display/draw", drawMs_, 0});
-    }
-    bool wantShot_ = false, wantUiShot_ = false, imguiReady_ = false, showUi_ = true;
-    DisplayMode displayMode_ = DisplayMode::Texture;
-    float scale_ = 1.0f;
-};
+}  // namespace
 
 // The scene named on the command line. When it does not load, the window
 // still opens and shows why (waitForScene); false: nothing was loaded.
@@ -357,122 +240,6 @@ void Viewer::handleKeys() {
         renderer_->setCamera(nullptr);
         resetAccum_ = true;
     }
-}
-
-void Viewer::panel() {
-    ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(400, 700), ImGuiCond_FirstUseEver);
-    ImGui::Begin("strata");
-    Options next = options_;
-    bool changed = false;
-    if (ImGui::CollapsingHeader("Scene", ImGuiTreeNodeFlags_DefaultOpen)) {
-        ImGui::TextWrapped("%s", scene_->path.c_str());
-        ImGui::Text("%zu triangles, %zu instances, %zu meshes, %zu VD patches", scene_->triangleCount(),
-                    scene_->instances.size(), scene_->meshes.size(), scene_->patchCount());
-        ImGui::Text("%s memory: geometry %.1f MiB, acceleration %.1f MiB",
-                    options_.render.backend == Backend::Cuda ? "GPU" : "host", renderer_->geometryBytes() / 1048576.0,
-                    renderer_->accelBytes() / 1048576.0);
-        ImGui::InputText("##path", loadPath_, sizeof loadPath_);
-        ImGui::SameLine();
-        if (ImGui::Button("Load")) {
-            std::string err;
-            if (!loadScene(loadPath_, err)) loadError_ = err;
-            else loadError_.clear();
-        }
-        if (!loadError_.empty()) errorText(loadError_);
-    }
-    if (ImGui::CollapsingHeader("Acceleration", ImGuiTreeNodeFlags_DefaultOpen)) {
-        std::vector<std::string> absent;  // what the other options rule out (Options::unavailable)
-        for (const Unavailable& u : options_.unavailable()) absent.push_back(u.assignment());
-        // The GPU kd-tree builder's switches: their own group, shown when it runs.
-        changed |= optionWidgets(next, "accel.", kdSwitchKeys(), absent);
-        if (options_.render.backend == Backend::Cuda && options_.accel.builder == Builder::KdTree &&
-            ImGui::TreeNodeEx("GPU kd-tree switches", ImGuiTreeNodeFlags_DefaultOpen)) {
-            changed |= kdTreeWidgets(next);
-            ImGui::TreePop();
-        }
-    }
-    if (sceneHasQuads_ && ImGui::CollapsingHeader("VD patches", ImGuiTreeNodeFlags_DefaultOpen)) {
-        // vd.mode / vd.max_level make a new renderer (the geometry changes);
-        // lod_bias and freeze_lod act on the next frame.
-        changed |= optionWidgets(next, "vd.", {});
-        ImGui::Text("geometry %.2f MiB + acceleration %.2f MiB", renderer_->geometryBytes() / 1048576.0,
-                    renderer_->accelBytes() / 1048576.0);
-        if (renderer_->vdPairBytes())
-            ImGui::Text("ray-pair buffers %.1f MiB (sized by the image)", renderer_->vdPairBytes() / 1048576.0);
-        ImGui::TextWrapped("VD patches on the GPU (estimate): %s", describeVdMemory(renderer_->vdMemory()).c_str());
-    }
-    if (ImGui::CollapsingHeader("Rendering", ImGuiTreeNodeFlags_DefaultOpen)) {
-        changed |= optionWidgets(next, "render.", {"render.width", "render.height"});
-        ImGui::Text("%dx%d, %u samples per pixel", options_.render.width, options_.render.height,
-                    renderer_->samplesPerPixel());
-        if (ImGui::Button("Reset accumulation")) resetAccum_ = true;
-        if (!backendNote_.empty()) ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "%s", backendNote_.c_str());
-    }
-    if (ImGui::CollapsingHeader("Animation", ImGuiTreeNodeFlags_DefaultOpen)) {
-        ImGui::Checkbox(("play (" + keyLabel(KeyAction::Pause) + ")").c_str(), &playing_);
-        ImGui::SameLine();
-        ImGui::Checkbox("loop", &loop_);
-        ImGui::SameLine();
-        ImGui::Checkbox("fixed step", &fixedStep_);
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("advance exactly 1/fps of scene time per frame");
-        ImGui::SliderFloat("speed", &speed_, 0.0f, 4.0f);
-        if (ImGui::SliderFloat("time", &time_, 0.0f, 60.0f, "%.2f s")) resetAccum_ = true;
-        changed |= optionWidgets(next, "animation.", {"animation.play", "animation.start_time"});
-    }
-    if (ImGui::CollapsingHeader("Camera")) {
-        CameraPose p = cameraOverride_ ? camera_.pose() : cameraAt(scene_->camera, time_);
-        ImGui::Text("position %.2f %.2f %.2f", p.position.x, p.position.y, p.position.z);
-        ImGui::Text("target   %.2f %.2f %.2f", p.target.x, p.target.y, p.target.z);
-        if (ImGui::SliderFloat("fov", &camera_.fov(), 5.0f, 120.0f)) {
-            cameraOverride_ = true;
-            resetAccum_ = true;
-        }
-        if (ImGui::Button("Save view")) {
-            views_.list.push_back(camera_.pose());
-            views_.save(scene_->path);
-        }
-        for (size_t i = 0; i < views_.list.size(); ++i) {
-            ImGui::SameLine();
-            if (ImGui::Button(std::to_string(i + 1).c_str())) {
-                camera_.setPose(views_.list[i]);
-                cameraOverride_ = true;
-                resetAccum_ = true;
-            }
-        }
-        ImGui::Text("WASD move, Q/E down/up, right-drag look, Alt/middle-drag orbit, R reset");
-    }
-    if (ImGui::CollapsingHeader("Display & recording", ImGuiTreeNodeFlags_DefaultOpen)) {
-        ImGui::Text("display: %s", displayModeName(display_->mode()));
-        if (!displayNote_.empty()) ImGui::TextWrapped("%s", displayNote_.c_str());
-        const char* modes[] = {"texture", "pbo", "copy"};
-        int m = int(displayMode_);
-        if (ImGui::Combo("display path", &m, modes, 3)) {
-            displayMode_ = DisplayMode(m);
-            display_ = makeDisplayPath(displayMode_, *renderer_, displayNote_);
-            display_->attach(*gl_);
-        }
-        if (ImGui::Checkbox("vsync", &vsync_)) glfwSwapInterval(vsync_ ? 1 : 0);
-        if (recorder_.recording()) {
-            if (ImGui::Button(("Stop recording (" + keyLabel(KeyAction::Record) + ")").c_str())) recorder_.stop();
-            ImGui::SameLine();
-            ImGui::Text("%zu rows -> %s", recorder_.rows(), recorder_.path().c_str());
-        } else {
-            if (!recorder_.error().empty()) {  // the last recording's failure, in full
-                ImGui::PushTextWrapPos(0.0f);
-                ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", recorder_.error().c_str());
-                ImGui::PopTextWrapPos();
-            }
-            if (ImGui::Button(("Record CSV (" + keyLabel(KeyAction::Record) + ")").c_str()))
-                recorder_.start(uniqueName("strata", "csv"), recordStages());
-        }
-        if (ImGui::Button(("Screenshot (" + keyLabel(KeyAction::Screenshot) + ")").c_str())) wantShot_ = true;
-        ImGui::SameLine();
-        if (ImGui::Button(("with UI (Shift+" + keyLabel(KeyAction::Screenshot) + ")").c_str())) wantUiShot_ = true;
-        if (!statusLine_.empty()) ImGui::TextWrapped("%s", statusLine_.c_str());
-    }
-    ImGui::End();
-    if (changed) applyOptions(next, true);
 }
 
 int Viewer::run() {
@@ -659,8 +426,6 @@ void Viewer::shutdown() {
         glfwTerminate();
     }
 }
-
-}  // namespace
 
 std::vector<ScheduledChange> parseScheduledChanges(const std::vector<std::string>& at) {
     std::vector<ScheduledChange> out;

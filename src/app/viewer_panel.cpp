@@ -1,0 +1,140 @@
+// app/viewer_panel.cpp — the viewer's panel: scene, acceleration (every
+// option the other options allow: Options::unavailable), VD patches,
+// rendering, animation, camera, display and recording.
+#include <glad/gl.h>
+
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include "app/viewer_state.h"
+#include "core/output_file.h"
+#include "render/vd_memory.h"
+#include "scene/keyframes.h"
+
+namespace strata {
+
+// An error message in the panel: red and wrapped (the reason is at the end of
+// a long message, past the panel's edge otherwise).
+void errorText(const std::string& msg) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.4f, 0.3f, 1));
+    ImGui::TextWrapped("%s", msg.c_str());
+    ImGui::PopStyleColor();
+}
+
+void Viewer::panel() {
+    ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(400, 700), ImGuiCond_FirstUseEver);
+    ImGui::Begin("strata");
+    Options next = options_;
+    bool changed = false;
+    if (ImGui::CollapsingHeader("Scene", ImGuiTreeNodeFlags_DefaultOpen)) {
+        ImGui::TextWrapped("%s", scene_->path.c_str());
+        ImGui::Text("%zu triangles, %zu instances, %zu meshes, %zu VD patches", scene_->triangleCount(),
+                    scene_->instances.size(), scene_->meshes.size(), scene_->patchCount());
+        ImGui::Text("%s memory: geometry %.1f MiB, acceleration %.1f MiB",
+                    options_.render.backend == Backend::Cuda ? "GPU" : "host", renderer_->geometryBytes() / 1048576.0,
+                    renderer_->accelBytes() / 1048576.0);
+        ImGui::InputText("##path", loadPath_, sizeof loadPath_);
+        ImGui::SameLine();
+        if (ImGui::Button("Load")) {
+            std::string err;
+            if (!loadScene(loadPath_, err)) loadError_ = err;
+            else loadError_.clear();
+        }
+        if (!loadError_.empty()) errorText(loadError_);
+    }
+    if (ImGui::CollapsingHeader("Acceleration", ImGuiTreeNodeFlags_DefaultOpen)) {
+        std::vector<std::string> absent;  // what the other options rule out (Options::unavailable)
+        for (const Unavailable& u : options_.unavailable()) absent.push_back(u.assignment());
+        // The GPU kd-tree builder's switches: their own group, shown when it runs.
+        changed |= optionWidgets(next, "accel.", kdSwitchKeys(), absent);
+        if (options_.render.backend == Backend::Cuda && options_.accel.builder == Builder::KdTree &&
+            ImGui::TreeNodeEx("GPU kd-tree switches", ImGuiTreeNodeFlags_DefaultOpen)) {
+            changed |= kdTreeWidgets(next);
+            ImGui::TreePop();
+        }
+    }
+    if (sceneHasQuads_ && ImGui::CollapsingHeader("VD patches", ImGuiTreeNodeFlags_DefaultOpen)) {
+        // vd.mode / vd.max_level make a new renderer (the geometry changes);
+        // lod_bias and freeze_lod act on the next frame.
+        changed |= optionWidgets(next, "vd.", {});
+        ImGui::Text("geometry %.2f MiB + acceleration %.2f MiB", renderer_->geometryBytes() / 1048576.0,
+                    renderer_->accelBytes() / 1048576.0);
+        if (renderer_->vdPairBytes())
+            ImGui::Text("ray-pair buffers %.1f MiB (sized by the image)", renderer_->vdPairBytes() / 1048576.0);
+        ImGui::TextWrapped("VD patches on the GPU (estimate): %s", describeVdMemory(renderer_->vdMemory()).c_str());
+    }
+    if (ImGui::CollapsingHeader("Rendering", ImGuiTreeNodeFlags_DefaultOpen)) {
+        changed |= optionWidgets(next, "render.", {"render.width", "render.height"});
+        ImGui::Text("%dx%d, %u samples per pixel", options_.render.width, options_.render.height,
+                    renderer_->samplesPerPixel());
+        if (ImGui::Button("Reset accumulation")) resetAccum_ = true;
+        if (!backendNote_.empty()) ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "%s", backendNote_.c_str());
+    }
+    if (ImGui::CollapsingHeader("Animation", ImGuiTreeNodeFlags_DefaultOpen)) {
+        ImGui::Checkbox(("play (" + keyLabel(KeyAction::Pause) + ")").c_str(), &playing_);
+        ImGui::SameLine();
+        ImGui::Checkbox("loop", &loop_);
+        ImGui::SameLine();
+        ImGui::Checkbox("fixed step", &fixedStep_);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("advance exactly 1/fps of scene time per frame");
+        ImGui::SliderFloat("speed", &speed_, 0.0f, 4.0f);
+        if (ImGui::SliderFloat("time", &time_, 0.0f, 60.0f, "%.2f s")) resetAccum_ = true;
+        changed |= optionWidgets(next, "animation.", {"animation.play", "animation.start_time"});
+    }
+    if (ImGui::CollapsingHeader("Camera")) {
+        CameraPose p = cameraOverride_ ? camera_.pose() : cameraAt(scene_->camera, time_);
+        ImGui::Text("position %.2f %.2f %.2f", p.position.x, p.position.y, p.position.z);
+        ImGui::Text("target   %.2f %.2f %.2f", p.target.x, p.target.y, p.target.z);
+        if (ImGui::SliderFloat("fov", &camera_.fov(), 5.0f, 120.0f)) {
+            cameraOverride_ = true;
+            resetAccum_ = true;
+        }
+        if (ImGui::Button("Save view")) {
+            views_.list.push_back(camera_.pose());
+            views_.save(scene_->path);
+        }
+        for (size_t i = 0; i < views_.list.size(); ++i) {
+            ImGui::SameLine();
+            if (ImGui::Button(std::to_string(i + 1).c_str())) {
+                camera_.setPose(views_.list[i]);
+                cameraOverride_ = true;
+                resetAccum_ = true;
+            }
+        }
+        ImGui::Text("WASD move, Q/E down/up, right-drag look, Alt/middle-drag orbit, R reset");
+    }
+    if (ImGui::CollapsingHeader("Display & recording", ImGuiTreeNodeFlags_DefaultOpen)) {
+        ImGui::Text("display: %s", displayModeName(display_->mode()));
+        if (!displayNote_.empty()) ImGui::TextWrapped("%s", displayNote_.c_str());
+        const char* modes[] = {"texture", "pbo", "copy"};
+        int m = int(displayMode_);
+        if (ImGui::Combo("display path", &m, modes, 3)) {
+            displayMode_ = DisplayMode(m);
+            display_ = makeDisplayPath(displayMode_, *renderer_, displayNote_);
+            display_->attach(*gl_);
+        }
+        if (ImGui::Checkbox("vsync", &vsync_)) glfwSwapInterval(vsync_ ? 1 : 0);
+        if (recorder_.recording()) {
+            if (ImGui::Button(("Stop recording (" + keyLabel(KeyAction::Record) + ")").c_str())) recorder_.stop();
+            ImGui::SameLine();
+            ImGui::Text("%zu rows -> %s", recorder_.rows(), recorder_.path().c_str());
+        } else {
+            if (!recorder_.error().empty()) {  // the last recording's failure, in full
+                ImGui::PushTextWrapPos(0.0f);
+                ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", recorder_.error().c_str());
+                ImGui::PopTextWrapPos();
+            }
+            if (ImGui::Button(("Record CSV (" + keyLabel(KeyAction::Record) + ")").c_str()))
+                recorder_.start(uniqueName("strata", "csv"), recordStages());
+        }
+        if (ImGui::Button(("Screenshot (" + keyLabel(KeyAction::Screenshot) + ")").c_str())) wantShot_ = true;
+        ImGui::SameLine();
+        if (ImGui::Button(("with UI (Shift+" + keyLabel(KeyAction::Screenshot) + ")").c_str())) wantUiShot_ = true;
+        if (!statusLine_.empty()) ImGui::TextWrapped("%s", statusLine_.c_str());
+    }
+    ImGui::End();
+    if (changed) applyOptions(next, true);
+}
+
+}  // namespace strata
