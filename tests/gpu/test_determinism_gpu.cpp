@@ -7,7 +7,7 @@
 
 #include <cstring>
 
-#include "../cpu/determinism_scene.h"
+#include "determinism_scene.h"
 #include "render/cuda_renderer.h"
 #include "render/renderer.h"
 #include "require_gpu.h"

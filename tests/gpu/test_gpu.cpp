@@ -6,8 +6,8 @@
 #include <cstring>
 #include <random>
 
-#include "../cpu/lbvh_cases.h"
-#include "../cpu/test_util.h"
+#include "lbvh_cases.h"
+#include "test_util.h"
 #include "accel/bvh_validate.h"
 #include "core/error.h"
 #include "accel/lbvh/lbvh_host.h"

@@ -8,7 +8,7 @@
 #include "check/hit_compare.h"
 #include <cmath>
 
-#include "../cpu/instanced_scene.h"
+#include "instanced_scene.h"
 #include "render/cuda_renderer.h"
 #include "render/flat_scene.h"
 #include "render/renderer.h"

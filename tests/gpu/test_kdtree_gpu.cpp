@@ -7,15 +7,16 @@
 #include <cmath>
 #include <random>
 
-#include "../cpu/kd_test_util.h"
-#include "../cpu/loader_test_util.h"
-#include "../cpu/test_util.h"
+#include "kd_test_util.h"
+#include "loader_test_util.h"
+#include "test_util.h"
 #include "accel/kdtree/kd_quality.h"
 #include "accel/kdtree/kd_cpu_builder.h"
 #include "accel/kdtree/kd_gpu.h"
 #include "accel/kdtree/kd_validate.h"
 #include "check/hit_compare.h"
 #include "gpu/device.h"
+#include "require_gpu.h"
 #include "gpu/device_buffer.h"
 #include "gpu/launch_context.h"
 #include "render/scene_view.h"
@@ -23,11 +24,6 @@
 
 using namespace strata;
 
-#define REQUIRE_GPU()                                                           \
-    do {                                                                        \
-        GpuInfo gpu_ = queryGpu();                                              \
-        if (!gpu_.available) GTEST_SKIP() << "no CUDA device: " << gpu_.reason; \
-    } while (0)
 
 namespace {
 

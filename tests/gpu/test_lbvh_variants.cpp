@@ -8,7 +8,7 @@
 
 #include <cmath>
 
-#include "../cpu/lbvh_cases.h"
+#include "lbvh_cases.h"
 #include "accel/bvh_validate.h"
 #include "check/hit_compare.h"
 #include "accel/lbvh/lbvh_compare.h"

@@ -10,8 +10,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "../cpu/loader_test_util.h"
-#include "../cpu/test_util.h"
+#include "loader_test_util.h"
+#include "test_util.h"
 #include "core/error.h"
 #include "render/cuda_renderer.h"
 #include "render/renderer.h"

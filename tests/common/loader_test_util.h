@@ -1,4 +1,4 @@
-// tests/cpu/loader_test_util.h — shared by the loader tests: a temporary
+// tests/common/loader_test_util.h — shared by the loader tests: a temporary
 // folder that cleans up after itself, and checks on strata::Error messages.
 #pragma once
 

@@ -1,4 +1,4 @@
-// tests/cpu/instanced_scene.h — the instanced-mode test scene (CPU and GPU
+// tests/common/instanced_scene.h — the instanced-mode test scene (CPU and GPU
 // tests): a floor, two instances of one ball (one scaled), a rigidly animated
 // box, and two instances of a swaying plant (a deforming mesh: one BLAS per
 // instance), plus random rays through it.

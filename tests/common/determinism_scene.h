@@ -1,4 +1,4 @@
-// tests/cpu/determinism_scene.h — the scene of the determinism tests (CPU in
+// tests/common/determinism_scene.h — the scene of the determinism tests (CPU in
 // test_determinism.cpp, CUDA in tests/gpu/test_determinism_gpu.cpp).
 #pragma once
 
