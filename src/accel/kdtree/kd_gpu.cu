@@ -631,25 +631,33 @@ void KdGpuBuilder::build(const Vec3* pos, const Tri* tris, uint32_t numTris, con
     }
 }
 
-uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numTris, const KdConfig& config,
-                                 const LaunchContext& outer, uint32_t growth) {
+// The counters to the host (a synchronisation).
+void KdGpuBuilder::readCounters(cudaStream_t stream) {
+    STRATA_CUDA_CHECK(cudaMemcpyAsync(hostCounters_.data(), counters_.data(), kdgpu::kNumCounters * sizeof(uint32_t),
+                                      cudaMemcpyDeviceToHost, stream));
+    STRATA_CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
+struct KdGpuBuilder::KdPassScratch {
+    uint32_t nodeBudget = 0, refCap = 0, activeCap = 0, chunkCap = 0, smallCap = 0, storeCap = 0, primCap = 0;
+    kdgpu::LevelArgs args{};
+};
+
+// The pass's arrays, sized for numTris at 2^growth times the usual output
+// (the builder's, reused from build to build), and the level arguments over them.
+KdGpuBuilder::KdPassScratch KdGpuBuilder::allocatePass(const Vec3* pos, const Tri* tris, uint32_t numTris,
+                                                     const KdConfig& cfg, uint32_t growth) {
     using namespace kdgpu;
-    stats_ = KdGpuStats{};
-    stats_.passes = growth + 1;
-    bounds_ = Aabb{};
-    KdConfig cfg = config;
-    if (cfg.smallNodeMax == 0 || cfg.smallNodeMax > 64) cfg.smallNodeMax = 64;  // 64-bit masks
-    if (cfg.maxDepth < 0 || cfg.maxDepth > kKdMaxDepth) cfg.maxDepth = kKdMaxDepth;
-    if (numTris == 0) return 0;
-    // Every kernel launch of the build is counted in stats_.launches too.
-    const LaunchContext ctx = outer.withTally(&stats_.launches);
-    cudaStream_t stream = ctx.stream;
-    const uint32_t nodeBudget = kdNodeBudget(cfg, numTris);
-    const uint32_t refCap = kdRefBudget(cfg, numTris);
-    const uint32_t activeCap = refCap / 64 + 2, chunkCap = refCap / kBlock + activeCap + 1;
-    const uint32_t smallCap = nodeBudget;
-    const uint32_t storeCap = uint32_t(std::min<uint64_t>((2ull * refCap) << growth, kKdMaxField));
-    const uint32_t primCap = uint32_t(std::min<uint64_t>((32ull * numTris + 4096) << growth, kKdMaxField));
+    KdPassScratch z;
+    z.nodeBudget = kdNodeBudget(cfg, numTris);
+    z.refCap = kdRefBudget(cfg, numTris);
+    z.activeCap = z.refCap / 64 + 2;
+    z.chunkCap = z.refCap / kBlock + z.activeCap + 1;
+    z.smallCap = z.nodeBudget;
+    z.storeCap = uint32_t(std::min<uint64_t>((2ull * z.refCap) << growth, kKdMaxField));
+    z.primCap = uint32_t(std::min<uint64_t>((32ull * numTris + 4096) << growth, kKdMaxField));
+    const uint32_t nodeBudget = z.nodeBudget, refCap = z.refCap, activeCap = z.activeCap, chunkCap = z.chunkCap;
+    const uint32_t smallCap = z.smallCap, storeCap = z.storeCap, primCap = z.primCap;
     nodes_.resize(nodeBudget);
     primIndex_.resize(primCap);
     for (int k = 0; k < 2; ++k) {
@@ -673,13 +681,8 @@ uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numT
     bounds_d_.resize(1);
     uint32_t* ctr = counters_.data();
     hostCounters_.resize(kNumCounters);
-    uint32_t* host = hostCounters_.data();
-    auto readCounters = [&] {
-        STRATA_CUDA_CHECK(cudaMemcpyAsync(host, ctr, kNumCounters * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream));
-        STRATA_CUDA_CHECK(cudaStreamSynchronize(stream));
-    };
 
-    LevelArgs a{};
+    LevelArgs& a = z.args;
     a.pos = pos;
     a.tris = tris;
     a.nodes = nodes_.data();
@@ -719,7 +722,22 @@ uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numT
     a.atomicBoxes = cfg.opts.has(KdOpts::C);
 
     a.activeCapacity = activeCap;
+    return z;
+}
 
+// Zhou08's large-node stage (build/kd_large), level by level; returns the
+// small roots it handed on, or ~0u when no triangle has finite vertices.
+uint32_t KdGpuBuilder::largeNodeStage(KdPassScratch& z, const KdConfig& cfg, const LaunchContext& ctx,
+                                      uint32_t numTris) {
+    using namespace kdgpu;
+    LevelArgs& a = z.args;
+    cudaStream_t stream = ctx.stream;
+    uint32_t* ctr = counters_.data();
+    const uint32_t* host = hostCounters_.data();
+    const uint32_t activeCap = z.activeCap, chunkCap = z.chunkCap, smallCap = z.smallCap, storeCap = z.storeCap;
+    const size_t stride = a.nodeStride;
+    const Vec3* pos = a.pos;
+    const Tri* tris = a.tris;
     // Launch grids: fixed, the kernels loop over what the level has (see LevelArgs).
     if (smCount_ == 0) {
         int device = 0;
@@ -769,7 +787,7 @@ uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numT
             cudaMemcpyAsync(hostBounds_.data(), bounds_d_.data(), sizeof(Aabb), cudaMemcpyDeviceToHost, stream));
         uint32_t numActive = 0, numChunks = 0;  // the level's sizes, when the host knows them
         if (hostSizes) {
-            readCounters();
+            readCounters(ctx.stream);
             numActive = std::min(host[kNextActive], activeCap);
             numChunks = host[kNextChunks];
         }
@@ -838,12 +856,21 @@ uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numT
         const uint32_t* last = snap + size_t(lastLevel) * kNumCounters;
         if (last[kValidRefs] == 0) {
             stats_.warnings.push_back("kd-tree: no triangle with finite vertices");
-            return 0;
+            return ~0u;
         }
         numSmall = std::min(last[kSmall], smallCap);
         stats_.largeIterations = lastLevel + 1;
         stats_.idleLevels = enqueued - stats_.largeIterations;
     }
+    return numSmall;
+}
+
+// Zhou08's small-node stage (build/kd_small) over the small roots, or
+// strata's one-launch subtree schedule (accel.kd_small); reads the counters.
+void KdGpuBuilder::smallNodeStage(KdPassScratch& z, const KdConfig& cfg, const LaunchContext& ctx, uint32_t numSmall) {
+    using namespace kdgpu;
+    uint32_t* ctr = counters_.data();
+    const uint32_t nodeBudget = z.nodeBudget, primCap = z.primCap;
     {
         StageScope s(ctx.timer, "build/kd_small");
         candPlane_.resize(size_t(numSmall) * 384);
@@ -853,8 +880,28 @@ uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numT
                           primIndex_.data(), primCap, ctr, cfg, cfg.opts.has(KdOpts::E)};
         const SmallStageResult r = runSmallStage(sa, smallList_, smallCount_, ctx);
         stats_.smallLevels = r.levels;
-        readCounters();
+        readCounters(ctx.stream);
     }
+}
+
+uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numTris, const KdConfig& config,
+                                 const LaunchContext& outer, uint32_t growth) {
+    using namespace kdgpu;
+    stats_ = KdGpuStats{};
+    stats_.passes = growth + 1;
+    bounds_ = Aabb{};
+    KdConfig cfg = config;
+    if (cfg.smallNodeMax == 0 || cfg.smallNodeMax > 64) cfg.smallNodeMax = 64;  // 64-bit masks
+    if (cfg.maxDepth < 0 || cfg.maxDepth > kKdMaxDepth) cfg.maxDepth = kKdMaxDepth;
+    if (numTris == 0) return 0;
+    // Every kernel launch of the build is counted in stats_.launches too.
+    const LaunchContext ctx = outer.withTally(&stats_.launches);
+    KdPassScratch z = allocatePass(pos, tris, numTris, cfg, growth);
+    const uint32_t numSmall = largeNodeStage(z, cfg, ctx, numTris);
+    if (numSmall == ~0u) return 0;  // no triangle with finite vertices: an empty tree
+    smallNodeStage(z, cfg, ctx, numSmall);
+    const uint32_t* host = hostCounters_.data();
+    const uint32_t nodeBudget = z.nodeBudget;
     bounds_ = *hostBounds_.data();
     stats_.smallRoots = numSmall;
     stats_.nodes = host[kNodes];

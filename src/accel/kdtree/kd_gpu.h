@@ -61,6 +61,14 @@ private:
     // returns the overflow flags (0: complete).
     uint32_t buildPass(const Vec3* pos, const Tri* tris, uint32_t numTris, const KdConfig& config,
                        const LaunchContext& ctx, uint32_t growth);
+    // buildPass's three jobs (kd_gpu.cu): the pass's arrays and level
+    // arguments, the large-node stage, the small-node stage.
+    struct KdPassScratch;
+    KdPassScratch allocatePass(const Vec3* pos, const Tri* tris, uint32_t numTris, const KdConfig& cfg,
+                               uint32_t growth);
+    uint32_t largeNodeStage(KdPassScratch& z, const KdConfig& cfg, const LaunchContext& ctx, uint32_t numTris);
+    void smallNodeStage(KdPassScratch& z, const KdConfig& cfg, const LaunchContext& ctx, uint32_t numSmall);
+    void readCounters(cudaStream_t stream);
     KdGpuStats stats_;
     Aabb bounds_;
     DeviceBuffer<KdNode> nodes_;
