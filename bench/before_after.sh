@@ -6,11 +6,14 @@
 # Usage (repository root): bench/before_after.sh BEFORE_DIR AFTER_DIR [OUT_DIR]
 # Each DIR holds strata-cli and strata-bench-lbvh. Real scenes need
 # STRATA_DATA (the data folder with sponza.obj and conference.obj).
+# FRAMES (200) timed frames per run; ROUNDS (1) alternations per
+# configuration, their frames pooled.
 set -uo pipefail
 A="${1:?usage: bench/before_after.sh BEFORE_DIR AFTER_DIR [OUT_DIR]}"
 B="${2:?usage: bench/before_after.sh BEFORE_DIR AFTER_DIR [OUT_DIR]}"
 OUT="${3:-before_after}"
 FRAMES="${FRAMES:-200}"
+ROUNDS="${ROUNDS:-1}"
 mkdir -p "$OUT"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader
@@ -41,19 +44,25 @@ configs=(
   "conference-lbvh|assets/scenes/real/conference.json|--bounces 1 --set render.nee=false --builder lbvh-skip"
   "sr3-kd-original|assets/scenes/real/sr-3.json|--bounces 1 --set render.nee=false --builder kdtree --kd-opts none"
 )
-run() {  # side name scene flags...
-  local side=$1 name=$2 scene=$3; shift 3
+run() {  # side round name scene flags...
+  local side=$1 round=$2 name=$3 scene=$4; shift 4
   local dir=$A; [ "$side" = B ] && dir=$B
   # shellcheck disable=SC2068
   "$dir/strata-cli" bench "$scene" --res 1920x1080 --spp 1 --frames "$FRAMES" --warmup 20 $@ \
-    --csv "$OUT/${name}_$side.csv" > "$OUT/${name}_$side.txt" 2>&1 || { echo "$name $side failed"; status=1; }
+    --csv "$OUT/${name}_${side}_$round.csv" > "$OUT/${name}_$side.txt" 2>&1 || { echo "$name $side failed"; status=1; }
 }
 i=0
 for c in "${configs[@]}"; do
   IFS='|' read -r name scene flags <<<"$c"
   [ -f "$scene" ] || { echo "$name: no $scene"; continue; }
-  if [ $((i % 2)) = 0 ]; then run A "$name" "$scene" $flags; run B "$name" "$scene" $flags
-  else run B "$name" "$scene" $flags; run A "$name" "$scene" $flags; fi
+  for ((r = 0; r < ROUNDS; ++r)); do
+    if [ $(((i + r) % 2)) = 0 ]; then run A $r "$name" "$scene" $flags; run B $r "$name" "$scene" $flags
+    else run B $r "$name" "$scene" $flags; run A $r "$name" "$scene" $flags; fi
+  done
+  for side in A B; do  # the rounds' frames in one file
+    head -n 1 "$OUT/${name}_${side}_0.csv" > "$OUT/${name}_$side.csv" 2>/dev/null
+    for ((r = 0; r < ROUNDS; ++r)); do tail -n +2 "$OUT/${name}_${side}_$r.csv" >> "$OUT/${name}_$side.csv" 2>/dev/null; done
+  done
   i=$((i + 1))
 done
 echo "== stage medians, ms (A = $A, B = $B; |B/A - 1| > 2% marked)"
