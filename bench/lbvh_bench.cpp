@@ -100,16 +100,22 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         if (a == "--help" || a == "-h") {
-            std::printf("usage: strata-bench-lbvh [--sizes N,N,...] [--runs R] [--warmup W] [--morton-bits 30|63]\n"
-                        "                         [--builder karras|apetrei|skip|all]\n");
+            std::printf(
+                "usage: strata-bench-lbvh [--sizes N,N,...] [--runs R] [--warmup W] [--morton-bits 30|63]\n"
+                "                         [--builder karras|apetrei|skip|all]\n");
             return 0;
-        } else if (a == "--runs" && i + 1 < argc) runs = std::atoi(argv[++i]);
-        else if (a == "--warmup" && i + 1 < argc) warmup = std::atoi(argv[++i]);
-        else if (a == "--morton-bits" && i + 1 < argc) bits = std::atoi(argv[++i]);
-        else if (a == "--builder" && i + 1 < argc) which = argv[++i];
+        } else if (a == "--runs" && i + 1 < argc)
+            runs = std::atoi(argv[++i]);
+        else if (a == "--warmup" && i + 1 < argc)
+            warmup = std::atoi(argv[++i]);
+        else if (a == "--morton-bits" && i + 1 < argc)
+            bits = std::atoi(argv[++i]);
+        else if (a == "--builder" && i + 1 < argc)
+            which = argv[++i];
         else if (a == "--sizes" && i + 1 < argc) {
             sizes.clear();
-            for (char* tok = std::strtok(argv[++i], ","); tok; tok = std::strtok(nullptr, ",")) sizes.push_back(uint32_t(std::atoll(tok)));
+            for (char* tok = std::strtok(argv[++i], ","); tok; tok = std::strtok(nullptr, ","))
+                sizes.push_back(uint32_t(std::atoll(tok)));
         } else {
             std::fprintf(stderr, "strata-bench-lbvh: unknown argument '%s' (see --help)\n", a.c_str());
             return 2;
@@ -135,8 +141,8 @@ int main(int argc, char** argv) {
     }
     try {
         for (LbvhVariant v : variants) {
-            std::printf("%s build, %d-bit Morton codes, %s, median of %d builds after %d warm-up\n",
-                        lbvhVariantName(v), bits, gpu.name.c_str(), runs, warmup);
+            std::printf("%s build, %d-bit Morton codes, %s, median of %d builds after %d warm-up\n", lbvhVariantName(v),
+                        bits, gpu.name.c_str(), runs, warmup);
             std::printf("%10s %9s %9s %9s %9s %9s %9s %8s\n", "triangles", "bounds", "morton", "sort", "hierarchy",
                         "aabb", "total ms", "launches");
             for (uint32_t n : sizes)

@@ -158,11 +158,13 @@ void checkScene(const std::string& text) {
 // field (chosen by the input's hash) is replaced by one of these. Over many
 // inputs every field meets every extreme (issue 18: times of 1e39 and 1e300,
 // texels of 3e38 and rates of 3e38 crashed or went silently wrong).
-const double kExtremes[] = {3e38, -3e38, 3.5e38, 1e39, -1e300, 1e300, 1e18, 1.1e18, 1e9, -1e9, 2147483648.0,
-                            9223372036854775807.0, 1e-45, -0.0, 0.0, 1e-300};
+const double kExtremes[] = {3e38,  -3e38,  3.5e38, 1e39,  -1e300,       1e300,
+                            1e18,  1.1e18, 1e9,    -1e9,  2147483648.0, 9223372036854775807.0,
+                            1e-45, -0.0,   0.0,    1e-300};
 
 void numericFields(nlohmann::json& j, std::vector<nlohmann::json*>& out) {
-    if (j.is_number()) out.push_back(&j);
+    if (j.is_number())
+        out.push_back(&j);
     else if (j.is_object() || j.is_array())
         for (auto& v : j) numericFields(v, out);
 }

@@ -18,21 +18,33 @@
 namespace strata {
 
 struct alignas(16) BvhNode {
-    float lxLo, lxHi, lyLo, lyHi;  // left child box, x and y
-    float rxLo, rxHi, ryLo, ryHi;  // right child box, x and y
-    float lzLo, lzHi, rzLo, rzHi;  // z of both
-    int32_t left, right;           // child index (node, or first primIndex entry of a leaf)
-    int32_t leftCount, rightCount; // > 0: leaf with that many primitives
+    float lxLo, lxHi, lyLo, lyHi;   // left child box, x and y
+    float rxLo, rxHi, ryLo, ryHi;   // right child box, x and y
+    float lzLo, lzHi, rzLo, rzHi;   // z of both
+    int32_t left, right;            // child index (node, or first primIndex entry of a leaf)
+    int32_t leftCount, rightCount;  // > 0: leaf with that many primitives
 
     STRATA_HD Aabb leftBox() const { return Aabb{{lxLo, lyLo, lzLo}, {lxHi, lyHi, lzHi}}; }
     STRATA_HD Aabb rightBox() const { return Aabb{{rxLo, ryLo, rzLo}, {rxHi, ryHi, rzHi}}; }
     STRATA_HD void setLeft(const Aabb& b, int32_t index, int32_t count) {
-        lxLo = b.lo.x; lxHi = b.hi.x; lyLo = b.lo.y; lyHi = b.hi.y; lzLo = b.lo.z; lzHi = b.hi.z;
-        left = index; leftCount = count;
+        lxLo = b.lo.x;
+        lxHi = b.hi.x;
+        lyLo = b.lo.y;
+        lyHi = b.hi.y;
+        lzLo = b.lo.z;
+        lzHi = b.hi.z;
+        left = index;
+        leftCount = count;
     }
     STRATA_HD void setRight(const Aabb& b, int32_t index, int32_t count) {
-        rxLo = b.lo.x; rxHi = b.hi.x; ryLo = b.lo.y; ryHi = b.hi.y; rzLo = b.lo.z; rzHi = b.hi.z;
-        right = index; rightCount = count;
+        rxLo = b.lo.x;
+        rxHi = b.hi.x;
+        ryLo = b.lo.y;
+        ryHi = b.hi.y;
+        rzLo = b.lo.z;
+        rzHi = b.hi.z;
+        right = index;
+        rightCount = count;
     }
 };
 static_assert(sizeof(BvhNode) == 64, "BvhNode is read as four 16-byte loads");

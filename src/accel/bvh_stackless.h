@@ -31,8 +31,14 @@ struct alignas(16) StacklessNode {
     STRATA_HD uint32_t primitive() const { return uint32_t(~left); }
     STRATA_HD Aabb box() const { return Aabb{{loX, loY, loZ}, {hiX, hiY, hiZ}}; }
     STRATA_HD void set(const Aabb& b, int32_t leftChild, int32_t skipTo) {
-        loX = b.lo.x; loY = b.lo.y; loZ = b.lo.z; left = leftChild;
-        hiX = b.hi.x; hiY = b.hi.y; hiZ = b.hi.z; skip = skipTo;
+        loX = b.lo.x;
+        loY = b.lo.y;
+        loZ = b.lo.z;
+        left = leftChild;
+        hiX = b.hi.x;
+        hiY = b.hi.y;
+        hiZ = b.hi.z;
+        skip = skipTo;
     }
 };
 static_assert(sizeof(StacklessNode) == 32, "StacklessNode is read as two 16-byte loads");

@@ -20,14 +20,24 @@ STRATA_HD NodeBoxes loadNode(const BvhNode* nodes, int32_t i) {
     const float4* p = reinterpret_cast<const float4*>(nodes + i);
     float4 a = __ldg(p), b = __ldg(p + 1), c = __ldg(p + 2);
     int4 d = __ldg(reinterpret_cast<const int4*>(p + 3));
-    n.lLo = {a.x, a.z, c.x}; n.lHi = {a.y, a.w, c.y};
-    n.rLo = {b.x, b.z, c.z}; n.rHi = {b.y, b.w, c.w};
-    n.left = d.x; n.right = d.y; n.leftCount = d.z; n.rightCount = d.w;
+    n.lLo = {a.x, a.z, c.x};
+    n.lHi = {a.y, a.w, c.y};
+    n.rLo = {b.x, b.z, c.z};
+    n.rHi = {b.y, b.w, c.w};
+    n.left = d.x;
+    n.right = d.y;
+    n.leftCount = d.z;
+    n.rightCount = d.w;
 #else
     const BvhNode& b = nodes[i];
-    n.lLo = {b.lxLo, b.lyLo, b.lzLo}; n.lHi = {b.lxHi, b.lyHi, b.lzHi};
-    n.rLo = {b.rxLo, b.ryLo, b.rzLo}; n.rHi = {b.rxHi, b.ryHi, b.rzHi};
-    n.left = b.left; n.right = b.right; n.leftCount = b.leftCount; n.rightCount = b.rightCount;
+    n.lLo = {b.lxLo, b.lyLo, b.lzLo};
+    n.lHi = {b.lxHi, b.lyHi, b.lzHi};
+    n.rLo = {b.rxLo, b.ryLo, b.rzLo};
+    n.rHi = {b.rxHi, b.ryHi, b.rzHi};
+    n.left = b.left;
+    n.right = b.right;
+    n.leftCount = b.leftCount;
+    n.rightCount = b.rightCount;
 #endif
     return n;
 }
@@ -139,7 +149,10 @@ STRATA_HD uint32_t traverseBvh(const BvhView& bvh, const Ray& ray, float& tmax, 
     Vec3 invDir = safeInverse(ray.dir);
     if (detail::traverseWithStack<AnyHit, kBvhStackSize>(bvh, ray, invDir, tmax, hitPrim, intersect, stats))
         return hitPrim;
-    if (stats) { stats->stackOverflow = true; stats->deepRestarts++; }
+    if (stats) {
+        stats->stackOverflow = true;
+        stats->deepRestarts++;
+    }
     if (detail::traverseWithStack<AnyHit, kBvhDeepStackSize>(bvh, ray, invDir, tmax, hitPrim, intersect, stats))
         return hitPrim;
     if (stats) stats->scanRestarts++;

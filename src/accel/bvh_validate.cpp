@@ -19,9 +19,8 @@ struct Walker {
     }
 
     bool contains(const Aabb& outer, const Aabb& inner) const {
-        return inner.lo.x >= outer.lo.x - eps && inner.lo.y >= outer.lo.y - eps &&
-               inner.lo.z >= outer.lo.z - eps && inner.hi.x <= outer.hi.x + eps &&
-               inner.hi.y <= outer.hi.y + eps && inner.hi.z <= outer.hi.z + eps;
+        return inner.lo.x >= outer.lo.x - eps && inner.lo.y >= outer.lo.y - eps && inner.lo.z >= outer.lo.z - eps &&
+               inner.hi.x <= outer.hi.x + eps && inner.hi.y <= outer.hi.y + eps && inner.hi.z <= outer.hi.z + eps;
     }
 
     // Visits a child given by (index, count) whose box the parent stores.
@@ -38,11 +37,15 @@ struct Walker {
             }
             for (int32_t k = 0; k < count; ++k) {
                 uint32_t p = bvh.primIndex[index + k];
-                if (p >= prims.size()) { fail("primIndex entry out of range: " + std::to_string(p)); continue; }
+                if (p >= prims.size()) {
+                    fail("primIndex entry out of range: " + std::to_string(p));
+                    continue;
+                }
                 if (primSeen[p]++) fail("primitive " + std::to_string(p) + " in more than one leaf");
                 u.grow(prims[p]);
             }
-            if (!contains(box, u)) fail("leaf box does not contain its primitives (first " + std::to_string(index) + ")");
+            if (!contains(box, u))
+                fail("leaf box does not contain its primitives (first " + std::to_string(index) + ")");
             return u;
         }
         if (index < 0 || uint32_t(index) >= bvh.numNodes) {
@@ -56,7 +59,10 @@ struct Walker {
     }
 
     Aabb node(uint32_t i, uint32_t depth) {
-        if (nodeSeen[i]++) { fail("node " + std::to_string(i) + " reached twice"); return Aabb(); }
+        if (nodeSeen[i]++) {
+            fail("node " + std::to_string(i) + " reached twice");
+            return Aabb();
+        }
         rep.innerNodes++;
         if (depth > rep.maxDepth) rep.maxDepth = depth;
         const BvhNode& n = bvh.nodes[i];
@@ -71,14 +77,21 @@ struct Walker {
 BvhReport validateBvh(const BvhView& bvh, const std::vector<Aabb>& primBounds) {
     BvhReport rep;
     if (bvh.numNodes == 0) {
-        if (!primBounds.empty()) { rep.ok = false; rep.errors.push_back("empty tree over primitives"); }
+        if (!primBounds.empty()) {
+            rep.ok = false;
+            rep.errors.push_back("empty tree over primitives");
+        }
         return rep;
     }
     Aabb scene;
     for (const Aabb& b : primBounds) scene.grow(b);
     float size = scene.isEmpty() ? 1.0f : maxComponent(scene.extent());
-    Walker w{bvh, primBounds, rep, std::vector<uint8_t>(bvh.numNodes, 0),
-             std::vector<uint8_t>(primBounds.size(), 0), 1e-5f * (size + maxComponent(vmax(scene.hi, -scene.lo)))};
+    Walker w{bvh,
+             primBounds,
+             rep,
+             std::vector<uint8_t>(bvh.numNodes, 0),
+             std::vector<uint8_t>(primBounds.size(), 0),
+             1e-5f * (size + maxComponent(vmax(scene.hi, -scene.lo)))};
     if (bvh.root >= bvh.numNodes) {
         rep.ok = false;
         rep.errors.push_back("root " + std::to_string(bvh.root) + " out of range (" + std::to_string(bvh.numNodes) +
@@ -88,9 +101,15 @@ BvhReport validateBvh(const BvhView& bvh, const std::vector<Aabb>& primBounds) {
     // Iterative over depth would avoid recursion limits; depths here are < 10^4.
     w.node(bvh.root, 1);
     for (uint32_t i = 0; i < bvh.numNodes; ++i)
-        if (!w.nodeSeen[i]) { w.fail("node " + std::to_string(i) + " unreachable"); break; }
+        if (!w.nodeSeen[i]) {
+            w.fail("node " + std::to_string(i) + " unreachable");
+            break;
+        }
     for (size_t p = 0; p < primBounds.size(); ++p)
-        if (!w.primSeen[p]) { w.fail("primitive " + std::to_string(p) + " in no leaf"); break; }
+        if (!w.primSeen[p]) {
+            w.fail("primitive " + std::to_string(p) + " in no leaf");
+            break;
+        }
     // A ray needs at most depth-1 stack entries. Past the fast stack it
     // restarts with the deep one; past that it scans every leaf (correct, but
     // no builder should make such a tree).

@@ -69,8 +69,8 @@ CameraPose CameraControl::pose() const {
     return CameraPose{position_, position_ + forwardDir() * orbitDistance_, Vec3{0, 1, 0}, fov_};
 }
 
-CameraInput readCameraInput(GLFWwindow* w, const KeyBindings& keys, bool imguiKeyboard, bool imguiMouse, double& lastX, double& lastY,
-                            double scroll) {
+CameraInput readCameraInput(GLFWwindow* w, const KeyBindings& keys, bool imguiKeyboard, bool imguiMouse, double& lastX,
+                            double& lastY, double scroll) {
     CameraInput in;
     auto key = [&](int k) { return !imguiKeyboard && glfwGetKey(w, k) == GLFW_PRESS; };
     auto bound = [&](KeyAction a) { return key(keys.key(a)); };

@@ -37,7 +37,7 @@ private:
 };
 
 // Reads the keyboard and mouse (ignored while ImGui wants them).
-CameraInput readCameraInput(GLFWwindow* w, const KeyBindings& keys, bool imguiKeyboard, bool imguiMouse, double& lastX, double& lastY,
-                            double scroll);
+CameraInput readCameraInput(GLFWwindow* w, const KeyBindings& keys, bool imguiKeyboard, bool imguiMouse, double& lastX,
+                            double& lastY, double scroll);
 
 }  // namespace strata

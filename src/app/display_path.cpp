@@ -67,8 +67,8 @@ public:
             STRATA_CUDA_CHECK(cudaGraphicsGLRegisterImage(&resource_, gl.texture(), GL_TEXTURE_2D,
                                                           cudaGraphicsRegisterFlagsWriteDiscard));
         else
-            STRATA_CUDA_CHECK(cudaGraphicsGLRegisterBuffer(&resource_, gl.pixelBuffer(),
-                                                           cudaGraphicsRegisterFlagsWriteDiscard));
+            STRATA_CUDA_CHECK(
+                cudaGraphicsGLRegisterBuffer(&resource_, gl.pixelBuffer(), cudaGraphicsRegisterFlagsWriteDiscard));
     }
 
     void present(Renderer& r, GlDisplay& gl) override {

@@ -24,7 +24,7 @@ public:
 
     // (Re)creates the texture and pixel buffer for a w x h image.
     void resize(int w, int h);
-    void uploadFromPixelBuffer();                     // PBO path: texture <- pbo
+    void uploadFromPixelBuffer();                          // PBO path: texture <- pbo
     void uploadFromHost(const std::vector<uint8_t>& rgb);  // copy path (RGB, top row first)
     void draw(int viewportW, int viewportH);
 

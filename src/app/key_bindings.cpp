@@ -15,11 +15,11 @@ struct ActionInfo {
 };
 // Indexed by KeyAction.
 constexpr ActionInfo kActions[int(KeyAction::Count)] = {
-    {"forward", GLFW_KEY_W},     {"back", GLFW_KEY_S},         {"left", GLFW_KEY_A},
-    {"right", GLFW_KEY_D},       {"down", GLFW_KEY_Q},         {"up", GLFW_KEY_E},
+    {"forward", GLFW_KEY_W},      {"back", GLFW_KEY_S},           {"left", GLFW_KEY_A},
+    {"right", GLFW_KEY_D},        {"down", GLFW_KEY_Q},           {"up", GLFW_KEY_E},
     {"look_left", GLFW_KEY_LEFT}, {"look_right", GLFW_KEY_RIGHT}, {"look_up", GLFW_KEY_UP},
-    {"look_down", GLFW_KEY_DOWN}, {"reset_camera", GLFW_KEY_R}, {"pause", GLFW_KEY_SPACE},
-    {"toggle_ui", GLFW_KEY_TAB}, {"record", GLFW_KEY_F9},     {"screenshot", GLFW_KEY_F12},
+    {"look_down", GLFW_KEY_DOWN}, {"reset_camera", GLFW_KEY_R},   {"pause", GLFW_KEY_SPACE},
+    {"toggle_ui", GLFW_KEY_TAB},  {"record", GLFW_KEY_F9},        {"screenshot", GLFW_KEY_F12},
 };
 
 struct NamedKey {
@@ -27,15 +27,33 @@ struct NamedKey {
     int key;
 };
 constexpr NamedKey kNamedKeys[] = {
-    {"SPACE", GLFW_KEY_SPACE}, {"TAB", GLFW_KEY_TAB}, {"ENTER", GLFW_KEY_ENTER}, {"BACKSPACE", GLFW_KEY_BACKSPACE},
-    {"INSERT", GLFW_KEY_INSERT}, {"DELETE", GLFW_KEY_DELETE}, {"HOME", GLFW_KEY_HOME}, {"END", GLFW_KEY_END},
-    {"PAGE_UP", GLFW_KEY_PAGE_UP}, {"PAGE_DOWN", GLFW_KEY_PAGE_DOWN}, {"LEFT", GLFW_KEY_LEFT},
-    {"RIGHT", GLFW_KEY_RIGHT}, {"UP", GLFW_KEY_UP}, {"DOWN", GLFW_KEY_DOWN}, {"PAUSE", GLFW_KEY_PAUSE},
-    {"PRINT_SCREEN", GLFW_KEY_PRINT_SCREEN}, {"COMMA", GLFW_KEY_COMMA}, {"PERIOD", GLFW_KEY_PERIOD},
-    {"MINUS", GLFW_KEY_MINUS}, {"EQUAL", GLFW_KEY_EQUAL}, {"SLASH", GLFW_KEY_SLASH},
-    {"SEMICOLON", GLFW_KEY_SEMICOLON}, {"APOSTROPHE", GLFW_KEY_APOSTROPHE},
-    {"LEFT_BRACKET", GLFW_KEY_LEFT_BRACKET}, {"RIGHT_BRACKET", GLFW_KEY_RIGHT_BRACKET},
-    {"BACKSLASH", GLFW_KEY_BACKSLASH}, {"GRAVE_ACCENT", GLFW_KEY_GRAVE_ACCENT},
+    {"SPACE", GLFW_KEY_SPACE},
+    {"TAB", GLFW_KEY_TAB},
+    {"ENTER", GLFW_KEY_ENTER},
+    {"BACKSPACE", GLFW_KEY_BACKSPACE},
+    {"INSERT", GLFW_KEY_INSERT},
+    {"DELETE", GLFW_KEY_DELETE},
+    {"HOME", GLFW_KEY_HOME},
+    {"END", GLFW_KEY_END},
+    {"PAGE_UP", GLFW_KEY_PAGE_UP},
+    {"PAGE_DOWN", GLFW_KEY_PAGE_DOWN},
+    {"LEFT", GLFW_KEY_LEFT},
+    {"RIGHT", GLFW_KEY_RIGHT},
+    {"UP", GLFW_KEY_UP},
+    {"DOWN", GLFW_KEY_DOWN},
+    {"PAUSE", GLFW_KEY_PAUSE},
+    {"PRINT_SCREEN", GLFW_KEY_PRINT_SCREEN},
+    {"COMMA", GLFW_KEY_COMMA},
+    {"PERIOD", GLFW_KEY_PERIOD},
+    {"MINUS", GLFW_KEY_MINUS},
+    {"EQUAL", GLFW_KEY_EQUAL},
+    {"SLASH", GLFW_KEY_SLASH},
+    {"SEMICOLON", GLFW_KEY_SEMICOLON},
+    {"APOSTROPHE", GLFW_KEY_APOSTROPHE},
+    {"LEFT_BRACKET", GLFW_KEY_LEFT_BRACKET},
+    {"RIGHT_BRACKET", GLFW_KEY_RIGHT_BRACKET},
+    {"BACKSLASH", GLFW_KEY_BACKSLASH},
+    {"GRAVE_ACCENT", GLFW_KEY_GRAVE_ACCENT},
 };
 
 int keyFromName(const std::string& n) {

@@ -8,9 +8,21 @@
 namespace strata {
 
 enum class KeyAction {
-    Forward, Back, Left, Right, Down, Up,             // fly camera
-    LookLeft, LookRight, LookUp, LookDown,            // look with keys
-    ResetCamera, Pause, ToggleUi, Record, Screenshot,  // Shift+Screenshot includes the UI
+    Forward,
+    Back,
+    Left,
+    Right,
+    Down,
+    Up,  // fly camera
+    LookLeft,
+    LookRight,
+    LookUp,
+    LookDown,  // look with keys
+    ResetCamera,
+    Pause,
+    ToggleUi,
+    Record,
+    Screenshot,  // Shift+Screenshot includes the UI
     Count
 };
 

@@ -17,11 +17,12 @@ int main(int argc, char** argv) {
     // The built-in config, or the working directory's (a carried binary).
     a.config = STRATA_CONFIG_DIR "/default.json";
     if (!std::ifstream(a.config)) a.config = "config/default.json";
-    CLI::App app{"strata: interactive path tracer with per-frame acceleration-structure rebuilds.\n"
-                 "Keys: WASD/QE move, right-drag or arrows look, Alt/middle-drag orbit, scroll speed,\n"
-                 "Shift faster, Ctrl slower, R reset camera, Space pause, F9 record CSV,\n"
-                 "Tab hide/show the panel, F12 screenshot, Shift+F12 screenshot with the panel.\n"
-                 "Keys are rebound in the config's \"keys\" object (config/default.json lists every action)."};
+    CLI::App app{
+        "strata: interactive path tracer with per-frame acceleration-structure rebuilds.\n"
+        "Keys: WASD/QE move, right-drag or arrows look, Alt/middle-drag orbit, scroll speed,\n"
+        "Shift faster, Ctrl slower, R reset camera, Space pause, F9 record CSV,\n"
+        "Tab hide/show the panel, F12 screenshot, Shift+F12 screenshot with the panel.\n"
+        "Keys are rebound in the config's \"keys\" object (config/default.json lists every action)."};
     app.add_option("scene", a.scene, "scene file (JSON)")->required();
     app.add_option("--config", a.config, "defaults: window, display path, options")->capture_default_str();
     app.add_option("--backend", a.backend, "cuda | cpu (default: cuda, falling back to cpu without a GPU)");
@@ -33,7 +34,8 @@ int main(int argc, char** argv) {
                    "FRAME:key=value: change an option live before frame FRAME, as the panel does (repeatable; "
                    "with --record, scripted toggles)");
     app.add_option("--display", a.display, "display path: auto | texture | pbo | copy")->capture_default_str();
-    app.add_flag_callback("--no-interop", [&] { a.display = "copy"; }, "display through host memory (no CUDA-GL interop)");
+    app.add_flag_callback(
+        "--no-interop", [&] { a.display = "copy"; }, "display through host memory (no CUDA-GL interop)");
     app.add_option("--record", a.record, "record one CSV row per frame from the start");
     app.add_option("--frames", a.frames, "with --exit: frames to render before quitting");
     app.add_flag("--exit", a.exitAfter, "quit after --frames frames (recordings and screenshots are finished)");

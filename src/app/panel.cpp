@@ -12,7 +12,8 @@ namespace strata {
 namespace {
 
 // One option's widget, labelled `label`; true when it changed `o`.
-bool optionWidget(Options& o, const OptionInfo& info, std::string label, const std::vector<std::string>& hiddenChoices) {
+bool optionWidget(Options& o, const OptionInfo& info, std::string label,
+                  const std::vector<std::string>& hiddenChoices) {
     // Table 13.1's switches are labelled as in the chapter.
     if (!info.help.empty() && info.help[0] == '[') label = info.help;
     std::string value = o.get(info.key), next = value;
@@ -80,9 +81,9 @@ bool optionWidgets(Options& o, const std::string& block, const std::vector<std::
 }
 
 const std::vector<std::string>& kdSwitchKeys() {
-    static const std::vector<std::string> keys = {"accel.kd_a", "accel.kd_b", "accel.kd_c", "accel.kd_d",
-                                                  "accel.kd_e", "accel.kd_lookahead", "accel.kd_small",
-                                                  "accel.kd_sns_compact", "accel.kd_large_split"};
+    static const std::vector<std::string> keys = {"accel.kd_a",     "accel.kd_b",           "accel.kd_c",
+                                                  "accel.kd_d",     "accel.kd_e",           "accel.kd_lookahead",
+                                                  "accel.kd_small", "accel.kd_sns_compact", "accel.kd_large_split"};
     return keys;
 }
 
@@ -158,7 +159,8 @@ void TimingOverlay::draw(const std::vector<std::string>& stages, int width, int 
     ImGui::Text("launches: %u per frame, %u per build", last.launches, last.buildLaunches);
     double rays = avg([](const FrameRecord& r, size_t) { return double(r.rays + r.shadowRays); });
     double traceMs = avg([](const FrameRecord& r, size_t) { return r.stageMs("trace") + r.stageMs("shadow"); });
-    ImGui::Text("%.2f M rays/frame, %.0f Mrays/s (trace + shadow)", rays * 1e-6, traceMs > 0 ? rays / (traceMs * 1e3) : 0.0);
+    ImGui::Text("%.2f M rays/frame, %.0f Mrays/s (trace + shadow)", rays * 1e-6,
+                traceMs > 0 ? rays / (traceMs * 1e3) : 0.0);
     if (last.vdPairs > 0) {
         double pairs = avg([](const FrameRecord& r, size_t) { return double(r.vdPairs); });
         ImGui::Text("VD: %.2f M (patch, ray) pairs/frame, vd %.3f ms (pairs %.3f, sort %.3f, bottom %.3f)",
@@ -182,7 +184,8 @@ void TimingOverlay::draw(const std::vector<std::string>& stages, int width, int 
         float dx = series.size() > 1 ? w / float(history_ - 1) : 0.0f;
         for (size_t i = 0; i < series.size(); ++i)
             pts[i] = ImVec2(p0.x + dx * float(i), p0.y + h * (1.0f - series[i] / hi));
-        if (pts.size() > 1) dl->AddPolyline(pts.data(), int(pts.size()), ImGui::GetColorU32(ImGuiCol_PlotLines), 0, 1.5f);
+        if (pts.size() > 1)
+            dl->AddPolyline(pts.data(), int(pts.size()), ImGui::GetColorU32(ImGuiCol_PlotLines), 0, 1.5f);
         char label[64];
         std::snprintf(label, sizeof label, "%s %.3f ms (max %.3f)", name, series.back(), hi / 1.2f);
         dl->AddText(ImVec2(p0.x + 4, p0.y + 2), ImGui::GetColorU32(ImGuiCol_Text), label);

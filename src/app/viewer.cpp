@@ -147,7 +147,8 @@ bool Viewer::loadScene(const std::string& path, std::string& error) {
         int fbw, fbh;
         glfwGetFramebufferSize(window_, &fbw, &fbh);
         bool resSet = false;
-        for (const std::string& kv : args_.sets) resSet = resSet || kv.rfind("render.width", 0) == 0 || kv.rfind("render.height", 0) == 0;
+        for (const std::string& kv : args_.sets)
+            resSet = resSet || kv.rfind("render.width", 0) == 0 || kv.rfind("render.height", 0) == 0;
         if (!resSet) {
             o.render.width = std::clamp(int(fbw * scale_), 1, kMaxRenderResolution);
             o.render.height = std::clamp(int(fbh * scale_), 1, kMaxRenderResolution);
@@ -226,13 +227,16 @@ void Viewer::handleKeys() {
     ImGuiIO& io = ImGui::GetIO();
     if (io.WantCaptureKeyboard) return;
     const KeyBindings& k = config_.keys;
-    bool shiftDown = glfwGetKey(window_, GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS || glfwGetKey(window_, GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS;
+    bool shiftDown = glfwGetKey(window_, GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS ||
+                     glfwGetKey(window_, GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS;
     if (ImGui::IsKeyPressed(k.key(KeyAction::Pause))) playing_ = !playing_;
     if (ImGui::IsKeyPressed(k.key(KeyAction::ToggleUi))) showUi_ = !showUi_;
     if (ImGui::IsKeyPressed(k.key(KeyAction::Screenshot))) (shiftDown ? wantUiShot_ : wantShot_) = true;
     if (ImGui::IsKeyPressed(k.key(KeyAction::Record))) {
-        if (recorder_.recording()) recorder_.stop();
-        else recorder_.start(uniqueName("strata", "csv"), recordStages());
+        if (recorder_.recording())
+            recorder_.stop();
+        else
+            recorder_.start(uniqueName("strata", "csv"), recordStages());
     }
     if (ImGui::IsKeyPressed(k.key(KeyAction::ResetCamera))) {
         camera_.reset(cameraAt(scene_->camera, time_), sceneSize(*scene_));
@@ -252,7 +256,8 @@ int Viewer::run() {
     displayMode_ = parseDisplay(args_.display != "auto" ? args_.display : config_.display);
     overlay_ = TimingOverlay(config_.history);
 
-    glfwSetErrorCallback([](int code, const char* msg) { std::fprintf(stderr, "strata: GLFW error %d: %s\n", code, msg); });
+    glfwSetErrorCallback(
+        [](int code, const char* msg) { std::fprintf(stderr, "strata: GLFW error %d: %s\n", code, msg); });
     if (!glfwInit())
         throw Error("cannot open a window (no display?): use `strata-cli render SCENE` to render headless");
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
@@ -262,7 +267,8 @@ int Viewer::run() {
     int ww = args_.windowWidth ? args_.windowWidth : config_.width;
     int wh = args_.windowHeight ? args_.windowHeight : config_.height;
     window_ = glfwCreateWindow(ww, wh, "strata", nullptr, nullptr);
-    if (!window_) throw Error("cannot create an OpenGL 4.5 core window: use `strata-cli render SCENE` to render headless");
+    if (!window_)
+        throw Error("cannot create an OpenGL 4.5 core window: use `strata-cli render SCENE` to render headless");
     glfwMakeContextCurrent(window_);
     if (!gladLoadGL(glfwGetProcAddress)) throw Error("cannot load OpenGL 4.5 functions");
     glfwSwapInterval(vsync_ ? 1 : 0);
@@ -305,7 +311,8 @@ int Viewer::run() {
         ImGui::NewFrame();
         handleKeys();
         ImGuiIO& io = ImGui::GetIO();
-        CameraInput in = readCameraInput(window_, config_.keys, io.WantCaptureKeyboard, io.WantCaptureMouse, lastX_, lastY_, scrollAccum);
+        CameraInput in = readCameraInput(window_, config_.keys, io.WantCaptureKeyboard, io.WantCaptureMouse, lastX_,
+                                         lastY_, scrollAccum);
         scrollAccum = 0;
         if (camera_.update(in, dt)) {
             cameraOverride_ = true;
@@ -321,7 +328,8 @@ int Viewer::run() {
         bool resFixed = false;
         for (const std::string& kv : args_.sets) resFixed = resFixed || kv.rfind("render.width", 0) == 0;
         if (!resFixed && fbw > 0 && fbh > 0 &&
-            (std::clamp(int(fbw * scale_), 1, kMaxRenderResolution) != options_.render.width || std::clamp(int(fbh * scale_), 1, kMaxRenderResolution) != options_.render.height)) {
+            (std::clamp(int(fbw * scale_), 1, kMaxRenderResolution) != options_.render.width ||
+             std::clamp(int(fbh * scale_), 1, kMaxRenderResolution) != options_.render.height)) {
             Options o = options_;
             o.render.width = std::clamp(int(fbw * scale_), 1, kMaxRenderResolution);
             o.render.height = std::clamp(int(fbh * scale_), 1, kMaxRenderResolution);
@@ -389,7 +397,8 @@ int Viewer::run() {
             wantShot_ = false;
         }
         if (wantUiShot_ || (done && !args_.screenshotUi.empty())) {
-            std::string path = done && !args_.screenshotUi.empty() ? args_.screenshotUi : uniqueName("strata-ui", "png");
+            std::string path =
+                done && !args_.screenshotUi.empty() ? args_.screenshotUi : uniqueName("strata-ui", "png");
             writeWindowPng(path, fbw, fbh);
             statusLine_ = "saved " + path;
             wantUiShot_ = false;

@@ -10,23 +10,23 @@ namespace strata {
 
 struct ViewerArgs {
     std::string scene;
-    std::string config;            // config/default.json by default
-    bool configGiven = false;      // --config named it: a missing file is an error
-    std::string backend;           // cuda | cpu (default: cuda where there is a GPU)
-    std::vector<std::string> sets; // key=value
-    std::string data;              // --data: folder of "data:" models (scene/data_folder.h)
-    std::string display = "auto";  // auto | texture | pbo | copy
-    std::string record;            // CSV path: record from the first frame
-    int frames = 0;                // with exitAfter: frames to render
+    std::string config;             // config/default.json by default
+    bool configGiven = false;       // --config named it: a missing file is an error
+    std::string backend;            // cuda | cpu (default: cuda where there is a GPU)
+    std::vector<std::string> sets;  // key=value
+    std::string data;               // --data: folder of "data:" models (scene/data_folder.h)
+    std::string display = "auto";   // auto | texture | pbo | copy
+    std::string record;             // CSV path: record from the first frame
+    int frames = 0;                 // with exitAfter: frames to render
     bool exitAfter = false;
-    std::string screenshot;        // tone-mapped image at exit
-    std::string screenshotUi;      // the whole window at exit
-    bool linear = false;           // screenshots also write the linear radiance (.pfm)
-    bool fixedStep = false;        // scene time advances exactly 1/fps per frame
+    std::string screenshot;    // tone-mapped image at exit
+    std::string screenshotUi;  // the whole window at exit
+    bool linear = false;       // screenshots also write the linear radiance (.pfm)
+    bool fixedStep = false;    // scene time advances exactly 1/fps per frame
     int windowWidth = 0, windowHeight = 0;
-    float scale = 0;               // render resolution / window size (0: from config)
+    float scale = 0;  // render resolution / window size (0: from config)
     bool vsync = false;
-    bool hideUi = false;           // start with the panel and overlay hidden (Tab toggles)
+    bool hideUi = false;  // start with the panel and overlay hidden (Tab toggles)
     // FRAME:key=value: change an option live before rendering frame FRAME,
     // as the panel does (scripted toggles for reproducible recordings).
     std::vector<std::string> at;

@@ -38,8 +38,10 @@ void Viewer::panel() {
         ImGui::SameLine();
         if (ImGui::Button("Load")) {
             std::string err;
-            if (!loadScene(loadPath_, err)) loadError_ = err;
-            else loadError_.clear();
+            if (!loadScene(loadPath_, err))
+                loadError_ = err;
+            else
+                loadError_.clear();
         }
         if (!loadError_.empty()) errorText(loadError_);
     }

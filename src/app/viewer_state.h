@@ -101,5 +101,4 @@ private:
     float scale_ = 1.0f;
 };
 
-
 }  // namespace strata

@@ -23,8 +23,8 @@ void Checker::report(const std::string& what, bool ok, const std::string& detail
 void Checker::structure(const std::string& name, const BvhView& bvh, const std::vector<Aabb>& bounds) {
     BvhReport r = validateBvh(bvh, bounds);
     char buf[160];
-    std::snprintf(buf, sizeof buf, "%u inner, %u leaves, depth %u, SAH %.1f", r.innerNodes, r.leaves,
-                  r.maxDepth, r.sahCost);
+    std::snprintf(buf, sizeof buf, "%u inner, %u leaves, depth %u, SAH %.1f", r.innerNodes, r.leaves, r.maxDepth,
+                  r.sahCost);
     report(name + " invariants", r.ok, r.ok ? buf : r.errors[0]);
 }
 
@@ -45,8 +45,8 @@ void Checker::hits(const std::string& name, const std::vector<HitRecord>& got, c
 void Checker::skipLinks(const std::string& name, const std::vector<StacklessNode>& skip, const LbvhHostResult& karras) {
     std::vector<StacklessNode> walk = stacklessByWalk(karras.bvh.view());
     size_t d = countDifferentNodes(walk, skip);
-    report(name + " skip links == tree walk", d == 0, std::to_string(d) + " of " + std::to_string(skip.size()) +
-                                                         " nodes differ");
+    report(name + " skip links == tree walk", d == 0,
+           std::to_string(d) + " of " + std::to_string(skip.size()) + " nodes differ");
     std::vector<int32_t> alg2 = skipsByAlgorithm2(karras.bvh.view(), karras.sortedKeys);
     size_t bad = alg2.size() != skip.size() ? skip.size() : 0;
     for (size_t i = 0; i < std::min(alg2.size(), skip.size()); ++i) bad += alg2[i] != skip[i].skip;
@@ -54,7 +54,7 @@ void Checker::skipLinks(const std::string& name, const std::vector<StacklessNode
 }
 
 void Checker::kdStructure(const std::string& name, const HostKdTree& kd, const std::vector<Vec3>& pos,
-                 const std::vector<Tri>& tris) {
+                          const std::vector<Tri>& tris) {
     KdReport r = validateKdTree(kd.view(), pos, tris);
     char buf[200];
     std::snprintf(buf, sizeof buf, "%u inner, %u leaves (%u empty), depth %u, %u refs, SAH %.1f", r.innerNodes,
@@ -84,9 +84,8 @@ void Checker::kdSameAsReference(const std::string& name, const HostKdTree& gpu, 
 
 std::vector<HitRecord> Checker::traceAll(const SceneView& s, const std::vector<Ray>& rays, bool brute) {
     std::vector<HitRecord> out(rays.size());
-    pool.parallelFor(uint32_t(rays.size()), [&](uint32_t i) {
-        out[i] = brute ? traceBruteForce(s.geo, rays[i]) : traceClosest(s, rays[i]);
-    });
+    pool.parallelFor(uint32_t(rays.size()),
+                     [&](uint32_t i) { out[i] = brute ? traceBruteForce(s.geo, rays[i]) : traceClosest(s, rays[i]); });
     return out;
 }
 

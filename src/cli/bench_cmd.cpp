@@ -22,7 +22,8 @@ std::function<int()> addBenchCommand(CLI::App& app) {
     cmd->add_option("--csv", *csvPath, "also write every timed frame's record as CSV");
     return [a, warmup, csvPath]() {
         if (*warmup < 0 || *warmup > kMaxFrames)
-            throw strata::Error("--warmup: expected 0 to " + std::to_string(kMaxFrames) + ", got " + std::to_string(*warmup));
+            throw strata::Error("--warmup: expected 0 to " + std::to_string(kMaxFrames) + ", got " +
+                                std::to_string(*warmup));
         Scene scene = loadWithOverrides(*a, false);
         std::unique_ptr<OutputFile> csvFile;  // opened first: a bad path fails before the frames
         if (!csvPath->empty()) csvFile = std::make_unique<OutputFile>(*csvPath);
@@ -37,7 +38,9 @@ std::function<int()> addBenchCommand(CLI::App& app) {
         std::printf("scene:     %s (%llu triangles)\n", scene.path.c_str(), (unsigned long long)recs[0].triangles);
         std::printf("settings:  %dx%d, %d spp, %d bounces, %s, builder %s, traversal %s, morton %d bits\n",
                     o.render.width, o.render.height, o.render.spp, o.render.bounces,
-                    o.render.integrator == Integrator::Whitted ? "whitted" : o.render.nee ? "nee on" : "nee off",
+                    o.render.integrator == Integrator::Whitted ? "whitted"
+                    : o.render.nee                             ? "nee on"
+                                                               : "nee off",
                     name(o.accel.builder), name(o.accel.traversal), o.accel.mortonBits);
         std::printf("frames:    %zu timed after %d warm-up (medians)\n\n", recs.size(), *warmup);
         std::printf("%-20s %10s %9s\n", "stage", "ms", "launches");
@@ -74,11 +77,11 @@ std::function<int()> addBenchCommand(CLI::App& app) {
         double primaryRays = double(o.render.width) * o.render.height * o.render.spp;
         auto mrays = [](double n, double ms) { return ms > 0 ? n / (ms * 1e3) : 0.0; };
         std::printf("closest-hit rays:    %.0f per frame, %.1f Mrays/s\n", median(rays), mrays(median(rays), traceMs));
-        if (primaryMs > 0)
-            std::printf("  primary:           %.1f Mrays/s\n", mrays(primaryRays, primaryMs));
+        if (primaryMs > 0) std::printf("  primary:           %.1f Mrays/s\n", mrays(primaryRays, primaryMs));
         if (bounceMs > 0)
             std::printf("  bounce:            %.1f Mrays/s\n", mrays(median(rays) - primaryRays, bounceMs));
-        std::printf("shadow rays:         %.0f per frame, %.1f Mrays/s\n", median(shadows), mrays(median(shadows), shadowMs));
+        std::printf("shadow rays:         %.0f per frame, %.1f Mrays/s\n", median(shadows),
+                    mrays(median(shadows), shadowMs));
         const double mib = 1024.0 * 1024.0;
         std::printf("memory:              geometry %.2f MiB, acceleration %.2f MiB", r->geometryBytes() / mib,
                     r->accelBytes() / mib);
@@ -91,9 +94,10 @@ std::function<int()> addBenchCommand(CLI::App& app) {
             if (o.vd.mode == VdMode::Direct)
                 std::printf(", %.0f patch-ray pairs per frame (%.0f per patch)", pairs,
                             pairs / double(scene.patchCount()));
-            std::printf("\nVD memory:           %s (estimated from the counts; the patches' geometry and "
-                        "structure)\n",
-                        describeVdMemory(r->vdMemory()).c_str());
+            std::printf(
+                "\nVD memory:           %s (estimated from the counts; the patches' geometry and "
+                "structure)\n",
+                describeVdMemory(r->vdMemory()).c_str());
         }
         if (o.accel.builder == Builder::KdTree && o.accel.mode == AccelMode::Flat) {
             // Is the tree being timed a good one? The last frame's, built again.

@@ -45,7 +45,6 @@ Scene loadWithOverrides(const CommonArgs& a, bool quadsAsTriangles = true);
 
 bool cudaBackendBuilt();
 
-
 // A progress line on stderr, shown only once the work has taken over a second.
 class Progress {
 public:

@@ -76,14 +76,17 @@ Variant parseVariant(const std::string& text) {
         if (sw == "compact" || sw == "strata") v.compact = true;
         if (sw == "sah" || sw == "strata") v.sah = true;
         if (sw != "lookahead" && sw != "subtree" && sw != "compact" && sw != "strata" && sw != "sah")
-            throw Error("--variants: '" + text + "': expected +lookahead, +subtree, +compact, +strata or +sah after "
-                        "the [A]-[E] subset, got '+" + sw + "'");
+            throw Error("--variants: '" + text +
+                        "': expected +lookahead, +subtree, +compact, +strata or +sah after "
+                        "the [A]-[E] subset, got '+" +
+                        sw + "'");
         plus = next;
     }
     Options probe;  // the subset is checked as accel.kd_opts checks it
     probe.set("accel.kd_opts", v.opts);
     v.label = v.opts == "none" ? "Original" : v.opts == "ABCDE" ? "All" : v.opts;
-    if (v.lookahead && v.subtree && v.compact && v.sah) v.label += " + strata's";
+    if (v.lookahead && v.subtree && v.compact && v.sah)
+        v.label += " + strata's";
     else {
         if (v.lookahead) v.label += " + lookahead";
         if (v.subtree) v.label += " + subtree";
@@ -98,10 +101,11 @@ Variant parseVariant(const std::string& text) {
 // comma-separated list of variants.
 std::vector<Variant> variantList(const std::string& which) {
     std::vector<std::string> names;
-    if (which == "prefixes") names = {"none", "A", "AB", "ABC", "ABCD", "ABCDE", "ABCDE+strata"};
+    if (which == "prefixes")
+        names = {"none", "A", "AB", "ABC", "ABCD", "ABCDE", "ABCDE+strata"};
     else if (which == "strata")
-        names = {"none", "none+lookahead", "none+strata", "ABCDE", "ABCDE+lookahead", "ABCDE+subtree",
-                 "ABCDE+compact", "ABCDE+sah", "ABCDE+strata"};
+        names = {"none",          "none+lookahead", "none+strata", "ABCDE",       "ABCDE+lookahead",
+                 "ABCDE+subtree", "ABCDE+compact",  "ABCDE+sah",   "ABCDE+strata"};
     else if (which == "all")
         for (unsigned m = 0; m < 32; ++m) {
             std::string s;
@@ -159,7 +163,8 @@ std::string validateVariant(const Scene& s, const FlatScene& flat, const HostKdT
     const std::vector<HitRecord> got = checker.traceAll(v, rays, false);
     size_t bad = 0;
     for (size_t i = 0; i < rays.size(); ++i) bad += !sameHit(got[i], brute.hits[i]);
-    if (bad) return std::to_string(bad) + " of " + std::to_string(rays.size()) + " closest hits differ from brute force";
+    if (bad)
+        return std::to_string(bad) + " of " + std::to_string(rays.size()) + " closest hits differ from brute force";
     return {};
 }
 #endif
@@ -208,7 +213,8 @@ std::function<int()> addKdTableCommand(CLI::App& app) {
         ->capture_default_str();
     cmd->add_option("--frames", a->frames, "timed frames per variant")->capture_default_str();
     cmd->add_option("--warmup", a->warmup, "frames rendered before timing")->capture_default_str();
-    cmd->add_option("--builds", a->builds, "builds per variant whose kernel times CUPTI records")->capture_default_str();
+    cmd->add_option("--builds", a->builds, "builds per variant whose kernel times CUPTI records")
+        ->capture_default_str();
     cmd->add_option("--rays", a->rays, "random rays compared with brute force per variant")->capture_default_str();
     cmd->add_option("--res", a->res, "resolution WxH of the timed frames")->capture_default_str();
     cmd->add_option("--csv", a->csv, "also write the table as CSV");
@@ -233,8 +239,9 @@ std::function<int()> addKdTableCommand(CLI::App& app) {
         if (!a->csv.empty()) csvFile = std::make_unique<OutputFile>(a->csv);
         std::vector<Row> rows;
         int failures = 0;
-        std::printf("| scene | variant | build ms | kernels ms | calls | kernels | R ms | T ms |\n"
-                    "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+        std::printf(
+            "| scene | variant | build ms | kernels ms | calls | kernels | R ms | T ms |\n"
+            "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
         for (const std::string& path : a->scenes) {
             Scene base = loadScene(path);
             Options& o = base.options;
@@ -268,7 +275,8 @@ std::function<int()> addKdTableCommand(CLI::App& app) {
                 s.options.accel.kdLargeSplit = variant.sah ? KdLargeSplit::Sah : KdLargeSplit::Median;
                 std::unique_ptr<HostKdTree>& reference = references[variant.sah];
                 if (!reference)
-                    reference = std::make_unique<HostKdTree>(buildKdTreeCpu(pos, flat.tris, kdConfigOf(s.options.accel)));
+                    reference =
+                        std::make_unique<HostKdTree>(buildKdTreeCpu(pos, flat.tris, kdConfigOf(s.options.accel)));
                 Row row;
                 row.scene = path;
                 row.variant = variant.label;
@@ -308,11 +316,12 @@ std::function<int()> addKdTableCommand(CLI::App& app) {
                 rows.push_back(row);
             }
         }
-        std::printf("\n%s; %s, %dx%s Whitted frames, medians of %d frames after %d warm-up and of %d builds timed "
-                    "with CUPTI's kernel records\n",
-                    failures ? "some variants FAILED validation and were not timed" : "every variant validated",
-                    gpu.name.c_str(), std::stoi(a->res.substr(0, a->res.find('x'))),
-                    a->res.substr(a->res.find('x') + 1).c_str(), a->frames, a->warmup, a->builds);
+        std::printf(
+            "\n%s; %s, %dx%s Whitted frames, medians of %d frames after %d warm-up and of %d builds timed "
+            "with CUPTI's kernel records\n",
+            failures ? "some variants FAILED validation and were not timed" : "every variant validated",
+            gpu.name.c_str(), std::stoi(a->res.substr(0, a->res.find('x'))),
+            a->res.substr(a->res.find('x') + 1).c_str(), a->frames, a->warmup, a->builds);
         if (csvFile) {
             csvFile->write(csvOf(rows));
             csvFile->commit();

@@ -38,16 +38,20 @@ std::vector<Combo> combosFor(Backend backend) {
     using B = Builder;
     const Traversal stack = Traversal::Stack, stackless = Traversal::Stackless;
     const AccelMode instanced = AccelMode::Instanced;
-    std::vector<Combo> c = {{B::LbvhKarras, stack},           {B::LbvhApetrei, stack},
-                            {B::LbvhSkip, stack},             {B::LbvhSkip, stackless},
-                            {B::LbvhKarras, stack, {}, instanced}, {B::LbvhApetrei, stack, {}, instanced},
+    std::vector<Combo> c = {{B::LbvhKarras, stack},
+                            {B::LbvhApetrei, stack},
+                            {B::LbvhSkip, stack},
+                            {B::LbvhSkip, stackless},
+                            {B::LbvhKarras, stack, {}, instanced},
+                            {B::LbvhApetrei, stack, {}, instanced},
                             {B::LbvhSkip, stackless, {}, instanced}};
     if (backend == Backend::Cpu) {
         c.push_back({B::CpuSah, stack});
         c.push_back({B::KdTree, stack});  // the CPU backend's kd-tree has no [A]-[E]
         return c;
     }
-    for (unsigned m = 0; m < 32; ++m) c.push_back({B::KdTree, stack, KdOpts::fromMask(m)});  // every subset of Table 13.1's
+    for (unsigned m = 0; m < 32; ++m)
+        c.push_back({B::KdTree, stack, KdOpts::fromMask(m)});  // every subset of Table 13.1's
     return c;
 }
 
@@ -86,8 +90,7 @@ size_t countNonFinite(const std::vector<float>& v) {
 #if defined(STRATA_HAVE_CUDA)
 // The current option set's structure built afresh on the GPU: invariants and
 // closest hits of random rays against brute force.
-void validateOnGpu(Checker& c, const Scene& scene, const FlatScene& flat, const Combo& combo, float t,
-                   uint32_t rays) {
+void validateOnGpu(Checker& c, const Scene& scene, const FlatScene& flat, const Combo& combo, float t, uint32_t rays) {
     const std::string name = combo.label() + " @t=" + std::to_string(t);
     if (combo.builder == Builder::KdTree) {
         GpuKdResult kd = buildKdOnGpuForValidation(scene, t);
@@ -124,8 +127,9 @@ void validateOnGpu(Checker& c, const Scene& scene, const FlatScene& flat, const 
 
 std::function<int()> addSoakCommand(CLI::App& app) {
     auto* cmd = app.add_subcommand(
-        "soak", "render many frames switching builder, traversal and kd-tree [A]-[E] every frame; check memory "
-                "stays flat, pixels stay finite and structures keep validating");
+        "soak",
+        "render many frames switching builder, traversal and kd-tree [A]-[E] every frame; check memory "
+        "stays flat, pixels stay finite and structures keep validating");
     auto a = std::make_shared<CommonArgs>();
     auto every = std::make_shared<int>(500);
     auto rays = std::make_shared<uint32_t>(500);
@@ -152,8 +156,8 @@ std::function<int()> addSoakCommand(CLI::App& app) {
         auto r = makeRenderer(scene);
         FlatScene flat = flattenScene(scene);
         std::printf("soak: %s on %s, %dx%d, %d frames cycling %zu structure settings, validating every %d frames\n",
-                    scene.path.c_str(), r->name().c_str(), base.render.width, base.render.height, frames,
-                    combos.size(), *every);
+                    scene.path.c_str(), r->name().c_str(), base.render.width, base.render.height, frames, combos.size(),
+                    *every);
 
         Checker checker;
         checker.quiet = true;
@@ -168,8 +172,7 @@ std::function<int()> addSoakCommand(CLI::App& app) {
             const float t = o.animation.startTime + (o.animation.play ? float(f) / o.animation.fps : 0.0f);
             r->setOptions(o);
             r->renderFrame(t, uint64_t(f));
-            while (r->popRecord(rec)) {
-            }
+            while (r->popRecord(rec)) {}
             r->readRadiance(radiance);
             size_t bad = countNonFinite(radiance);
             if (bad && !nonFinite)
@@ -227,14 +230,15 @@ std::function<int()> addSoakCommand(CLI::App& app) {
         if (cuda)
             std::printf("GPU memory growth:   %.2f MiB after the first cycle (baseline %.0f MiB free)\n", gpuGrowth,
                         double(gpuBaseline) / mib);
-        std::printf("host memory growth:  %.2f MiB resident after the first cycle (at validations, heap trimmed; "
-                    "baseline %.0f MiB)\n",
-                    hostGrowth, double(hostBaseline) / mib);
+        std::printf(
+            "host memory growth:  %.2f MiB resident after the first cycle (at validations, heap trimmed; "
+            "baseline %.0f MiB)\n",
+            hostGrowth, double(hostBaseline) / mib);
         std::printf("non-finite pixels:   %zu\n", nonFinite);
         std::printf("validations:         %d (%d fresh-renderer mismatches, %d failed checks in all)\n", validations,
                     mismatches, checker.failures);
-        const bool ok = nonFinite == 0 && checker.failures == 0 && gpuGrowth <= *maxGrowthMiB &&
-                        hostGrowth <= *maxGrowthMiB;
+        const bool ok =
+            nonFinite == 0 && checker.failures == 0 && gpuGrowth <= *maxGrowthMiB && hostGrowth <= *maxGrowthMiB;
         std::printf("%s\n", ok ? "soak passed" : "soak FAILED");
         return ok ? 0 : 1;
     };

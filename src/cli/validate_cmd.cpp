@@ -61,9 +61,8 @@ void checkCpuRuns(Checker& c, const std::vector<Aabb>& bounds, int bits, const S
         c.structure(name, r.bvh.view(), bounds);
         if (v == LbvhVariant::Apetrei) {
             std::string why = compareUpToApetreiOrder(karras.bvh, r.bvh);
-            c.report(name + " == karras up to order", why.empty(), why.empty() ? "same tree, root " +
-                                                                                     std::to_string(r.bvh.root)
-                                                                               : why);
+            c.report(name + " == karras up to order", why.empty(),
+                     why.empty() ? "same tree, root " + std::to_string(r.bvh.root) : why);
         }
         if (v == LbvhVariant::ApetreiSkip) {
             size_t d = countDifferentNodes(karras.bvh.nodes, r.bvh.nodes);
@@ -149,11 +148,13 @@ std::function<int()> addValidateCommand(CLI::App& app) {
                 GpuBuildResult g = buildOnGpuForValidation(sv, t);
                 if (!animateChecked) {
                     float maxDiff = 0;
-                    for (size_t i = 0; i < pos.size(); ++i) maxDiff = std::max(maxDiff, length(g.positions[i] - pos[i]));
+                    for (size_t i = 0; i < pos.size(); ++i)
+                        maxDiff = std::max(maxDiff, length(g.positions[i] - pos[i]));
                     Aabb box;
                     for (const Vec3& p : pos) box.grow(p);
                     float tol = 1e-4f * (1.0f + maxComponent(box.extent()));
-                    c.report("animate (cuda) vs cpu", maxDiff <= tol, "max vertex difference " + std::to_string(maxDiff));
+                    c.report("animate (cuda) vs cpu", maxDiff <= tol,
+                             "max vertex difference " + std::to_string(maxDiff));
                     animateChecked = true;
                 }
                 // The GPU build over the GPU-posed triangles equals the CPU run
@@ -163,7 +164,8 @@ std::function<int()> addValidateCommand(CLI::App& app) {
                 HostBvh gpuBvh{g.nodes, g.primIndex, g.root};
                 c.structure(name, gpuBvh.view(), gb);
                 LbvhHostResult cpu = buildLbvhHost(gb, bits, v);
-                size_t diff = countDifferentNodes(cpu.bvh.nodes, g.nodes) + countDifferentNodes(cpu.skipNodes, g.skipNodes);
+                size_t diff =
+                    countDifferentNodes(cpu.bvh.nodes, g.nodes) + countDifferentNodes(cpu.skipNodes, g.skipNodes);
                 bool sameOrder = cpu.bvh.primIndex == g.primIndex, sameRoot = cpu.bvh.root == g.root;
                 c.report(name + " == cpu run", diff == 0 && sameOrder && sameRoot,
                          std::to_string(diff) + " nodes differ, primitive order " + (sameOrder ? "equal" : "differs") +
@@ -196,12 +198,15 @@ std::function<int()> addValidateCommand(CLI::App& app) {
             // above serve where its positions are the CPU's, bit for bit.
             const bool samePositions = kd.positions.size() == pos.size() &&
                                        std::memcmp(kd.positions.data(), pos.data(), pos.size() * sizeof(Vec3)) == 0;
-            c.kdSameAsReference(what, kd.tree, samePositions ? cpuKd : buildKdTreeCpu(kd.positions, flat.tris, kdConfigOf(scene.options.accel)));
-            std::printf("%-46s      build %.3f ms (large %.3f, small %.3f), %u kernel calls (%u of them CUB's), "
-                        "%u large-node levels (+%u idle), %u small roots, %u small-node levels%s\n",
-                        what, kd.buildMs, kd.largeMs, kd.smallMs, kd.launches, kd.libraryCalls,
-                        kd.tree.stats.largeIterations, kd.idleLevels, kd.tree.stats.smallRoots, kd.smallLevels,
-                        kd.passes > 1 ? (", " + std::to_string(kd.passes) + " builds (output arrays grew)").c_str() : "");
+            c.kdSameAsReference(
+                what, kd.tree,
+                samePositions ? cpuKd : buildKdTreeCpu(kd.positions, flat.tris, kdConfigOf(scene.options.accel)));
+            std::printf(
+                "%-46s      build %.3f ms (large %.3f, small %.3f), %u kernel calls (%u of them CUB's), "
+                "%u large-node levels (+%u idle), %u small roots, %u small-node levels%s\n",
+                what, kd.buildMs, kd.largeMs, kd.smallMs, kd.launches, kd.libraryCalls, kd.tree.stats.largeIterations,
+                kd.idleLevels, kd.tree.stats.smallRoots, kd.smallLevels,
+                kd.passes > 1 ? (", " + std::to_string(kd.passes) + " builds (output arrays grew)").c_str() : "");
             SceneView ks = base;
             ks.geo.pos = kd.positions.data();
             ks.kd = kd.tree.view();

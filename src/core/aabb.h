@@ -13,8 +13,14 @@ struct Aabb {
 
     STRATA_HD static Aabb empty() { return Aabb{}; }
     STRATA_HD bool isEmpty() const { return lo.x > hi.x || lo.y > hi.y || lo.z > hi.z; }
-    STRATA_HD void grow(Vec3 p) { lo = vmin(lo, p); hi = vmax(hi, p); }
-    STRATA_HD void grow(const Aabb& b) { lo = vmin(lo, b.lo); hi = vmax(hi, b.hi); }
+    STRATA_HD void grow(Vec3 p) {
+        lo = vmin(lo, p);
+        hi = vmax(hi, p);
+    }
+    STRATA_HD void grow(const Aabb& b) {
+        lo = vmin(lo, b.lo);
+        hi = vmax(hi, b.hi);
+    }
     STRATA_HD Vec3 center() const { return (lo + hi) * 0.5f; }
     STRATA_HD Vec3 extent() const { return hi - lo; }
     STRATA_HD float area() const {
@@ -23,8 +29,7 @@ struct Aabb {
         return 2.0f * (e.x * e.y + e.y * e.z + e.z * e.x);
     }
     STRATA_HD bool contains(const Aabb& b) const {
-        return b.lo.x >= lo.x && b.lo.y >= lo.y && b.lo.z >= lo.z && b.hi.x <= hi.x &&
-               b.hi.y <= hi.y && b.hi.z <= hi.z;
+        return b.lo.x >= lo.x && b.lo.y >= lo.y && b.lo.z >= lo.z && b.hi.x <= hi.x && b.hi.y <= hi.y && b.hi.z <= hi.z;
     }
     STRATA_HD int longestAxis() const {
         Vec3 e = extent();

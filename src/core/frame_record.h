@@ -23,9 +23,9 @@ struct FrameRecord {
     uint32_t launches = 0;          // kernel launches in the frame
     uint32_t buildLaunches = 0;
     uint64_t triangles = 0;
-    uint64_t rays = 0;              // closest-hit rays
+    uint64_t rays = 0;  // closest-hit rays
     uint64_t shadowRays = 0;
-    uint64_t vdPairs = 0;           // (patch, ray) pairs the VD bottom level resolved (vd.mode direct)
+    uint64_t vdPairs = 0;  // (patch, ray) pairs the VD bottom level resolved (vd.mode direct)
     double stageMs(const std::string& name) const {
         for (const StageTime& s : stages)
             if (s.name == name) return s.ms;

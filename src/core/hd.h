@@ -30,8 +30,7 @@ STRATA_HD unsigned long long atomicMinU64(unsigned long long* p, unsigned long l
     return atomicMin(p, v);
 #else
     unsigned long long cur = __atomic_load_n(p, __ATOMIC_RELAXED);
-    while (v < cur && !__atomic_compare_exchange_n(p, &cur, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
-    }
+    while (v < cur && !__atomic_compare_exchange_n(p, &cur, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
     return cur;
 #endif
 }

@@ -28,9 +28,10 @@ std::string mib(size_t bytes) {
 
 }  // namespace
 
-std::string readInputFile(const std::string& path, const std::string& what, size_t maxStreamBytes,
-                          size_t maxFileBytes, int fifoWaitMs) {
-    const std::string cannotOpen = path + ": cannot open " + what + ": ", cannot = path + ": cannot read " + what + ": ";
+std::string readInputFile(const std::string& path, const std::string& what, size_t maxStreamBytes, size_t maxFileBytes,
+                          int fifoWaitMs) {
+    const std::string cannotOpen = path + ": cannot open " + what + ": ",
+                      cannot = path + ": cannot read " + what + ": ";
     if (path.empty()) throw Error("cannot open " + what + ": the file name is empty");
     // O_NONBLOCK: opening a FIFO nobody writes must not wait for a writer.
     Fd f{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
@@ -57,8 +58,7 @@ std::string readInputFile(const std::string& path, const std::string& what, size
     const int flags = ::fcntl(f.fd, F_GETFL);
     if (flags < 0 || ::fcntl(f.fd, F_SETFL, flags & ~O_NONBLOCK) != 0) throw Error(cannot + std::strerror(errno));
 
-    if (regular && uint64_t(st.st_size) > maxFileBytes)
-        throw Error(cannot + "it is larger than " + mib(maxFileBytes));
+    if (regular && uint64_t(st.st_size) > maxFileBytes) throw Error(cannot + "it is larger than " + mib(maxFileBytes));
     std::string bytes;
     if (regular) bytes.reserve(size_t(st.st_size));
     char buf[1 << 16];

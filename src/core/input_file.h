@@ -46,8 +46,9 @@ protected:
     // tellg/seekg within the text (the PFM reader finds its data by them).
     pos_type seekoff(off_type off, std::ios_base::seekdir dir, std::ios_base::openmode which) override {
         if (which & std::ios_base::out) return pos_type(off_type(-1));
-        const off_type base = dir == std::ios_base::beg ? 0 : dir == std::ios_base::cur ? gptr() - eback()
-                                                                                       : egptr() - eback();
+        const off_type base = dir == std::ios_base::beg   ? 0
+                              : dir == std::ios_base::cur ? gptr() - eback()
+                                                          : egptr() - eback();
         const off_type to = base + off;
         if (to < 0 || to > egptr() - eback()) return pos_type(off_type(-1));
         setg(eback(), eback() + to, egptr());

@@ -55,20 +55,19 @@ Field choiceField(OptionInfo info, const std::vector<std::string>& names, E& (*m
     info.kind = OptionKind::String;
     info.choices = names;
     const std::string key = info.key;
-    return Field{info, nullptr,
-                 [key, names, member](Options& o, const std::string& value) {
-                     for (size_t i = 0; i < names.size(); ++i)
-                         if (names[i] == value) {
-                             member(o) = E(i);
-                             return;
-                         }
-                     std::string list;
-                     for (const std::string& c : names) list += (list.empty() ? "" : ", ") + c;
-                     throw Error("option '" + key + "': expected one of " + list + ", got '" + value + "'");
-                 },
-                 [names, member](const Options& o) {
-                     return std::string(enumName(member(const_cast<Options&>(o)), names));
-                 }};
+    return Field{
+        info, nullptr,
+        [key, names, member](Options& o, const std::string& value) {
+            for (size_t i = 0; i < names.size(); ++i)
+                if (names[i] == value) {
+                    member(o) = E(i);
+                    return;
+                }
+            std::string list;
+            for (const std::string& c : names) list += (list.empty() ? "" : ", ") + c;
+            throw Error("option '" + key + "': expected one of " + list + ", got '" + value + "'");
+        },
+        [names, member](const Options& o) { return std::string(enumName(member(const_cast<Options&>(o)), names)); }};
 }
 
 // accel.kd_a .. kd_e: one bit of accel.kd_opts each.
@@ -87,8 +86,10 @@ void setKdOpts(Options& o, const std::string& value) {
         for (char c : v) {
             int k = (c >= 'a' && c <= 'e') ? c - 'a' : (c >= 'A' && c <= 'E') ? c - 'A' : -1;
             if (k < 0 || on[k])
-                throw Error("option 'accel.kd_opts': expected a subset of ABCDE (each letter once), 'all' or "
-                            "'none', got '" + value + "'");
+                throw Error(
+                    "option 'accel.kd_opts': expected a subset of ABCDE (each letter once), 'all' or "
+                    "'none', got '" +
+                    value + "'");
             on[k] = true;
         }
     }
@@ -116,10 +117,10 @@ void setKdPreset(Options& o, const std::string& value) {
 
 std::string getKdPreset(const Options& o) {
     const AccelOptions& a = o.accel;
-    const bool none = !a.kdLookahead && !a.kdSnsCompact && a.kdSmall == KdSmall::Zhou &&
-                      a.kdLargeSplit == KdLargeSplit::Median;
-    const bool every = a.kdLookahead && a.kdSnsCompact && a.kdSmall == KdSmall::Subtree &&
-                       a.kdLargeSplit == KdLargeSplit::Sah;
+    const bool none =
+        !a.kdLookahead && !a.kdSnsCompact && a.kdSmall == KdSmall::Zhou && a.kdLargeSplit == KdLargeSplit::Median;
+    const bool every =
+        a.kdLookahead && a.kdSnsCompact && a.kdSmall == KdSmall::Subtree && a.kdLargeSplit == KdLargeSplit::Sah;
     if (a.kdOpts == KdOpts{} && none) return "original";
     if (a.kdOpts == KdOpts::all() && none) return "all";
     if (a.kdOpts == KdOpts::all() && every) return "all+strata";
@@ -138,80 +139,121 @@ const std::vector<Field>& fields() {
          [](Options& o) -> void* { return &o.render.bounces; }},
         {{"render.nee", OptionKind::Bool, "next-event estimation with MIS", {}},
          [](Options& o) -> void* { return &o.render.nee; }},
-        choiceField({"render.integrator", OptionKind::String,
-          "path: path tracing; whitted: direct light, textures and one mirror reflection per bounce (the kd-tree "
-          "chapter's R)"}, kIntegratorNames,
-                    +[](Options& o) -> auto& { return o.render.integrator; }),
+        choiceField(
+            {"render.integrator", OptionKind::String,
+             "path: path tracing; whitted: direct light, textures and one mirror reflection per bounce (the kd-tree "
+             "chapter's R)"},
+            kIntegratorNames, +[](Options & o) -> auto& { return o.render.integrator; }),
         {{"render.rr_start", OptionKind::Int, "Russian roulette from this bounce on", {}},
          [](Options& o) -> void* { return &o.render.rrStart; }},
         {{"render.exposure", OptionKind::Float, "exposure in stops", {}},
          [](Options& o) -> void* { return &o.render.exposure; }},
-        choiceField({"render.tonemap", OptionKind::String, "tone-mapping operator"}, kTonemapNames,
-                    +[](Options& o) -> auto& { return o.render.tonemap; }),
-        {{"render.seed", OptionKind::Int, "random seed", {}},
-         [](Options& o) -> void* { return &o.render.seed; }},
-        choiceField({"render.backend", OptionKind::String, "renderer backend"}, kBackendNames,
-                    +[](Options& o) -> auto& { return o.render.backend; }),
+        choiceField(
+            {"render.tonemap", OptionKind::String, "tone-mapping operator"}, kTonemapNames,
+            +[](Options & o) -> auto& { return o.render.tonemap; }),
+        {{"render.seed", OptionKind::Int, "random seed", {}}, [](Options& o) -> void* { return &o.render.seed; }},
+        choiceField(
+            {"render.backend", OptionKind::String, "renderer backend"}, kBackendNames,
+            +[](Options & o) -> auto& { return o.render.backend; }),
         {{"render.threads", OptionKind::Int, "CPU backend threads (0: all cores)", {}},
          [](Options& o) -> void* { return &o.render.threads; }},
-        choiceField({"accel.builder", OptionKind::String, "acceleration structure builder"}, kBuilderNames,
-                    +[](Options& o) -> auto& { return o.accel.builder; }),
-        choiceField({"accel.traversal", OptionKind::String, "ray traversal (stackless needs accel.builder lbvh-skip)"}, kTraversalNames,
-                    +[](Options& o) -> auto& { return o.accel.traversal; }),
+        choiceField(
+            {"accel.builder", OptionKind::String, "acceleration structure builder"}, kBuilderNames,
+            +[](Options & o) -> auto& { return o.accel.builder; }),
+        choiceField(
+            {"accel.traversal", OptionKind::String, "ray traversal (stackless needs accel.builder lbvh-skip)"},
+            kTraversalNames, +[](Options & o) -> auto& { return o.accel.traversal; }),
         {{"accel.morton_bits", OptionKind::Int, "LBVH Morton code bits (30 or 63)", {}},
          [](Options& o) -> void* { return &o.accel.mortonBits; }},
-        choiceField({"accel.mode", OptionKind::String,
-          "flat: all instances baked into one structure; instanced: a top level over instances, a middle level per mesh"}, kModeNames,
-                    +[](Options& o) -> auto& { return o.accel.mode; }),
-        choiceField({"accel.rebuild", OptionKind::String,
-          "every-frame: animate and rebuild each frame; animated: only when scene time or a build option changed"}, kRebuildNames,
-                    +[](Options& o) -> auto& { return o.accel.rebuild; }),
-        kdSwitchField({"accel.kd_a", OptionKind::Bool, "[A] LNS1 triangle sorting: per-block atomics", {},
-          "Replaces Original's triangle sorting by two segmented scans over global arrays (Fig. "
-          "13.1: per-triangle flags, chunk and node offsets, several launches) with two atomicAdds "
-          "per block into a 2*n_i allocation per node (Fig. 13.2)."}, KdOpts::A),
-        kdSwitchField({"accel.kd_b", OptionKind::Bool, "[B] LNS1 intra-block scans: ballot/popc + shfl", {},
-          "Replaces the work-efficient shared-memory intra-block scans (Sengupta/Harris up-sweep "
-          "and down-sweep) with __ballot_sync/__popc within each warp and __shfl_up_sync across the "
-          "warps."}, KdOpts::B),
-        kdSwitchField({"accel.kd_c", OptionKind::Bool, "[C] LNS2 node AABBs: per-block atomics", {},
-          "Replaces the six segmented reductions over global arrays (min and max on x, y, z) that "
-          "give each node its AABB with six atomic min/max per block (order-preserving integer "
-          "encodings of the floats)."}, KdOpts::C),
-        kdSwitchField({"accel.kd_d", OptionKind::Bool, "[D] LNS2 intra-block reductions: shfl", {},
-          "Replaces the shared-memory tree reductions inside each block (the chunk AABBs of the "
-          "large-node stage) with __shfl_xor_sync butterflies within each warp, then across the "
-          "warp results."}, KdOpts::D),
-        kdSwitchField({"accel.kd_e", OptionKind::Bool, "[E] SNS bit counting: popc", {},
-          "Replaces the small-node stage's parallel bit count (SWAR shifts and masks, no __popc) and "
-          "its shared-memory Hillis-Steele flag scans with __popcll on the 64-bit triangle masks."}, KdOpts::E),
-        {{"accel.kd_lookahead", OptionKind::Bool, "strata: kd large-node levels enqueued ahead (not in Table 13.1)", {},
+        choiceField(
+            {"accel.mode", OptionKind::String,
+             "flat: all instances baked into one structure; instanced: a top level over instances, a middle level per "
+             "mesh"},
+            kModeNames, +[](Options & o) -> auto& { return o.accel.mode; }),
+        choiceField(
+            {"accel.rebuild", OptionKind::String,
+             "every-frame: animate and rebuild each frame; animated: only when scene time or a build option changed"},
+            kRebuildNames, +[](Options & o) -> auto& { return o.accel.rebuild; }),
+        kdSwitchField({"accel.kd_a",
+                       OptionKind::Bool,
+                       "[A] LNS1 triangle sorting: per-block atomics",
+                       {},
+                       "Replaces Original's triangle sorting by two segmented scans over global arrays (Fig. "
+                       "13.1: per-triangle flags, chunk and node offsets, several launches) with two atomicAdds "
+                       "per block into a 2*n_i allocation per node (Fig. 13.2)."},
+                      KdOpts::A),
+        kdSwitchField({"accel.kd_b",
+                       OptionKind::Bool,
+                       "[B] LNS1 intra-block scans: ballot/popc + shfl",
+                       {},
+                       "Replaces the work-efficient shared-memory intra-block scans (Sengupta/Harris up-sweep "
+                       "and down-sweep) with __ballot_sync/__popc within each warp and __shfl_up_sync across the "
+                       "warps."},
+                      KdOpts::B),
+        kdSwitchField({"accel.kd_c",
+                       OptionKind::Bool,
+                       "[C] LNS2 node AABBs: per-block atomics",
+                       {},
+                       "Replaces the six segmented reductions over global arrays (min and max on x, y, z) that "
+                       "give each node its AABB with six atomic min/max per block (order-preserving integer "
+                       "encodings of the floats)."},
+                      KdOpts::C),
+        kdSwitchField({"accel.kd_d",
+                       OptionKind::Bool,
+                       "[D] LNS2 intra-block reductions: shfl",
+                       {},
+                       "Replaces the shared-memory tree reductions inside each block (the chunk AABBs of the "
+                       "large-node stage) with __shfl_xor_sync butterflies within each warp, then across the "
+                       "warp results."},
+                      KdOpts::D),
+        kdSwitchField({"accel.kd_e",
+                       OptionKind::Bool,
+                       "[E] SNS bit counting: popc",
+                       {},
+                       "Replaces the small-node stage's parallel bit count (SWAR shifts and masks, no __popc) and "
+                       "its shared-memory Hillis-Steele flag scans with __popcll on the 64-bit triangle masks."},
+                      KdOpts::E),
+        {{"accel.kd_lookahead",
+          OptionKind::Bool,
+          "strata: kd large-node levels enqueued ahead (not in Table 13.1)",
+          {},
           "strata's, not the chapter's: the host enqueues the next two large-node levels before it reads a level's "
           "sizes back (they stay on the device; the kernels loop over them). Off: one host round trip per level, as "
           "Zhou08 and the chapter's Original and All. The tree is the same."},
          [](Options& o) -> void* { return &o.accel.kdLookahead; }},
-        {{"accel.kd_sns_compact", OptionKind::Bool,
-          "strata: kd small-node candidates from a compact list, SAH minimum by shuffles (not in Table 13.1)", {},
+        {{"accel.kd_sns_compact",
+          OptionKind::Bool,
+          "strata: kd small-node candidates from a compact list, SAH minimum by shuffles (not in Table 13.1)",
+          {},
           "strata's, not the chapter's: each small node lists its own triangles (popc of the mask below each bit) "
           "and evaluates only their 6n split candidates, then finds the SAH minimum with warp shuffles. Off: every "
           "candidate of the small root with a mask test, a shared-memory tree reduction (Zhou08; the chapter's [E] "
           "changes only the bit counting and scans). The tree is the same."},
          [](Options& o) -> void* { return &o.accel.kdSnsCompact; }},
-        choiceField({"accel.kd_small", OptionKind::String,
-          "kd small-node stage: zhou (level by level, Zhou08) or subtree (strata: one launch)", {},
-          "zhou: Zhou08's small-node stage, as the chapter's Original and All ran it: one launch per level over every "
-          "small node of the level and a host round trip for the next level's size. subtree (strata's, not the "
-          "chapter's): one launch in which a block builds each small root's whole subtree in shared memory. The tree "
-          "is the same."},
-                    kKdSmallNames, +[](Options& o) -> auto& { return o.accel.kdSmall; }),
-        choiceField({"accel.kd_large_split", OptionKind::String,
-          "kd large-node split: median (Zhou08) or sah (strata: binned SAH, 32 bins per axis)", {},
-          "median: Zhou08's large-node stage splits at the spatial median of the longest axis of the node's "
-          "triangle box, as the chapter's Original and All. sah (strata's, not the chapter's): each chunk bins its "
-          "triangles over the node's box (32 bins per axis, one kernel per level more) and the node splits at the "
-          "bin boundary of least SAH on any axis. A different tree; the CPU reference builds the same one."},
-                    kKdLargeSplitNames, +[](Options& o) -> auto& { return o.accel.kdLargeSplit; }),
-        {{"accel.kd_preset", OptionKind::String,
+        choiceField(
+            {"accel.kd_small",
+             OptionKind::String,
+             "kd small-node stage: zhou (level by level, Zhou08) or subtree (strata: one launch)",
+             {},
+             "zhou: Zhou08's small-node stage, as the chapter's Original and All ran it: one launch per level over "
+             "every "
+             "small node of the level and a host round trip for the next level's size. subtree (strata's, not the "
+             "chapter's): one launch in which a block builds each small root's whole subtree in shared memory. The "
+             "tree "
+             "is the same."},
+            kKdSmallNames, +[](Options & o) -> auto& { return o.accel.kdSmall; }),
+        choiceField(
+            {"accel.kd_large_split",
+             OptionKind::String,
+             "kd large-node split: median (Zhou08) or sah (strata: binned SAH, 32 bins per axis)",
+             {},
+             "median: Zhou08's large-node stage splits at the spatial median of the longest axis of the node's "
+             "triangle box, as the chapter's Original and All. sah (strata's, not the chapter's): each chunk bins its "
+             "triangles over the node's box (32 bins per axis, one kernel per level more) and the node splits at the "
+             "bin boundary of least SAH on any axis. A different tree; the CPU reference builds the same one."},
+            kKdLargeSplitNames, +[](Options & o) -> auto& { return o.accel.kdLargeSplit; }),
+        {{"accel.kd_preset",
+          OptionKind::String,
           "kd-tree switches at once: original, all (the chapter's Original and All), all+strata (All with strata's "
           "switches on top)",
           {"original", "all", "all+strata", "custom"},
@@ -219,27 +261,37 @@ const std::vector<Field>& fields() {
           "accel.kd_large_split. Reads "
           "'custom' for any other combination (setting custom changes nothing).",
           true},
-         nullptr, setKdPreset, getKdPreset},
-        {{"accel.kd_opts", OptionKind::String,
-          "kd-tree [A]-[E] as one value: a subset of ABCDE, 'all', or 'none' (Original)", {},
-          "Shorthand for accel.kd_a .. accel.kd_e.", true},
-         nullptr, setKdOpts, getKdOpts},
-        choiceField({"vd.mode", OptionKind::String,
-          "VD patches: direct (quad BVH per patch built on the fly), pretess (tessellated to displaced triangles at "
-          "vd.max_level), off (plain quads)"}, kVdModeNames,
-                    +[](Options& o) -> auto& { return o.vd.mode; }),
+         nullptr,
+         setKdPreset,
+         getKdPreset},
+        {{"accel.kd_opts",
+          OptionKind::String,
+          "kd-tree [A]-[E] as one value: a subset of ABCDE, 'all', or 'none' (Original)",
+          {},
+          "Shorthand for accel.kd_a .. accel.kd_e.",
+          true},
+         nullptr,
+         setKdOpts,
+         getKdOpts},
+        choiceField(
+            {"vd.mode", OptionKind::String,
+             "VD patches: direct (quad BVH per patch built on the fly), pretess (tessellated to displaced triangles at "
+             "vd.max_level), off (plain quads)"},
+            kVdModeNames, +[](Options & o) -> auto& { return o.vd.mode; }),
         {{"vd.max_level", OptionKind::Int, "VD patch subdivision level (1-7; 2^level cells per side)", {}},
          [](Options& o) -> void* { return &o.vd.maxLevel; }},
         {{"vd.lod_bias", OptionKind::Float, "direct: levels added to the level from the pixel footprint", {}},
          [](Options& o) -> void* { return &o.vd.lodBias; }},
         {{"vd.freeze_lod", OptionKind::Bool, "direct: keep each patch's level from when this was turned on", {}},
          [](Options& o) -> void* { return &o.vd.freezeLod; }},
-        {{"vd.pair_cull", OptionKind::Bool,
+        {{"vd.pair_cull",
+          OptionKind::Bool,
           "direct: bound each patch in the middle level by its four quadrants' boxes and make a (patch, ray) pair "
           "only when the ray also meets a box of one of their sixteenths, not whenever it enters the patch box",
           {}},
          [](Options& o) -> void* { return &o.vd.pairCull; }},
-        {{"vd.last_bounce_any_hit", OptionKind::Bool,
+        {{"vd.last_bounce_any_hit",
+          OptionKind::Bool,
           "direct: rays of the last bounce, which only gather emission, stop at any VD hit before their closest "
           "triangle instead of finding the closest VD hit (same image; off when a VD patch emits)",
           {}},
@@ -315,14 +367,21 @@ void Options::set(const std::string& key, const std::string& value) {
                 *static_cast<uint32_t*>(p) = static_cast<uint32_t>(v);
                 return;
             }
-            if (key == "render.width" || key == "render.height") checkRange(key, double(v), 1, kMaxRenderResolution);
-            else if (key == "render.spp") checkRange(key, double(v), 1, 65536);
-            else if (key == "render.bounces") checkRange(key, double(v), 0, 64);
-            else if (key == "render.threads") checkRange(key, double(v), 0, 1024);
-            else if (key == "render.rr_start") checkRange(key, double(v), 0, 1024);
-            else if (key == "vd.max_level") checkRange(key, double(v), 1, 7);
+            if (key == "render.width" || key == "render.height")
+                checkRange(key, double(v), 1, kMaxRenderResolution);
+            else if (key == "render.spp")
+                checkRange(key, double(v), 1, 65536);
+            else if (key == "render.bounces")
+                checkRange(key, double(v), 0, 64);
+            else if (key == "render.threads")
+                checkRange(key, double(v), 0, 1024);
+            else if (key == "render.rr_start")
+                checkRange(key, double(v), 0, 1024);
+            else if (key == "vd.max_level")
+                checkRange(key, double(v), 1, 7);
             else if (key == "accel.morton_bits") {
-                if (v != 30 && v != 63) throw Error("option 'accel.morton_bits': expected 30 or 63, got '" + value + "'");
+                if (v != 30 && v != 63)
+                    throw Error("option 'accel.morton_bits': expected 30 or 63, got '" + value + "'");
             }
             *static_cast<int*>(p) = static_cast<int>(v);
             return;
@@ -349,8 +408,7 @@ void Options::set(const std::string& key, const std::string& value) {
 
 void Options::setAssignment(const std::string& assignment) {
     size_t eq = assignment.find('=');
-    if (eq == std::string::npos || eq == 0)
-        throw Error("--set expects key=value, got '" + assignment + "'");
+    if (eq == std::string::npos || eq == 0) throw Error("--set expects key=value, got '" + assignment + "'");
     set(assignment.substr(0, eq), assignment.substr(eq + 1));
 }
 

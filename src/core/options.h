@@ -38,25 +38,27 @@ const char* name(KdLargeSplit v);
 const char* name(VdMode v);
 
 // The LBVH builders (both backends, every mode).
-inline bool isLbvh(Builder b) { return b == Builder::LbvhKarras || b == Builder::LbvhApetrei || b == Builder::LbvhSkip; }
+inline bool isLbvh(Builder b) {
+    return b == Builder::LbvhKarras || b == Builder::LbvhApetrei || b == Builder::LbvhSkip;
+}
 
 struct RenderOptions {
     int width = 1280;
     int height = 720;
-    int spp = 1;             // samples per pixel per frame
-    int bounces = 3;         // path segments after the camera ray
-    bool nee = true;         // next-event estimation with MIS
+    int spp = 1;      // samples per pixel per frame
+    int bounces = 3;  // path segments after the camera ray
+    bool nee = true;  // next-event estimation with MIS
     // path: the path tracer; whitted: Whitted-style ray tracing as the kd-tree
     // chapter's R measures it (direct light through shadow rays at every hit,
     // textures, one mirror reflection per bounce; render.nee and Russian
     // roulette do not apply)
     Integrator integrator = Integrator::Path;
-    int rrStart = 3;         // Russian roulette from this bounce on
-    float exposure = 0.0f;   // stops
+    int rrStart = 3;        // Russian roulette from this bounce on
+    float exposure = 0.0f;  // stops
     Tonemap tonemap = Tonemap::Aces;
     uint32_t seed = 1;
     Backend backend = Backend::Cuda;
-    int threads = 0;         // CPU backend worker threads (0: all cores)
+    int threads = 0;  // CPU backend worker threads (0: all cores)
 };
 
 struct AccelOptions {
@@ -65,7 +67,7 @@ struct AccelOptions {
     // stack | stackless; stackless needs lbvh-skip (unavailable() says so;
     // a renderer given another builder traces with the stack traversal).
     Traversal traversal = Traversal::Stack;
-    int mortonBits = 63;                  // 30 | 63
+    int mortonBits = 63;  // 30 | 63
     // flat: instances baked into one structure (what the builder papers
     // measure); instanced: a top level over instances (rebuilt every frame),
     // a middle level per static mesh (built once) or per deforming instance.
@@ -103,7 +105,7 @@ struct VdOptions {
     // tessellated to 2 * 4^level displaced triangles at load, built into the
     // middle level like any triangle; off: plain quads.
     VdMode mode = VdMode::Direct;
-    int maxLevel = 5;  // subdivision level (1-7), capped per mesh by its own max_level
+    int maxLevel = 5;        // subdivision level (1-7), capped per mesh by its own max_level
     float lodBias = 0;       // direct: levels added to the pixel-footprint level
     bool freezeLod = false;  // direct: keep each patch's level from when this was turned on
     bool pairCull = true;    // direct: a (patch, ray) pair only when the ray meets a quadrant box of the patch

@@ -49,7 +49,7 @@ private:
     std::string target_;  // the file replaced on commit (a symlink's target)
     std::string tmp_;     // empty: written in place (a character device)
     int fd_ = -1;
-    int slot_ = -1;       // in the signal handler's table of temporaries
+    int slot_ = -1;  // in the signal handler's table of temporaries
     bool done_ = false;
 };
 

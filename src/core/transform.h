@@ -17,8 +17,7 @@ struct Affine {
                 m[2][0] * p.x + m[2][1] * p.y + m[2][2] * p.z + m[2][3]};
     }
     STRATA_HD Vec3 vector(Vec3 v) const {
-        return {m[0][0] * v.x + m[0][1] * v.y + m[0][2] * v.z,
-                m[1][0] * v.x + m[1][1] * v.y + m[1][2] * v.z,
+        return {m[0][0] * v.x + m[0][1] * v.y + m[0][2] * v.z, m[1][0] * v.x + m[1][1] * v.y + m[1][2] * v.z,
                 m[2][0] * v.x + m[2][1] * v.y + m[2][2] * v.z};
     }
 };
@@ -37,12 +36,16 @@ STRATA_HD Affine compose(const Affine& a, const Affine& b) {  // a * b
 
 STRATA_HD Affine translation(Vec3 t) {
     Affine r;
-    r.m[0][3] = t.x; r.m[1][3] = t.y; r.m[2][3] = t.z;
+    r.m[0][3] = t.x;
+    r.m[1][3] = t.y;
+    r.m[2][3] = t.z;
     return r;
 }
 STRATA_HD Affine scaling(Vec3 s) {
     Affine r;
-    r.m[0][0] = s.x; r.m[1][1] = s.y; r.m[2][2] = s.z;
+    r.m[0][0] = s.x;
+    r.m[1][1] = s.y;
+    r.m[2][2] = s.z;
     return r;
 }
 
@@ -65,8 +68,7 @@ STRATA_HD Affine inverse(const Affine& a) {
     r.m[2][0] = c02 * id;
     r.m[2][1] = (m[0][1] * m[2][0] - m[0][0] * m[2][1]) * id;
     r.m[2][2] = (m[0][0] * m[1][1] - m[0][1] * m[1][0]) * id;
-    for (int i = 0; i < 3; ++i)
-        r.m[i][3] = -(r.m[i][0] * m[0][3] + r.m[i][1] * m[1][3] + r.m[i][2] * m[2][3]);
+    for (int i = 0; i < 3; ++i) r.m[i][3] = -(r.m[i][0] * m[0][3] + r.m[i][1] * m[1][3] + r.m[i][2] * m[2][3]);
     return r;
 }
 
@@ -83,10 +85,14 @@ STRATA_HD Quat axisAngle(Vec3 axis, float radians) {
 STRATA_HD Quat nlerp(Quat a, Quat b, float t) {
     float d = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
     float sb = d < 0.0f ? -t : t;  // take the short way round
-    Quat q{a.x * (1 - t) + b.x * sb, a.y * (1 - t) + b.y * sb, a.z * (1 - t) + b.z * sb,
-           a.w * (1 - t) + b.w * sb};
+    Quat q{a.x * (1 - t) + b.x * sb, a.y * (1 - t) + b.y * sb, a.z * (1 - t) + b.z * sb, a.w * (1 - t) + b.w * sb};
     float n = sqrtf(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
-    if (n > 0) { q.x /= n; q.y /= n; q.z /= n; q.w /= n; }
+    if (n > 0) {
+        q.x /= n;
+        q.y /= n;
+        q.z /= n;
+        q.w /= n;
+    }
     return q;
 }
 
@@ -95,16 +101,20 @@ STRATA_HD Affine rotation(Quat q) {
     float xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z;
     float xy = q.x * q.y, xz = q.x * q.z, yz = q.y * q.z;
     float wx = q.w * q.x, wy = q.w * q.y, wz = q.w * q.z;
-    r.m[0][0] = 1 - 2 * (yy + zz); r.m[0][1] = 2 * (xy - wz);     r.m[0][2] = 2 * (xz + wy);
-    r.m[1][0] = 2 * (xy + wz);     r.m[1][1] = 1 - 2 * (xx + zz); r.m[1][2] = 2 * (yz - wx);
-    r.m[2][0] = 2 * (xz - wy);     r.m[2][1] = 2 * (yz + wx);     r.m[2][2] = 1 - 2 * (xx + yy);
+    r.m[0][0] = 1 - 2 * (yy + zz);
+    r.m[0][1] = 2 * (xy - wz);
+    r.m[0][2] = 2 * (xz + wy);
+    r.m[1][0] = 2 * (xy + wz);
+    r.m[1][1] = 1 - 2 * (xx + zz);
+    r.m[1][2] = 2 * (yz - wx);
+    r.m[2][0] = 2 * (xz - wy);
+    r.m[2][1] = 2 * (yz + wx);
+    r.m[2][2] = 1 - 2 * (xx + yy);
     return r;
 }
 
 // Translate * Rotate * Scale.
-STRATA_HD Affine trs(Vec3 t, Quat r, Vec3 s) {
-    return compose(translation(t), compose(rotation(r), scaling(s)));
-}
+STRATA_HD Affine trs(Vec3 t, Quat r, Vec3 s) { return compose(translation(t), compose(rotation(r), scaling(s))); }
 
 STRATA_HD Aabb transformBox(const Affine& x, const Aabb& b) {
     Aabb r;

@@ -12,10 +12,10 @@ namespace strata {
 
 // One patch in its mesh's object space. POD: copied to the device as is.
 struct VdPatch {
-    Vec3 p[4];    // corners at (s,t) = (0,0), (1,0), (1,1), (0,1)
-    Vec2 uv[4];   // map coordinates at the corners
-    Aabb box;     // loose bounds: the quad's box grown by scale * the map's max |texel|
-    int32_t map;  // index into the scene's VD maps
+    Vec3 p[4];      // corners at (s,t) = (0,0), (1,0), (1,1), (0,1)
+    Vec2 uv[4];     // map coordinates at the corners
+    Aabb box;       // loose bounds: the quad's box grown by scale * the map's max |texel|
+    int32_t map;    // index into the scene's VD maps
     int32_t space;  // VdSpace: 0 object, 1 tangent
     float scale;
     int32_t maxLevel;  // the finest level this patch may be subdivided to

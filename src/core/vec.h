@@ -38,15 +38,25 @@ STRATA_HD Vec3 operator*(Vec3 a, float s) { return {a.x * s, a.y * s, a.z * s}; 
 STRATA_HD Vec3 operator*(float s, Vec3 a) { return {a.x * s, a.y * s, a.z * s}; }
 STRATA_HD Vec3 operator/(Vec3 a, float s) { return a * (1.0f / s); }
 STRATA_HD Vec3 operator/(Vec3 a, Vec3 b) { return {a.x / b.x, a.y / b.y, a.z / b.z}; }
-STRATA_HD Vec3& operator+=(Vec3& a, Vec3 b) { a = a + b; return a; }
-STRATA_HD Vec3& operator-=(Vec3& a, Vec3 b) { a = a - b; return a; }
-STRATA_HD Vec3& operator*=(Vec3& a, Vec3 b) { a = a * b; return a; }
-STRATA_HD Vec3& operator*=(Vec3& a, float s) { a = a * s; return a; }
+STRATA_HD Vec3& operator+=(Vec3& a, Vec3 b) {
+    a = a + b;
+    return a;
+}
+STRATA_HD Vec3& operator-=(Vec3& a, Vec3 b) {
+    a = a - b;
+    return a;
+}
+STRATA_HD Vec3& operator*=(Vec3& a, Vec3 b) {
+    a = a * b;
+    return a;
+}
+STRATA_HD Vec3& operator*=(Vec3& a, float s) {
+    a = a * s;
+    return a;
+}
 
 STRATA_HD float dot(Vec3 a, Vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-STRATA_HD Vec3 cross(Vec3 a, Vec3 b) {
-    return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
-}
+STRATA_HD Vec3 cross(Vec3 a, Vec3 b) { return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x}; }
 STRATA_HD float length(Vec3 a) { return sqrtf(dot(a, a)); }
 STRATA_HD Vec3 normalize(Vec3 a) {
     float l2 = dot(a, a);

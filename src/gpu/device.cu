@@ -10,8 +10,8 @@ namespace strata {
 
 void throwCudaError(cudaError_t err, const char* what, const char* file, int line) {
     std::ostringstream s;
-    s << "CUDA error " << cudaGetErrorName(err) << " (" << cudaGetErrorString(err) << ") in " << what
-      << " at " << file << ":" << line;
+    s << "CUDA error " << cudaGetErrorName(err) << " (" << cudaGetErrorString(err) << ") in " << what << " at " << file
+      << ":" << line;
     throw Error(s.str());
 }
 

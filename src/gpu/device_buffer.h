@@ -25,15 +25,21 @@ public:
     DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
         if (this != &o) {
             release();
-            ptr_ = o.ptr_; size_ = o.size_; capacity_ = o.capacity_;
-            o.ptr_ = nullptr; o.size_ = o.capacity_ = 0;
+            ptr_ = o.ptr_;
+            size_ = o.size_;
+            capacity_ = o.capacity_;
+            o.ptr_ = nullptr;
+            o.size_ = o.capacity_ = 0;
         }
         return *this;
     }
 
     // Reallocates only when growing; contents are not preserved.
     void resize(size_t n) {
-        if (n <= capacity_) { size_ = n; return; }
+        if (n <= capacity_) {
+            size_ = n;
+            return;
+        }
         release();
         if (n) STRATA_CUDA_CHECK(cudaMalloc(&ptr_, n * sizeof(T)));
         size_ = capacity_ = n;

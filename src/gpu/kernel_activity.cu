@@ -86,7 +86,8 @@ void CUPTIAPI bufferCompleted(CUcontext, uint32_t, uint8_t* buffer, size_t, size
 }
 
 void check(CUptiResult r, const char* what) {
-    if (r != CUPTI_SUCCESS) throw Error(std::string("CUPTI: ") + what + " failed (CUptiResult " + std::to_string(int(r)) + ")");
+    if (r != CUPTI_SUCCESS)
+        throw Error(std::string("CUPTI: ") + what + " failed (CUptiResult " + std::to_string(int(r)) + ")");
 }
 
 }  // namespace
@@ -148,8 +149,10 @@ std::string shortKernelName(const char* mangled) {
     // drop the parameters, then template arguments, then the return type and scopes.
     size_t depth = 0, end = s.size();
     for (size_t i = 0; i < s.size(); ++i) {  // the first '(' outside template brackets
-        if (s[i] == '<') ++depth;
-        else if (s[i] == '>' && depth) --depth;
+        if (s[i] == '<')
+            ++depth;
+        else if (s[i] == '>' && depth)
+            --depth;
         else if (s[i] == '(' && depth == 0 && s.compare(i, 11, "(anonymous ") != 0) {
             end = i;
             break;

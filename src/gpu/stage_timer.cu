@@ -49,7 +49,10 @@ void StageTimer::beginFrame(cudaStream_t stream, const FrameRecord& header) {
     // Find a free slot; if all are pending, resolve the oldest (waits on it).
     int slot = -1;
     for (int i = 0; i < int(slots_.size()); ++i)
-        if (!slots_[i].pending) { slot = i; break; }
+        if (!slots_[i].pending) {
+            slot = i;
+            break;
+        }
     if (slot < 0) {
         slot = order_.front();
         resolve(slots_[slot]);
@@ -72,8 +75,11 @@ void StageTimer::begin(int stage) {
     Slot& s = slots_[current_];
     auto take = [&]() {
         cudaEvent_t e;
-        if (!pool_.empty()) { e = pool_.back(); pool_.pop_back(); }
-        else STRATA_CUDA_CHECK(cudaEventCreate(&e));
+        if (!pool_.empty()) {
+            e = pool_.back();
+            pool_.pop_back();
+        } else
+            STRATA_CUDA_CHECK(cudaEventCreate(&e));
         return e;
     };
     cudaEvent_t a = take(), b = take();
@@ -121,7 +127,10 @@ void StageTimer::resolve(Slot& s) {
     }
     s.pending = false;
     for (auto it = order_.begin(); it != order_.end(); ++it)
-        if (&slots_[*it] == &s) { order_.erase(it); break; }
+        if (&slots_[*it] == &s) {
+            order_.erase(it);
+            break;
+        }
     resolved_.push_back(s.rec);
 }
 

@@ -10,7 +10,7 @@ namespace strata {
 
 struct BsdfSample {
     Vec3 wi;
-    Vec3 weight;  // f * cos / pdf
+    Vec3 weight;    // f * cos / pdf
     float pdf = 0;  // 0 for delta lobes
     bool delta = false;
 };
@@ -22,9 +22,7 @@ STRATA_HD float ggxD(float cosH, float a2) {
     return a2 / (kPi * d * d);
 }
 
-STRATA_HD float smithG1(float cosV, float a2) {
-    return 2.0f * cosV / (cosV + sqrtf(a2 + (1.0f - a2) * cosV * cosV));
-}
+STRATA_HD float smithG1(float cosV, float a2) { return 2.0f * cosV / (cosV + sqrtf(a2 + (1.0f - a2) * cosV * cosV)); }
 
 STRATA_HD Vec3 schlick(Vec3 f0, float cosTheta) {
     float m = 1.0f - clampf(cosTheta, 0.0f, 1.0f);
@@ -68,8 +66,8 @@ STRATA_HD Vec3 evalBsdf(const Material& m, Vec3 albedo, Vec3 n, Vec3 wo, Vec3 wi
     return make3(0.0f);
 }
 
-STRATA_HD bool sampleBsdf(const Material& m, Vec3 albedo, Vec3 n, Vec3 ng, Vec3 wo, float u1, float u2,
-                          float u3, BsdfSample& s) {
+STRATA_HD bool sampleBsdf(const Material& m, Vec3 albedo, Vec3 n, Vec3 ng, Vec3 wo, float u1, float u2, float u3,
+                          BsdfSample& s) {
     if (m.type == MaterialType::Diffuse) {
         Vec3 t, b;
         makeBasis(n, t, b);

@@ -68,7 +68,9 @@ struct CpuPassExec {
     void shadowFinish() const {
         forEach("shadow", queued(kShadowQueue, n), [&](uint32_t i) { stageShadowFinish(b, i); });
     }
-    void accumulate() const { forEach("accumulate", n, [&](uint32_t i) { stageAccumulate(b, i); }); }
+    void accumulate() const {
+        forEach("accumulate", n, [&](uint32_t i) { stageAccumulate(b, i); });
+    }
 };
 
 class CpuRenderer final : public RendererBase {
@@ -107,9 +109,12 @@ public:
             // The CPU backend runs every builder: the LBVH variants through the
             // same host-device code as the GPU, the binned SAH reference, or
             // the CPU reference kd-tree (which clips triangles: it takes them whole).
-            if (opt_.accel.builder == Builder::KdTree) kd_ = buildKdTreeCpu(pos_, flat_.tris, kdConfigOf(opt_.accel));
-            else if (opt_.accel.mode == AccelMode::Instanced) instanced_.build(scene_, flat_, pos_, bounds_, t, opt_.accel);
-            else buildHostAccel(bounds_, opt_.accel, accel_);
+            if (opt_.accel.builder == Builder::KdTree)
+                kd_ = buildKdTreeCpu(pos_, flat_.tris, kdConfigOf(opt_.accel));
+            else if (opt_.accel.mode == AccelMode::Instanced)
+                instanced_.build(scene_, flat_, pos_, bounds_, t, opt_.accel);
+            else
+                buildHostAccel(bounds_, opt_.accel, accel_);
             if (!flat_.patches.empty()) {  // patch transforms, and in flat mode the BVH over the patch boxes
                 HostStageClock::Scope v(clock_, "build/vd_boxes");
                 vd_.prepare(scene_, flat_, opt_.vd, t, opt_.accel, runsInstanced(opt_.accel));
@@ -117,8 +122,10 @@ public:
         }
         CameraView cam = cameraView(t, int(w), int(h));
         SceneView sv = hostSceneView(scene_, flat_, pos_, nrm_, accel_.view(opt_.accel), cam);
-        if (opt_.accel.builder == Builder::KdTree) sv.kd = kd_.view();
-        else if (opt_.accel.mode == AccelMode::Instanced) sv.tl = instanced_.view();
+        if (opt_.accel.builder == Builder::KdTree)
+            sv.kd = kd_.view();
+        else if (opt_.accel.mode == AccelMode::Instanced)
+            sv.tl = instanced_.view();
         if (!flat_.patches.empty()) sv.vd = vd_.view(flat_, opt_.vd, pixelAngle(cam, int(h)), n);
         const bool vd = sv.vd.numPatches > 0;
         PathBuffers b = paths_.view();

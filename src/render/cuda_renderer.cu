@@ -96,7 +96,8 @@ void checkFits(const Scene& scene, const FlatScene& flat, const VdMemoryComparis
     size_t accel = LbvhBuilder::estimateBytes(t);
     if (scene.options.accel.mode == AccelMode::Instanced) accel += InstancedGpu::estimateBytes(scene, flat);
     size_t vd = flat.patches.empty() ? 0 : vdMemory.direct.total() + VdGpu::estimatePairBytes(pixels);
-    size_t need = GpuScene::estimateBytes(scene, flat) + accel + vd + pixels * PathStorage<DeviceBuffer>::bytesPerPixel() + (64u << 20);
+    size_t need = GpuScene::estimateBytes(scene, flat) + accel + vd +
+                  pixels * PathStorage<DeviceBuffer>::bytesPerPixel() + (64u << 20);
     size_t freeBytes = gpu.freeBytes;
     // STRATA_GPU_MEMORY_LIMIT_MB pretends the GPU has less free memory (tests
     // of the out-of-memory path, and rehearsing scenes for smaller GPUs).
@@ -104,9 +105,9 @@ void checkFits(const Scene& scene, const FlatScene& flat, const VdMemoryComparis
         freeBytes = std::min(freeBytes, size_t(std::strtoull(lim, nullptr, 10)) << 20);
     if (need > freeBytes) {
         std::ostringstream s;
-        s << scene.path << ": the scene needs about " << need / (1 << 20) << " MiB of GPU memory ("
-          << t << " triangles, " << pixels << " pixels) but " << gpu.name << " has " << freeBytes / (1 << 20)
-          << " MiB free" << (freeBytes < gpu.freeBytes ? " (STRATA_GPU_MEMORY_LIMIT_MB)" : "");
+        s << scene.path << ": the scene needs about " << need / (1 << 20) << " MiB of GPU memory (" << t
+          << " triangles, " << pixels << " pixels) but " << gpu.name << " has " << freeBytes / (1 << 20) << " MiB free"
+          << (freeBytes < gpu.freeBytes ? " (STRATA_GPU_MEMORY_LIMIT_MB)" : "");
         // Pre-tessellated VD meshes (their quads are triangles by now) are most of such a scene.
         bool vdMeshes = false;
         for (const Mesh& m : scene.meshes) vdMeshes = vdMeshes || m.vd.map >= 0;
@@ -215,8 +216,7 @@ public:
         float inv = inverseSamples();
         dim3 block(16, 16), grid((w + 15) / 16, (h + 15) / 16);
         launch(LaunchContext{stream_}, "display/tonemap_surface", {grid, block}, tonemapSurfaceKernel,
-               paths_.film.data(), w, h, inv, std::exp2(opt_.render.exposure), opt_.render.tonemap,
-               surface);
+               paths_.film.data(), w, h, inv, std::exp2(opt_.render.exposure), opt_.render.tonemap, surface);
         return true;
     }
 
@@ -270,8 +270,9 @@ public:
         CudaPassExec x{ctx, sv, b, n, vd_.get()};
         renderPasses(x, opt_.render, frameIndex, vd_ != nullptr, vd_ && vdAnyHitLast(flat_, opt_.vd));
         samples_ += uint32_t(opt_.render.spp);
-        STRATA_CUDA_CHECK(cudaMemcpyAsync(hostCounters_.data() + (frameIndex % kRing) * kNumCounters, paths_.counters.data(),
-                                          kNumCounters * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream_));
+        STRATA_CUDA_CHECK(cudaMemcpyAsync(hostCounters_.data() + (frameIndex % kRing) * kNumCounters,
+                                          paths_.counters.data(), kNumCounters * sizeof(uint32_t),
+                                          cudaMemcpyDeviceToHost, stream_));
         // Each resolve read its pair count back: the frame's is known now.
         framePairs_[frameIndex % kRing] = vd_ ? vd_->pairsResolved() - pairsBefore : 0;
         timer_.endFrame();
@@ -396,8 +397,10 @@ private:
         const bool kd = opt_.accel.builder == Builder::KdTree;
         const bool instanced = opt_.accel.mode == AccelMode::Instanced && instanced_;
         SceneView sv = gpu_->view(kd || instanced ? BvhView{} : lbvh_.view(traversalOf(opt_.accel)), cam);
-        if (kd) sv.kd = kd_.view();
-        else if (instanced) sv.tl = instanced_->view();
+        if (kd)
+            sv.kd = kd_.view();
+        else if (instanced)
+            sv.tl = instanced_->view();
         return sv;
     }
 
@@ -417,7 +420,7 @@ private:
     std::unique_ptr<GpuScene> gpu_;
     LbvhBuilder lbvh_;
     KdGpuBuilder kd_;
-    std::unique_ptr<VdGpu> vd_;  // vd.mode direct with patches
+    std::unique_ptr<VdGpu> vd_;                // vd.mode direct with patches
     std::unique_ptr<InstancedGpu> instanced_;  // made when accel.mode is first instanced
     RebuildPolicy rebuild_;
     PathStorage<DeviceBuffer> paths_;

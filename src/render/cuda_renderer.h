@@ -23,7 +23,7 @@ struct GpuBuildResult {
     std::vector<uint32_t> primIndex;
     uint32_t root = 0;                     // lbvh-apetrei: the root found by the pass
     std::vector<StacklessNode> skipNodes;  // lbvh-skip: the skip-link layout
-    std::vector<Vec3> positions;  // posed world-space vertices
+    std::vector<Vec3> positions;           // posed world-space vertices
     double buildMs = 0;
 };
 GpuBuildResult buildOnGpuForValidation(const Scene& scene, float t);
@@ -44,9 +44,9 @@ GpuKdResult buildKdOnGpuForValidation(const Scene& scene, float t);
 // `builds` times under CUPTI's kernel activity records
 // (gpu/kernel_activity.h). Throws where CUPTI cannot be loaded.
 struct KdKernelTimes {
-    double ms = 0;         // the sum of the build's kernel durations
-    uint32_t kernels = 0;  // kernels CUPTI recorded, CUB's inside library calls included
-    uint32_t calls = 0;    // kernel calls as the chapter counts them (a library call is one)
+    double ms = 0;                             // the sum of the build's kernel durations
+    uint32_t kernels = 0;                      // kernels CUPTI recorded, CUB's inside library calls included
+    uint32_t calls = 0;                        // kernel calls as the chapter counts them (a library call is one)
     std::map<std::string, double> msByKernel;  // the sum per kernel name (gpu/kernel_activity.h)
 };
 std::vector<KdKernelTimes> kdKernelTimesOnGpu(const Scene& scene, float t, int builds);

@@ -83,8 +83,10 @@ FlatScene flattenScene(const Scene& scene) {
             f.triMaterial.push_back(m.triMaterial.empty() ? 0 : m.triMaterial[i]);
         }
         if (anyUv) {
-            if (m.uvs.empty()) f.uv.insert(f.uv.end(), m.positions.size(), Vec2{});
-            else f.uv.insert(f.uv.end(), m.uvs.begin(), m.uvs.end());
+            if (m.uvs.empty())
+                f.uv.insert(f.uv.end(), m.positions.size(), Vec2{});
+            else
+                f.uv.insert(f.uv.end(), m.uvs.begin(), m.uvs.end());
         }
         vOff += uint32_t(m.positions.size());
     }
@@ -151,8 +153,7 @@ FlatScene flattenScene(const Scene& scene) {
     return f;
 }
 
-void poseFlatScene(const Scene& scene, const FlatScene& flat, float t, std::vector<Vec3>& pos,
-                   std::vector<Vec3>& nrm) {
+void poseFlatScene(const Scene& scene, const FlatScene& flat, float t, std::vector<Vec3>& pos, std::vector<Vec3>& nrm) {
     pos.resize(flat.numVertices);
     nrm.resize(flat.hasNormals ? flat.numVertices : 0);
     std::vector<Vec3> meshPos, meshNrm;
@@ -257,10 +258,20 @@ SceneView makeSceneView(const Scene& scene, const FlatScene& flat, const FlatSce
 SceneView hostSceneView(const Scene& scene, const FlatScene& flat, const std::vector<Vec3>& pos,
                         const std::vector<Vec3>& nrm, const BvhView& bvh, const CameraView& cam) {
     auto orNull = [](const auto& v) { return v.empty() ? nullptr : v.data(); };
-    FlatScenePointers p{pos.data(), orNull(nrm), orNull(flat.uv), flat.tris.data(), flat.triMaterial.data(),
-                        flat.materials.data(), flat.textures.data(), flat.env.pixels.data(),
-                        flat.env.marginalCdf.data(), flat.env.conditionalCdf.data(), flat.lightTris.data(),
-                        flat.lightCdf.data(), flat.lightPickPdf.data(), flat.lightOfTri.data()};
+    FlatScenePointers p{pos.data(),
+                        orNull(nrm),
+                        orNull(flat.uv),
+                        flat.tris.data(),
+                        flat.triMaterial.data(),
+                        flat.materials.data(),
+                        flat.textures.data(),
+                        flat.env.pixels.data(),
+                        flat.env.marginalCdf.data(),
+                        flat.env.conditionalCdf.data(),
+                        flat.lightTris.data(),
+                        flat.lightCdf.data(),
+                        flat.lightPickPdf.data(),
+                        flat.lightOfTri.data()};
     return makeSceneView(scene, flat, p, bvh, cam);
 }
 

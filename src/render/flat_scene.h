@@ -25,7 +25,7 @@ struct EnvTables {
 struct FlatScene {
     std::vector<Tri> tris;  // global vertex indices
     std::vector<int32_t> triMaterial;
-    std::vector<Vec2> uv;   // per global vertex (empty if no mesh has uvs)
+    std::vector<Vec2> uv;  // per global vertex (empty if no mesh has uvs)
     bool hasNormals = false;
     uint32_t numVertices = 0;
     std::vector<uint32_t> instanceVertexOffset;  // per instance
@@ -42,9 +42,9 @@ struct FlatScene {
     std::vector<VdPatch> patches;
     std::vector<uint32_t> patchInstance;
     std::vector<uint32_t> patchOrigin;  // per patch: the same patch of its mesh's first instance (object space alike)
-    std::vector<TextureView> vdMaps;   // point into Scene::vdMaps
-    std::vector<uint32_t> vdLinks;     // the shared link table (vdNodeCount(kVdMaxLevel))
-    bool vdEmits = false;              // a patch's material is emissive
+    std::vector<TextureView> vdMaps;    // point into Scene::vdMaps
+    std::vector<uint32_t> vdLinks;      // the shared link table (vdNodeCount(kVdMaxLevel))
+    bool vdEmits = false;               // a patch's material is emissive
 };
 // PassParams::vdAnyHitLast for these options: direct patches, none emitting.
 inline bool vdAnyHitLast(const FlatScene& flat, const VdOptions& o) {
@@ -77,8 +77,7 @@ EnvTables makeEnvTables(const Scene& scene);
 
 // Poses every instance at scene time t into world space (CPU reference of the
 // GPU animate stage). nrm is left empty when the scene has no normals.
-void poseFlatScene(const Scene& scene, const FlatScene& flat, float t, std::vector<Vec3>& pos,
-                   std::vector<Vec3>& nrm);
+void poseFlatScene(const Scene& scene, const FlatScene& flat, float t, std::vector<Vec3>& pos, std::vector<Vec3>& nrm);
 
 // World-space bounds of every triangle: the builders' input.
 void triangleBounds(const std::vector<Vec3>& pos, const std::vector<Tri>& tris, std::vector<Aabb>& out);

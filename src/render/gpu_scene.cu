@@ -29,8 +29,10 @@ __global__ void animateKernel(const InstanceAnim* inst, uint32_t numInst, uint32
     uint32_t lo = 0, hi = numInst - 1;
     while (lo < hi) {
         uint32_t mid = (lo + hi + 1) >> 1;
-        if (inst[mid].vertexOffset <= v) lo = mid;
-        else hi = mid - 1;
+        if (inst[mid].vertexOffset <= v)
+            lo = mid;
+        else
+            hi = mid - 1;
     }
     const InstanceAnim& a = inst[lo];
     uint32_t local = v - a.vertexOffset, m = a.meshBase + local;
@@ -70,9 +72,8 @@ size_t GpuScene::estimateBytes(const Scene& scene, const FlatScene& flat) {
     }
     for (const Image& img : scene.images) tex += img.pixels.size();
     size_t v = flat.numVertices, t = flat.tris.size();
-    return v * (2 * sizeof(Vec3) + sizeof(Vec2)) + meshVerts * (2 * sizeof(Vec3) + 8) +
-           frames * 2 * sizeof(Vec3) + (tex + flat.env.pixels.size()) * sizeof(Vec3) +
-           t * (sizeof(Tri) + 8 + sizeof(Aabb));
+    return v * (2 * sizeof(Vec3) + sizeof(Vec2)) + meshVerts * (2 * sizeof(Vec3) + 8) + frames * 2 * sizeof(Vec3) +
+           (tex + flat.env.pixels.size()) * sizeof(Vec3) + t * (sizeof(Tri) + 8 + sizeof(Aabb));
 }
 
 GpuScene::GpuScene(const Scene& scene, const FlatScene& flat) : scene_(scene), flat_(flat) {
@@ -106,8 +107,10 @@ GpuScene::GpuScene(const Scene& scene, const FlatScene& flat) : scene_(scene), f
         boneBase_.push_back(boneCount);
         rest.insert(rest.end(), m.positions.begin(), m.positions.end());
         if (flat.hasNormals) {
-            if (m.normals.size() == m.positions.size()) restN.insert(restN.end(), m.normals.begin(), m.normals.end());
-            else restN.insert(restN.end(), m.positions.size(), Vec3{});
+            if (m.normals.size() == m.positions.size())
+                restN.insert(restN.end(), m.normals.begin(), m.normals.end());
+            else
+                restN.insert(restN.end(), m.positions.size(), Vec3{});
         }
         bool skinned = m.animation == MeshAnimationKind::Skinned && m.skin.bones.size() == m.positions.size();
         for (size_t i = 0; i < m.positions.size(); ++i) {
@@ -202,10 +205,10 @@ void GpuScene::triangleBounds(const LaunchContext& ctx) {
 
 SceneView GpuScene::view(const BvhView& bvh, const CameraView& cam) const {
     auto orNull = [](const auto& b) { return b.size() ? b.data() : nullptr; };
-    FlatScenePointers p{pos_.data(), orNull(nrm_), orNull(uv_), tris_.data(), triMaterial_.data(),
-                        materials_.data(), textures_.data(), envPixels_.data(), envMarginal_.data(),
-                        envConditional_.data(), lightTris_.data(), lightCdf_.data(), lightPickPdf_.data(),
-                        lightOfTri_.data()};
+    FlatScenePointers p{pos_.data(),          orNull(nrm_),           orNull(uv_),       tris_.data(),
+                        triMaterial_.data(),  materials_.data(),      textures_.data(),  envPixels_.data(),
+                        envMarginal_.data(),  envConditional_.data(), lightTris_.data(), lightCdf_.data(),
+                        lightPickPdf_.data(), lightOfTri_.data()};
     return makeSceneView(scene_, flat_, p, bvh, cam);
 }
 

@@ -16,10 +16,10 @@ namespace strata {
 // One instance's animation this frame (uploaded per frame; a few hundred bytes).
 struct InstanceAnim {
     Affine worldFromObject;
-    Affine normalFromObject;  // inverse transpose (linear part)
+    Affine normalFromObject;    // inverse transpose (linear part)
     uint32_t vertexOffset = 0;  // first flat vertex
     uint32_t vertexCount = 0;
-    uint32_t meshBase = 0;      // first vertex in the concatenated rest arrays
+    uint32_t meshBase = 0;  // first vertex in the concatenated rest arrays
     MeshAnimationKind kind = MeshAnimationKind::Static;
     const Vec3* frameA = nullptr;  // Frames: the two frames and the blend
     const Vec3* frameB = nullptr;

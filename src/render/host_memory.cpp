@@ -92,8 +92,10 @@ size_t estimateCpuBackendBytes(const Scene& scene) {
     double vdBytes = 0;
     if (scene.patchCount() > 0) {
         const VdMemoryComparison c = compareVdMemory(countVdScene(scene), o, 0);
-        if (o.vd.mode == VdMode::Pretess) triangles += double(c.pretessTriangles);
-        else if (o.vd.mode == VdMode::Direct) vdBytes = double(c.direct.total());
+        if (o.vd.mode == VdMode::Pretess)
+            triangles += double(c.pretessTriangles);
+        else if (o.vd.mode == VdMode::Direct)
+            vdBytes = double(c.direct.total());
     }
     const size_t perTriangle =
         kFlatBytesPerTriangle + (o.accel.builder == Builder::KdTree ? kKdBytesPerTriangle : kBvhBytesPerTriangle);
@@ -110,12 +112,11 @@ void checkCpuBackendFits(const Scene& scene) {
     if (need <= avail) return;
     const Options& o = scene.options;
     std::ostringstream s;
-    s << scene.path << ": the CPU backend needs about " << need / kMiB << " MiB of host memory ("
-      << o.render.width << "x" << o.render.height << " pixels";
+    s << scene.path << ": the CPU backend needs about " << need / kMiB << " MiB of host memory (" << o.render.width
+      << "x" << o.render.height << " pixels";
     s << ", " << scene.triangleCount() << " triangles in instances";
     const bool pretess = o.vd.mode == VdMode::Pretess && scene.patchCount() > 0;
-    if (pretess)
-        s << " and the VD patches pre-tessellated at vd.max_level " << o.vd.maxLevel;
+    if (pretess) s << " and the VD patches pre-tessellated at vd.max_level " << o.vd.maxLevel;
     s << ") but " << avail / kMiB << " MiB are available (" << source
       << "); lower the resolution (--res, render.width/height)";
     if (pretess) s << " or vd.max_level";

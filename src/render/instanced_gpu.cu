@@ -31,7 +31,8 @@ InstancedGpu::InstancedGpu(const Scene& scene, const FlatScene& flat, const GpuS
 size_t InstancedGpu::estimateBytes(const Scene& scene, const FlatScene& flat) {
     const InstancePlan plan = trianglePlan(scene, flat);
     size_t b = TopLevelGpu::estimateBytes(plan);
-    for (uint32_t k = 0; k < plan.numStatic; ++k) b += plan.meshes[plan.blas[k].mesh].prims * (sizeof(Tri) + sizeof(Aabb));
+    for (uint32_t k = 0; k < plan.numStatic; ++k)
+        b += plan.meshes[plan.blas[k].mesh].prims * (sizeof(Tri) + sizeof(Aabb));
     return b;
 }
 
@@ -39,7 +40,8 @@ void InstancedGpu::build(float t, const AccelOptions& o, const LaunchContext& ct
     const InstancePlan& plan = top_.plan();
     auto staticBoxes = [&](uint32_t b, const LaunchContext& c) {
         const uint32_t mesh = plan.blas[b].mesh, n = plan.meshes[mesh].prims;
-        launchTriangleBounds(gpu_.restPositions(mesh), meshTris_.data() + staticTriOffset_[b], n, objectBounds_.data(), c);
+        launchTriangleBounds(gpu_.restPositions(mesh), meshTris_.data() + staticTriOffset_[b], n, objectBounds_.data(),
+                             c);
         return DeviceBoxes{objectBounds_.data(), n};
     };
     const std::vector<Affine> transforms = instanceTransforms(scene_, t);

@@ -40,8 +40,8 @@ struct PathBuffers {
     Vec3* shadowContrib;
     uint32_t* shadowPath;
     uint32_t* shadowBlocked;  // VD patches: 1 once any geometry blocks the shadow ray
-    uint32_t* counters;  // kNumCounters
-    Vec3* film;          // per pixel: sum of samples
+    uint32_t* counters;       // kNumCounters
+    Vec3* film;               // per pixel: sum of samples
 };
 
 struct PassParams {
@@ -162,7 +162,7 @@ STRATA_HD void stageVdPairsAs(const SceneView& s, const PathBuffers& b, const Pa
         s.materials[s.geo.triMaterial[hitPayload(h)]].type != MaterialType::Emissive)
         return;
     vdAppendPairsAs<K == TraceKind::TwoLevel, K == TraceKind::BvhStackless>(s.vd, ray,
-                                                                           isHit(h) ? hitDistance(h) : ray.tmax, slot);
+                                                                            isHit(h) ? hitDistance(h) : ray.tmax, slot);
 }
 STRATA_HD void stageVdPairs(const SceneView& s, const PathBuffers& b, const PassParams& p, int bounce, uint32_t slot) {
     withTraceKind(traceKindOf(s), [&](auto k) { stageVdPairsAs<decltype(k)::value>(s, b, p, bounce, slot); });
@@ -171,7 +171,7 @@ STRATA_HD void stageVdPairs(const SceneView& s, const PathBuffers& b, const Pass
 struct LightSample {
     Vec3 wi;
     Vec3 radiance;
-    float pdf = 0;       // solid angle, including the choice of light
+    float pdf = 0;  // solid angle, including the choice of light
     float distance = 1e30f;
     bool delta = false;
 };
@@ -234,8 +234,7 @@ STRATA_HD Vec3 offsetOrigin(Vec3 x, Vec3 n, Vec3 dir) {
 // (a shadow ray), BSDF sampling with Russian roulette (a continuation ray).
 // Queues the path's next ray for the next bounce, with its throughput and
 // the solid-angle pdf of its direction (0: a delta direction).
-STRATA_HD void continuePath(const PathBuffers& b, int cur, uint32_t path, Vec3 org, Vec3 dir, Vec3 beta,
-                            float pdf) {
+STRATA_HD void continuePath(const PathBuffers& b, int cur, uint32_t path, Vec3 org, Vec3 dir, Vec3 beta, float pdf) {
     Ray nr;
     nr.org = org;
     nr.dir = dir;
@@ -248,14 +247,13 @@ STRATA_HD void continuePath(const PathBuffers& b, int cur, uint32_t path, Vec3 o
     b.lastPdf[path] = pdf;
 }
 
-STRATA_HD void stageShade(const SceneView& s, const PathBuffers& b, const PassParams& p, int bounce,
-                          uint32_t slot) {
+STRATA_HD void stageShade(const SceneView& s, const PathBuffers& b, const PassParams& p, int bounce, uint32_t slot) {
     int cur = bounce & 1;
     if (slot >= b.counters[cur]) return;
     uint32_t path = b.rayPath[cur][slot];
     Ray ray = b.rays[cur][slot];
     HitRecord h = b.hits[slot];
-    b.hits[slot] = kNoHit;  // ready for the next bounce's atomicMin
+    b.hits[slot] = kNoHit;                                            // ready for the next bounce's atomicMin
     if (vdOcclusionOnly(p, bounce) && b.shadowBlocked[slot]) return;  // a (non-emitting) VD patch is in the way
     Vec3 beta = b.throughput[path];
     float lastPdf = b.lastPdf[path];
@@ -312,7 +310,8 @@ STRATA_HD void stageShade(const SceneView& s, const PathBuffers& b, const PassPa
         if (p.nee && lastPdf > 0.0f && s.emissive.count > 0) {
             float cosL = fabsf(dot(ng, wo));
             float pdfL = (light >= 0 && cosL > 0.0f && area > 0.0f)
-                             ? pGroup * s.emissive.pickPdf[light] * t * t / (cosL * area) : 0.0f;
+                             ? pGroup * s.emissive.pickPdf[light] * t * t / (cosL * area)
+                             : 0.0f;
             w = powerHeuristic(lastPdf, pdfL);
         }
         b.radiance[path] += beta * m.emission * w;

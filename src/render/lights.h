@@ -14,9 +14,9 @@ struct EnvView {
     const Vec3* pixels = nullptr;  // w * h, top row = +Y
     int32_t width = 0, height = 0;
     Vec3 scale{0, 0, 0};
-    float rotation = 0;                    // radians about +Y
-    const float* marginalCdf = nullptr;    // height entries, last = 1
-    const float* conditionalCdf = nullptr; // height * width, each row's last = 1
+    float rotation = 0;                     // radians about +Y
+    const float* marginalCdf = nullptr;     // height entries, last = 1
+    const float* conditionalCdf = nullptr;  // height * width, each row's last = 1
     STRATA_HD bool present() const { return pixels != nullptr && maxComponent(scale) > 0.0f; }
 };
 
@@ -27,9 +27,9 @@ struct SunView {
 };
 
 struct EmissiveView {
-    const uint32_t* tris = nullptr;     // light -> triangle id
-    const float* cdf = nullptr;         // by power at load time
-    const float* pickPdf = nullptr;     // per light
+    const uint32_t* tris = nullptr;       // light -> triangle id
+    const float* cdf = nullptr;           // by power at load time
+    const float* pickPdf = nullptr;       // per light
     const int32_t* lightOfTri = nullptr;  // triangle -> light, -1 if not emissive
     uint32_t count = 0;
 };

@@ -54,9 +54,18 @@ struct PathStorage {
     }
 
     PathBuffers view() {
-        return PathBuffers{{rays[0].data(), rays[1].data()}, {rayPath[0].data(), rayPath[1].data()}, hits.data(),
-                           throughput.data(), radiance.data(), lastPdf.data(), shadowRays.data(),
-                           shadowContrib.data(), shadowPath.data(), shadowBlocked.data(), counters.data(), film.data()};
+        return PathBuffers{{rays[0].data(), rays[1].data()},
+                           {rayPath[0].data(), rayPath[1].data()},
+                           hits.data(),
+                           throughput.data(),
+                           radiance.data(),
+                           lastPdf.data(),
+                           shadowRays.data(),
+                           shadowContrib.data(),
+                           shadowPath.data(),
+                           shadowBlocked.data(),
+                           counters.data(),
+                           film.data()};
     }
 };
 

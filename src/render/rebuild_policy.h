@@ -11,8 +11,8 @@ public:
     // True when this frame must animate and rebuild; remembers what it built.
     // vd: the VD options the middle level's boxes depend on.
     bool needed(const AccelOptions& a, const VdOptions& vd, float sceneTime) {
-        const bool same = built_ && sceneTime == time_ && a == accel_ && vd.maxLevel == vdMaxLevel_ &&
-                          vd.pairCull == vdPairCull_;
+        const bool same =
+            built_ && sceneTime == time_ && a == accel_ && vd.maxLevel == vdMaxLevel_ && vd.pairCull == vdPairCull_;
         if (a.rebuild == Rebuild::Animated && same) return false;
         built_ = true;
         time_ = sceneTime;

@@ -19,7 +19,7 @@ namespace strata {
 class Renderer {
 public:
     virtual ~Renderer() = default;
-    virtual std::string name() const = 0;        // "cuda (NVIDIA H100 80GB HBM3)" / "cpu (16 threads)"
+    virtual std::string name() const = 0;  // "cuda (NVIDIA H100 80GB HBM3)" / "cpu (16 threads)"
     virtual std::vector<std::string> stageNames() const = 0;
     // Animates to scene time t, rebuilds, renders options.render.spp samples
     // per pixel (sample pattern from frameIndex). Asynchronous on the GPU.
@@ -51,8 +51,14 @@ public:
     // texture). Return false where unsupported (the CPU backend).
     virtual bool deviceDisplay() const { return false; }
     virtual void* cudaStream() const { return nullptr; }  // cudaStream_t of the CUDA backend
-    virtual bool tonemapToDevice(void* rgba8) { (void)rgba8; return false; }
-    virtual bool tonemapToSurface(unsigned long long surface) { (void)surface; return false; }
+    virtual bool tonemapToDevice(void* rgba8) {
+        (void)rgba8;
+        return false;
+    }
+    virtual bool tonemapToSurface(unsigned long long surface) {
+        (void)surface;
+        return false;
+    }
     // Completed frames' records (the GPU's arrive a frame late); finish()
     // waits for all outstanding work so every record becomes available.
     virtual bool popRecord(FrameRecord& out) = 0;

@@ -34,8 +34,10 @@ STRATA_HD uint32_t sampleCdf(const float* cdf, uint32_t n, float u) {
     uint32_t lo = 0, hi = n - 1;
     while (lo < hi) {
         uint32_t mid = (lo + hi) >> 1;
-        if (cdf[mid] > u) hi = mid;
-        else lo = mid + 1;
+        if (cdf[mid] > u)
+            hi = mid;
+        else
+            lo = mid + 1;
     }
     return lo;
 }

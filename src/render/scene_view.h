@@ -16,9 +16,9 @@
 namespace strata {
 
 struct GeometryView {
-    const Vec3* pos = nullptr;   // world space (flat mode)
-    const Vec3* nrm = nullptr;   // world space per-vertex normals, or nullptr
-    const Vec2* uv = nullptr;    // or nullptr
+    const Vec3* pos = nullptr;  // world space (flat mode)
+    const Vec3* nrm = nullptr;  // world space per-vertex normals, or nullptr
+    const Vec2* uv = nullptr;   // or nullptr
     const Tri* tris = nullptr;
     const int32_t* triMaterial = nullptr;
     uint32_t numTris = 0;
@@ -36,8 +36,8 @@ struct SceneView {
     SunView sun;
     EmissiveView emissive;
     BvhView bvh;
-    KdView kd;  // traced instead of bvh when it has nodes (accel.builder = kdtree)
-    VdView vd;  // VD patches traced directly (numPatches 0: none)
+    KdView kd;        // traced instead of bvh when it has nodes (accel.builder = kdtree)
+    VdView vd;        // VD patches traced directly (numPatches 0: none)
     TwoLevelView tl;  // instanced mode: traced instead of bvh when it has instances
     CameraView camera;
 };
@@ -70,10 +70,10 @@ struct TraceKindTag {
 template <class F>
 STRATA_HD auto withTraceKind(TraceKind k, F&& f) {
     switch (k) {
-    case TraceKind::Kd: return f(TraceKindTag<TraceKind::Kd>{});
-    case TraceKind::TwoLevel: return f(TraceKindTag<TraceKind::TwoLevel>{});
-    case TraceKind::BvhStackless: return f(TraceKindTag<TraceKind::BvhStackless>{});
-    default: return f(TraceKindTag<TraceKind::Bvh>{});
+        case TraceKind::Kd: return f(TraceKindTag<TraceKind::Kd>{});
+        case TraceKind::TwoLevel: return f(TraceKindTag<TraceKind::TwoLevel>{});
+        case TraceKind::BvhStackless: return f(TraceKindTag<TraceKind::BvhStackless>{});
+        default: return f(TraceKindTag<TraceKind::Bvh>{});
     }
 }
 
@@ -82,11 +82,14 @@ template <TraceKind K, bool AnyHit>
 STRATA_HD uint32_t traceTrianglesAs(const SceneView& s, const Ray& ray, float& tmax, TraversalStats* stats) {
     const GeometryView& g = s.geo;
     auto tri = [&](uint32_t p, const Ray& r, float tm) { return intersectTri(g, p, r, tm); };
-    if constexpr (K == TraceKind::Kd) return traverseKd<AnyHit>(s.kd, ray, tmax, tri, stats);
-    else if constexpr (K == TraceKind::TwoLevel) return traverseTwoLevel<AnyHit>(s.tl, ray, tmax, stats);
+    if constexpr (K == TraceKind::Kd)
+        return traverseKd<AnyHit>(s.kd, ray, tmax, tri, stats);
+    else if constexpr (K == TraceKind::TwoLevel)
+        return traverseTwoLevel<AnyHit>(s.tl, ray, tmax, stats);
     else if constexpr (K == TraceKind::BvhStackless)
         return traverseStackless<AnyHit>(s.bvh.skipNodes, s.bvh.numSkipNodes, ray, tmax, tri, stats);
-    else return traverseBvh<AnyHit>(s.bvh, ray, tmax, tri, stats);
+    else
+        return traverseBvh<AnyHit>(s.bvh, ray, tmax, tri, stats);
 }
 
 // Closest hit as a 64-bit record (distance bits high, triangle id low).
@@ -116,7 +119,10 @@ STRATA_HD HitRecord traceBruteForce(const GeometryView& g, const Ray& ray) {
     uint32_t best = ~0u;
     for (uint32_t p = 0; p < g.numTris; ++p) {
         float t = intersectTri(g, p, ray, tmax);
-        if (t < tmax) { tmax = t; best = p; }
+        if (t < tmax) {
+            tmax = t;
+            best = p;
+        }
     }
     return best == ~0u ? kNoHit : packHit(tmax, best);
 }

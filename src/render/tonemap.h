@@ -22,8 +22,10 @@ STRATA_HD uint32_t tonemapPixel(Vec3 hdr, float exposureScale, Tonemap op) {
     Vec3 c = hdr * exposureScale;
     if (!isFinite(c)) c = {0, 0, 0};
     c = vmax(c, make3(0.0f));
-    if (op == Tonemap::Aces) c = {acesFilm(c.x), acesFilm(c.y), acesFilm(c.z)};
-    else if (op == Tonemap::Reinhard) c = {c.x / (1 + c.x), c.y / (1 + c.y), c.z / (1 + c.z)};
+    if (op == Tonemap::Aces)
+        c = {acesFilm(c.x), acesFilm(c.y), acesFilm(c.z)};
+    else if (op == Tonemap::Reinhard)
+        c = {c.x / (1 + c.x), c.y / (1 + c.y), c.z / (1 + c.z)};
     uint32_t r = uint32_t(linearToSrgb(c.x) * 255.0f + 0.5f);
     uint32_t g = uint32_t(linearToSrgb(c.y) * 255.0f + 0.5f);
     uint32_t b = uint32_t(linearToSrgb(c.z) * 255.0f + 0.5f);

@@ -74,8 +74,10 @@ __global__ void vdJobsKernel(uint32_t numPatches, const VdPatch* patches, const 
     // range: the tree buffers are sized by it, and the cull boxes hold the
     // cells of levels 2 (where the caps allow) to it.
     int l = max(level[p], 1);
-    if (frozen[p] > 0) l = frozen[p];
-    else frozen[p] = int8_t(l);
+    if (frozen[p] > 0)
+        l = frozen[p];
+    else
+        frozen[p] = int8_t(l);
     l = vdClampLevel(l, min(patches[p].maxLevel, maxLevel));
     // Full jobs from the front of the queue, a patch's last (shorter) one
     // from the back: the blocks take the long jobs first, and the GPU's last
@@ -92,11 +94,10 @@ __global__ void vdJobsKernel(uint32_t numPatches, const VdPatch* patches, const 
 // shared memory of vdTreeBytes(level), nodes then grid; else its slice of
 // the global work buffers), trace its rays.
 template <bool Shadow, bool Shared>
-__global__ void __launch_bounds__(kBottomBlock, 5) vdBottomKernel(VdView v, const VdPair* sorted, const VdJob* jobs,
-                                                               uint32_t capacity, const uint32_t* numJobs,
-                                                               const Ray* rays, HitRecord* hits, uint32_t* blocked, VdNode* work,
-                                                               uint32_t nodesPerBlock, Vec3* grids,
-                                                               uint32_t gridPerBlock, uint32_t* next) {
+__global__ void __launch_bounds__(kBottomBlock, 5)
+    vdBottomKernel(VdView v, const VdPair* sorted, const VdJob* jobs, uint32_t capacity, const uint32_t* numJobs,
+                   const Ray* rays, HitRecord* hits, uint32_t* blocked, VdNode* work, uint32_t nodesPerBlock,
+                   Vec3* grids, uint32_t gridPerBlock, uint32_t* next) {
     extern __shared__ __align__(16) unsigned char sTree[];
     __shared__ uint32_t sJob;
     VdNode* nodes = Shared ? reinterpret_cast<VdNode*>(sTree) : work + size_t(blockIdx.x) * nodesPerBlock;
@@ -115,10 +116,12 @@ __global__ void __launch_bounds__(kBottomBlock, 5) vdBottomKernel(VdView v, cons
         const VdFrame f = vdFrame(p.box);
         // The displaced grid, the leaves from it, then each level from its
         // children (each barrier orders this block's writes before its reads).
-        for (uint32_t i = threadIdx.x; i < vdGridCount(level); i += blockDim.x) grid[i] = vdGridVertex(p, map, level, i);
+        for (uint32_t i = threadIdx.x; i < vdGridCount(level); i += blockDim.x)
+            grid[i] = vdGridVertex(p, map, level, i);
         __syncthreads();
         const uint32_t leaves = 1u << (2 * level), o = vdLevelOffset(level);
-        for (uint32_t k = threadIdx.x; k < leaves; k += blockDim.x) nodes[o + k] = vdMakeLeaf(p, map, level, k, f, grid);
+        for (uint32_t k = threadIdx.x; k < leaves; k += blockDim.x)
+            nodes[o + k] = vdMakeLeaf(p, map, level, k, f, grid);
         __syncthreads();
         for (int l = level - 1; l >= 0; --l) {
             const uint32_t ol = vdLevelOffset(l), oc = vdLevelOffset(l + 1), count = 1u << (2 * l);
@@ -186,8 +189,8 @@ VdGpu::VdGpu(const Scene& scene, const FlatScene& flat) {
     STRATA_CUDA_CHECK(
         cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, vdBottomKernel<false, false>, kBottomBlock, 0));
     blocks_ = uint32_t(std::max(1, sms * std::max(1, perSm)));
-    STRATA_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &perSm, vdBottomKernel<false, true>, kBottomBlock, vdTreeBytes(kVdSharedLevel)));
+    STRATA_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, vdBottomKernel<false, true>, kBottomBlock,
+                                                                    vdTreeBytes(kVdSharedLevel)));
     sharedBlocks_ = uint32_t(std::max(1, sms * std::max(1, perSm)));
     STRATA_CUDA_CHECK(cudaDeviceSynchronize());
 }
@@ -218,7 +221,8 @@ void VdGpu::prepare(const Scene& scene, const FlatScene& flat, const VdOptions& 
     // boxes, with their sixteenths beside them (object space, again when
     // vd.max_level changes), else the patches' loose boxes.
     boxShift_ = o.pairCull ? kVdQuadrantShift : 0;
-    if (o.pairCull && o.maxLevel != cullLevel_) {  // pageable sources: each copy has left its vector when upload returns
+    if (o.pairCull &&
+        o.maxLevel != cullLevel_) {  // pageable sources: each copy has left its vector when upload returns
         const VdCullTable table = vdCullTable(flat.patches, flat.vdMaps, flat.patchOrigin, o.maxLevel);
         cullQuadrants_.upload(table.quadrants, stream);
         cullSixteenths_.upload(table.sixteenths, stream);
@@ -297,10 +301,10 @@ VdView VdGpu::view(const VdOptions& o, float angle, uint32_t rays, cudaStream_t 
     return v;
 }
 
-void VdGpu::resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t* blocked,
-                    const LaunchContext& outer) {
+void VdGpu::resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t* blocked, const LaunchContext& outer) {
     cudaStream_t stream = outer.stream;
-    STRATA_CUDA_CHECK(cudaMemcpyAsync(hostCounts_.data(), counts_.data(), 2 * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream));
+    STRATA_CUDA_CHECK(
+        cudaMemcpyAsync(hostCounts_.data(), counts_.data(), 2 * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream));
     STRATA_CUDA_CHECK(cudaStreamSynchronize(stream));
     const uint32_t appended = hostCounts_.data()[0], dropped = hostCounts_.data()[1];
     const uint32_t n = std::min(appended, v.pairCapacity);
@@ -353,8 +357,10 @@ void VdGpu::resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t*
             launch(ctx, "vd/bottom/trees", shape, kernel, v, sorted_.data(), jobs, uint32_t(maxJobs), job_.data(), rays,
                    hits, blocked, work_.data(), perBlock, grid_.data(), gridPerBlock, job_.data() + 1);
         };
-        if (blocked) shared ? bottom(vdBottomKernel<true, true>) : bottom(vdBottomKernel<true, false>);
-        else shared ? bottom(vdBottomKernel<false, true>) : bottom(vdBottomKernel<false, false>);
+        if (blocked)
+            shared ? bottom(vdBottomKernel<true, true>) : bottom(vdBottomKernel<true, false>);
+        else
+            shared ? bottom(vdBottomKernel<false, true>) : bottom(vdBottomKernel<false, false>);
     }
     STRATA_CUDA_CHECK(cudaMemsetAsync(counts_.data(), 0, 2 * sizeof(uint32_t), stream));
 }

@@ -48,9 +48,9 @@ public:
     uint64_t pairsDropped() const { return pairsDropped_; }
     uint32_t lastLaunches() const { return launches_; }
     uint32_t workBlocks() const { return blocks_; }  // bottom kernel blocks with a work buffer (above level 5)
-    size_t memoryBytes() const;       // the structure: patch-box BVH or patch hierarchy, per-block trees, levels, jobs
-    size_t geometryBytes() const;     // patches, maps, links
-    size_t pairBytes() const;         // pair buffers and the sort's scratch (sized by the image)
+    size_t memoryBytes() const;    // the structure: patch-box BVH or patch hierarchy, per-block trees, levels, jobs
+    size_t geometryBytes() const;  // patches, maps, links
+    size_t pairBytes() const;      // pair buffers and the sort's scratch (sized by the image)
     // The pair buffers for an image of `rays` pixels (the rest: render/vd_memory.h).
     static size_t estimatePairBytes(size_t rays);
 
@@ -83,15 +83,15 @@ private:
     DeviceBuffer<uint32_t> counts_;  // [0] appended, [1] dropped
     DeviceBuffer<uint32_t> range_;   // per patch: begin, end
     DeviceBuffer<uint32_t> job_;
-    DeviceBuffer<int> level_;              // per patch, this resolve
-    DeviceBuffer<unsigned char> jobs_;     // VdJob records
-    DeviceBuffer<int8_t> frozen_;  // per patch: this frame's level (kept across frames with vd.freeze_lod)
-    DeviceBuffer<VdNode> work_;  // per block: a tree
-    DeviceBuffer<Vec3> grid_;    // per block: its displaced grid
+    DeviceBuffer<int> level_;           // per patch, this resolve
+    DeviceBuffer<unsigned char> jobs_;  // VdJob records
+    DeviceBuffer<int8_t> frozen_;       // per patch: this frame's level (kept across frames with vd.freeze_lod)
+    DeviceBuffer<VdNode> work_;         // per block: a tree
+    DeviceBuffer<Vec3> grid_;           // per block: its displaced grid
     DeviceBuffer<unsigned char> sortTemp_;
     PinnedBuffer<uint32_t> hostCounts_;  // counts_, read back before each resolve
-    int workLevel_ = 0;    // the trees' finest level this frame (vd.max_level)
-    uint32_t sharedBlocks_ = 0;  // bottom kernel blocks with the tree in shared memory (level <= 5)
+    int workLevel_ = 0;                  // the trees' finest level this frame (vd.max_level)
+    uint32_t sharedBlocks_ = 0;          // bottom kernel blocks with the tree in shared memory (level <= 5)
     uint32_t blocks_ = 0, mostPairs_ = 0, launches_ = 0, sortLaunches_ = 0, sortLaunchesFor_ = ~0u;
     uint64_t pairsResolved_ = 0, pairsDropped_ = 0;
 

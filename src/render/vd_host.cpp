@@ -10,8 +10,8 @@ namespace strata {
 
 float pixelAngle(const CameraView& cam, int height) { return 2.0f * length(cam.up) / float(height); }
 
-void VdHost::prepare(const Scene& scene, const FlatScene& flat, const VdOptions& o, float t,
-                     const AccelOptions& accel, bool viaInstances) {
+void VdHost::prepare(const Scene& scene, const FlatScene& flat, const VdOptions& o, float t, const AccelOptions& accel,
+                     bool viaInstances) {
     poseVdPatches(scene, flat, t, frame_);
     viaInstances_ = viaInstances;
     // vd.pair_cull: the middle level's primitives are the patches' cull boxes
@@ -43,7 +43,8 @@ void VdHost::prepare(const Scene& scene, const FlatScene& flat, const VdOptions&
         auto staticBoxes = [&](uint32_t b, std::vector<Aabb>& out) {
             const uint32_t first = plan.blas[b].primBase, count = plan.meshes[plan.blas[b].mesh].prims;
             if (o.pairCull)
-                out.assign(cull_.quadrants.begin() + 4 * size_t(first), cull_.quadrants.begin() + 4 * size_t(first + count));
+                out.assign(cull_.quadrants.begin() + 4 * size_t(first),
+                           cull_.quadrants.begin() + 4 * size_t(first + count));
             else
                 for (uint32_t k = 0; k < count; ++k) out.push_back(flat.patches[first + k].box);
         };

@@ -58,7 +58,7 @@ private:
     int cullLevel_ = -1, boxShift_ = 0;
     std::vector<VdPair> pairs_;
     uint32_t counts_[2] = {0, 0};
-    uint32_t mostPairs_ = 0;  // the most pairs one resolve had
+    uint32_t mostPairs_ = 0;      // the most pairs one resolve had
     std::vector<int8_t> frozen_;  // per patch: this frame's level (kept across frames with vd.freeze_lod; 0: none)
     uint64_t pairsResolved_ = 0, pairsDropped_ = 0;
 };

@@ -59,7 +59,8 @@ VdMemoryComparison compareVdMemory(const VdSceneCounts& c, const Options& o, uin
         members += m.instances;
         // Pre-tessellation: a displaced (2^L + 1)^2 grid of 2 * 4^L triangles per patch.
         const int level = std::min(o.vd.maxLevel, m.maxLevel);
-        const uint64_t side = (1ull << level) + 1, tris = m.quads * (2ull << (2 * level)), verts = m.quads * side * side;
+        const uint64_t side = (1ull << level) + 1, tris = m.quads * (2ull << (2 * level)),
+                       verts = m.quads * side * side;
         r.pretess.geometry +=
             verts * meshVertexBytes(c) + m.instances * (verts * flatVertexBytes(c) + tris * kFlatTriangleBytes);
         if (!instanced) {
@@ -69,13 +70,17 @@ VdMemoryComparison compareVdMemory(const VdSceneCounts& c, const Options& o, uin
         r.pretessTriangles += tris;
         // Pre-tessellation: a static mesh's BLAS and its object-space triangles, once; a deforming one's BLAS
         // per instance. Direct: a BLAS per VD mesh over its patches' boxes, and their object boxes.
-        if (m.deforms) r.pretess.accel += m.instances * lbvhBytes(tris, variant, wide);
-        else r.pretess.accel += lbvhBytes(tris, variant, wide) + tris * sizeof(Tri);
+        if (m.deforms)
+            r.pretess.accel += m.instances * lbvhBytes(tris, variant, wide);
+        else
+            r.pretess.accel += lbvhBytes(tris, variant, wide) + tris * sizeof(Tri);
         largestBlas = std::max(largestBlas, tris);
         r.direct.accel += lbvhBytes(m.quads << shift, variant, wide) + m.quads * kAabb;
     }
-    if (!instanced) r.pretess.accel += lbvhBytes(r.pretessTriangles, variant, wide);
-    else r.pretess.accel += largestBlas * kAabb;  // the static BLASes' shared bounds buffer
+    if (!instanced)
+        r.pretess.accel += lbvhBytes(r.pretessTriangles, variant, wide);
+    else
+        r.pretess.accel += largestBlas * kAabb;  // the static BLASes' shared bounds buffer
 
     // Direct: patch records and their instances, the maps, the link table.
     r.direct.geometry = r.patches * (sizeof(VdPatch) + 4) + c.mapTexels * kVec3 + c.maps * sizeof(TextureView) +

@@ -35,27 +35,27 @@ STRATA_HD VdPair vdPair(uint32_t patch, uint32_t slot) { return (VdPair(patch) <
 
 struct VdView {
     uint32_t numPatches = 0;
-    const VdPatch* patches = nullptr;        // object space
-    const uint32_t* patchInstance = nullptr; // per patch: index into the transforms
-    const Affine* objectFromWorld = nullptr; // per instance, this frame
+    const VdPatch* patches = nullptr;         // object space
+    const uint32_t* patchInstance = nullptr;  // per patch: index into the transforms
+    const Affine* objectFromWorld = nullptr;  // per instance, this frame
     const Affine* worldFromObject = nullptr;
     const TextureView* maps = nullptr;
-    const uint32_t* links = nullptr;         // vdNodeCount(kVdMaxLevel) links
+    const uint32_t* links = nullptr;  // vdNodeCount(kVdMaxLevel) links
     // The middle level's primitives: each patch's loose box, or with
     // vd.pair_cull its four quadrants' boxes (vdCullBoxes: primitive k is
     // quadrant k & 3 of patch k >> 2) and, per patch, the kVdCullBoxes boxes
     // of their sixteenths (world space in flat mode, object space in
     // instanced mode) that a ray must meet too.
     const Aabb* sixteenths = nullptr;
-    BvhView boxes;                           // flat mode: BVH over the world boxes
-    TwoLevelView instances;                  // instanced mode: through the instances (accel/two_level.h), object boxes
+    BvhView boxes;           // flat mode: BVH over the world boxes
+    TwoLevelView instances;  // instanced mode: through the instances (accel/two_level.h), object boxes
     VdPair* pairs = nullptr;
-    uint32_t* pairCount = nullptr;           // [0] appended, [1] dropped (buffer full)
+    uint32_t* pairCount = nullptr;  // [0] appended, [1] dropped (buffer full)
     uint32_t pairCapacity = 0;
     // Level of detail: the cell should cover about one pixel's footprint.
-    float pixelAngle = 0;                    // radians per pixel (camera)
-    float lodBias = 0;                       // levels added to the footprint's
-    int32_t maxLevel = 5;                    // vd.max_level (each patch may cap it lower)
+    float pixelAngle = 0;  // radians per pixel (camera)
+    float lodBias = 0;     // levels added to the footprint's
+    int32_t maxLevel = 5;  // vd.max_level (each patch may cap it lower)
 };
 
 // Step 1 for one ray: the patches whose box (or one of whose cull boxes)
@@ -67,8 +67,10 @@ STRATA_HD void vdFlushPairs(const VdView& v, const uint32_t* patch, int n, uint3
     if (n == 0) return;
     uint32_t k = atomicAddU32(&v.pairCount[0], uint32_t(n));
     for (int i = 0; i < n; ++i) {
-        if (k + uint32_t(i) < v.pairCapacity) v.pairs[k + i] = vdPair(patch[i], slot);
-        else atomicAddU32(&v.pairCount[1], 1u);
+        if (k + uint32_t(i) < v.pairCapacity)
+            v.pairs[k + i] = vdPair(patch[i], slot);
+        else
+            atomicAddU32(&v.pairCount[1], 1u);
     }
 }
 // Flat mode: the tree over the world boxes, walked as the trace kernel walks
@@ -116,15 +118,20 @@ STRATA_HD void vdAppendPairsAs(const VdView& v, const Ray& ray, float tmax, uint
         traverseInstances<false>(v.instances, r, t, patch, nullptr);
     } else {
         auto box = [&](uint32_t p, const Ray& w, float tm) { return visit(0, p, w, tm); };
-        if (Stackless && v.boxes.skipNodes) traverseStackless<false>(v.boxes.skipNodes, v.boxes.numSkipNodes, r, t, box);
-        else traverseBvh<false>(v.boxes, r, t, box, nullptr);
+        if (Stackless && v.boxes.skipNodes)
+            traverseStackless<false>(v.boxes.skipNodes, v.boxes.numSkipNodes, r, t, box);
+        else
+            traverseBvh<false>(v.boxes, r, t, box, nullptr);
     }
     vdFlushPairs(v, batch, n, slot);
 }
 STRATA_HD void vdAppendPairs(const VdView& v, const Ray& ray, float tmax, uint32_t slot) {
-    if (v.instances.numInstances) vdAppendPairsAs<true>(v, ray, tmax, slot);
-    else if (v.boxes.traversal == BvhTraversal::Stackless) vdAppendPairsAs<false, true>(v, ray, tmax, slot);
-    else vdAppendPairsAs<false>(v, ray, tmax, slot);
+    if (v.instances.numInstances)
+        vdAppendPairsAs<true>(v, ray, tmax, slot);
+    else if (v.boxes.traversal == BvhTraversal::Stackless)
+        vdAppendPairsAs<false, true>(v, ray, tmax, slot);
+    else
+        vdAppendPairsAs<false>(v, ray, tmax, slot);
 }
 
 // The level a ray asks of a patch: cells about one pixel's footprint at the
@@ -196,8 +203,15 @@ STRATA_HD VdSurface vdSurfaceAt(const VdView& v, uint32_t payload, const Ray& wo
     const int cells = 1 << level;
     auto P = [&](int di, int dj) {
         const int i = int(x) + di, j = int(y) + dj;
-        return vdPosition(p, map, float(i < 0 ? 0 : i > cells ? cells : i) * inv,
-                          float(j < 0 ? 0 : j > cells ? cells : j) * inv);
+        return vdPosition(p, map,
+                          float(i < 0       ? 0
+                                : i > cells ? cells
+                                            : i) *
+                              inv,
+                          float(j < 0       ? 0
+                                : j > cells ? cells
+                                            : j) *
+                              inv);
     };
     auto unit = [](Vec3 ds, Vec3 dt) {
         Vec3 nn = cross(ds, dt);

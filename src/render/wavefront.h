@@ -29,7 +29,7 @@ namespace strata {
 // One sample pass's parameters, as both backends set them.
 inline PassParams passParams(const RenderOptions& r, uint64_t frameIndex, int pass, bool vdAnyHitLast) {
     PassParams p{uint32_t(r.width), uint32_t(r.height), r.seed, uint32_t(frameIndex * uint64_t(r.spp) + uint64_t(pass)),
-                 r.bounces, r.rrStart, r.nee};
+                 r.bounces,         r.rrStart,          r.nee};
     p.whitted = r.integrator == Integrator::Whitted;
     p.vdAnyHitLast = vdAnyHitLast;
     return p;

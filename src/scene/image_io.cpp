@@ -31,9 +31,7 @@
 namespace strata {
 namespace {
 
-float srgbToLinear(float c) {
-    return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f);
-}
+float srgbToLinear(float c) { return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f); }
 
 const char* reason() {
     const char* r = stbi_failure_reason();
@@ -76,8 +74,7 @@ void checkHdrData(const std::string& path, const std::string& b, int width, int 
         return pos - start;
     };
     skipLine();
-    while (pos < b.size() && skipLine() > 1) {
-    }
+    while (pos < b.size() && skipLine() > 1) {}
     skipLine();
     const size_t end = b.size();
     const size_t pixels = size_t(width) * size_t(height);
@@ -142,8 +139,9 @@ void toLinear(const uint8_t* rgb, Image& img) {
 void loadLdr(const std::string& path, const std::string& bytes, Image& img, bool raw) {
     const int size = int(bytes.size());
     if (raw && (looksLikeJpeg(bytes) || !stbi_is_16_bit_from_memory(bytesOf(bytes), size)))
-        throw Error(path + ": an 8-bit image has too little precision for displacement; use a 16-bit PNG, .pfm or "
-                           ".hdr");
+        throw Error(path +
+                    ": an 8-bit image has too little precision for displacement; use a 16-bit PNG, .pfm or "
+                    ".hdr");
     if (looksLikeJpeg(bytes)) {
         JpegImage jpeg = decodeJpeg(path, bytes);
         img.width = jpeg.width;
@@ -268,8 +266,10 @@ Image loadChecked(const std::string& path, bool raw) {
     img.path = path;
     img.width = info.width;
     img.height = info.height;
-    if (info.hdr) loadHdr(path, bytes, img);
-    else loadLdr(path, bytes, img, raw);
+    if (info.hdr)
+        loadHdr(path, bytes, img);
+    else
+        loadLdr(path, bytes, img, raw);
     return img;
 }
 

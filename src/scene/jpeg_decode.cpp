@@ -18,9 +18,9 @@ namespace {
 struct Job {  // plain data only: it lives across setjmp/longjmp
     const unsigned char* data;
     unsigned long size;
-    bool pixels;                // false: the header only
+    bool pixels;  // false: the header only
     int width, height;
-    unsigned char* rgb;         // malloc'ed, width * height * 3
+    unsigned char* rgb;  // malloc'ed, width * height * 3
     char message[JMSG_LENGTH_MAX];
 };
 
@@ -90,8 +90,8 @@ bool run(Job* job) {
 }
 
 JpegImage decode(const std::string& path, const std::string& bytes, bool pixels) {
-    Job job{reinterpret_cast<const unsigned char*>(bytes.data()), (unsigned long)bytes.size(), pixels, 0, 0,
-            nullptr, {}};
+    Job job{
+        reinterpret_cast<const unsigned char*>(bytes.data()), (unsigned long)bytes.size(), pixels, 0, 0, nullptr, {}};
     if (!run(&job)) throw Error(path + ": cannot read JPEG: " + job.message);
     JpegImage out;
     out.width = job.width;

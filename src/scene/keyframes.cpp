@@ -21,7 +21,11 @@ float trackTime(const std::vector<float>& times, bool loop, float t) {
 namespace {
 // Index k and fraction f with times[k] <= t <= times[k+1].
 void bracket(const std::vector<float>& times, float t, size_t& k, float& f) {
-    if (times.size() < 2) { k = 0; f = 0; return; }
+    if (times.size() < 2) {
+        k = 0;
+        f = 0;
+        return;
+    }
     auto it = std::upper_bound(times.begin(), times.end(), t);
     size_t hi = std::min<size_t>(std::max<size_t>(size_t(it - times.begin()), 1), times.size() - 1);
     k = hi - 1;

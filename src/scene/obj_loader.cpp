@@ -39,8 +39,7 @@ Vec3 vec3(const tinyobj::real_t* v) { return {float(v[0]), float(v[1]), float(v[
 void warn(const std::string& msg) { std::cerr << "warning: " << msg << "\n"; }
 
 std::string trimmed(std::string s) {
-    while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ' || s.back() == '.'))
-        s.pop_back();
+    while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ' || s.back() == '.')) s.pop_back();
     return s;
 }
 
@@ -201,9 +200,9 @@ public:
     LoadedMesh finish() {
         if (out_.mesh.triangles.empty() && out_.mesh.quads.empty()) {
             throw Error(path_ + ": no triangles" +
-                        (out_.skippedDegenerate ? " (all " + std::to_string(out_.skippedDegenerate) +
-                                                      " were degenerate and skipped)"
-                                                : std::string(" (the file has no faces)")));
+                        (out_.skippedDegenerate
+                             ? " (all " + std::to_string(out_.skippedDegenerate) + " were degenerate and skipped)"
+                             : std::string(" (the file has no faces)")));
         }
         out_.mesh.source = path_;
         return std::move(out_);
@@ -262,7 +261,8 @@ private:
         CornerKey key{i.vertex_index, hasUvs_ ? i.texcoord_index : -1, -1};
         // A corner without a usable normal gets its face's: a key per face
         // (triangle k: -2 - k; quad k: -2 - 2^30 - (k + 1)).
-        if (hasNormals_) key.vn = usableNormal(i.normal_index) ? i.normal_index : tri >= 0 ? -2 - tri : -2 - (1 << 30) + tri;
+        if (hasNormals_)
+            key.vn = usableNormal(i.normal_index) ? i.normal_index : tri >= 0 ? -2 - tri : -2 - (1 << 30) + tri;
         auto [it, inserted] = index_.try_emplace(key, uint32_t(out_.mesh.positions.size()));
         if (!inserted) return it->second;
         Mesh& m = out_.mesh;

@@ -35,7 +35,6 @@ LoadedMesh loadObj(const std::string& path);
 // (*texturePaths)[i] belongs to LoadedMesh::materials[i], resolved relative to
 // the OBJ's folder, empty where the material has none. Material::albedoTexture
 // stays -1: the caller loads the images and sets it. texturePaths may be null.
-LoadedMesh loadObj(const std::string& path, std::vector<std::string>* texturePaths,
-                   const ObjLoadOptions& options = {});
+LoadedMesh loadObj(const std::string& path, std::vector<std::string>* texturePaths, const ObjLoadOptions& options = {});
 
 }  // namespace strata

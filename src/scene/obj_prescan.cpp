@@ -81,8 +81,8 @@ public:
     // maxAbs bounds the first minCount numbers (positions: squares must fit a float).
     void numbers(int line, const std::vector<std::string>& t, size_t minCount, float maxAbs = INFINITY) {
         if (t.size() - 1 < minCount) {
-            fail(line, t[0] + ": expected " + std::to_string(minCount) + " numbers, got " +
-                           std::to_string(t.size() - 1));
+            fail(line,
+                 t[0] + ": expected " + std::to_string(minCount) + " numbers, got " + std::to_string(t.size() - 1));
         }
         for (size_t i = 1; i < t.size(); ++i) {
             number(line, t[0], t[i]);
@@ -140,8 +140,8 @@ private:
                            " is out of range (the file defines " + std::to_string(total) + ")");
         }
         if (v < 0 && size_t(-v) > soFar) {
-            fail(line, "f: relative " + std::string(what) + " index " + std::to_string(v) + in +
-                           " is out of range (" + std::to_string(soFar) + " defined before this line)");
+            fail(line, "f: relative " + std::string(what) + " index " + std::to_string(v) + in + " is out of range (" +
+                           std::to_string(soFar) + " defined before this line)");
         }
     }
 
@@ -156,18 +156,24 @@ ObjPrescan prescanObj(const std::string& path) {
     const std::string& text = out.text;
     Scanner scan(path);
     forEachLine(text, [&](int line, const std::vector<std::string>& t) {
-        if (t[0] == "v") scan.numbers(line, t, 3, kMaxObjCoordinate), ++out.positions;
-        else if (t[0] == "vn") scan.numbers(line, t, 3), ++out.normals;
-        else if (t[0] == "vt") scan.numbers(line, t, 1), ++out.texcoords;
+        if (t[0] == "v")
+            scan.numbers(line, t, 3, kMaxObjCoordinate), ++out.positions;
+        else if (t[0] == "vn")
+            scan.numbers(line, t, 3), ++out.normals;
+        else if (t[0] == "vt")
+            scan.numbers(line, t, 1), ++out.texcoords;
         else if (t[0] == "mtllib")
             for (size_t i = 1; i < t.size(); ++i) out.materialLibraries.push_back({line, t[i]});
     });
     const size_t total[3] = {out.positions, out.texcoords, out.normals};
     size_t soFar[3] = {0, 0, 0};
     forEachLine(text, [&](int line, const std::vector<std::string>& t) {
-        if (t[0] == "v") ++soFar[0];
-        else if (t[0] == "vt") ++soFar[1];
-        else if (t[0] == "vn") ++soFar[2];
+        if (t[0] == "v")
+            ++soFar[0];
+        else if (t[0] == "vt")
+            ++soFar[1];
+        else if (t[0] == "vn")
+            ++soFar[2];
         else if (t[0] == "f") {
             if (t.size() < 4)
                 scan.fail(line, "f: a face needs at least 3 vertices, got " + std::to_string(t.size() - 1));
@@ -181,7 +187,7 @@ ObjPrescan prescanObj(const std::string& path) {
 std::string prescanMtl(const std::string& path) {
     std::string text = readInputFile(path, "MTL file", kMaxTextStreamBytes);
     Scanner scan(path);
-    static const char* numeric[] = {"Ka", "Kd", "Ks", "Ke", "Kt", "Tf", "Ns", "Ni", "d",  "Tr",
+    static const char* numeric[] = {"Ka", "Kd", "Ks", "Ke", "Kt",  "Tf",    "Ns",     "Ni",    "d",        "Tr",
                                     "Pr", "Pm", "Ps", "Pc", "Pcr", "aniso", "anisor", "illum", "sharpness"};
     forEachLine(text, [&](int line, const std::vector<std::string>& t) {
         if (std::find(std::begin(numeric), std::end(numeric), t[0]) == std::end(numeric)) return;

@@ -29,9 +29,11 @@ void poseMesh(const Mesh& m, float t, std::vector<Vec3>& pos, std::vector<Vec3>&
             if (m.skin.bones.size() != n) break;
             std::vector<Affine> skin;
             poseSkeleton(m.skeleton, t, skin);
-            for (size_t v = 0; v < n; ++v) pos[v] = strata::skinVertex(skin.data(), m.skin.bones[v], m.skin.weight0[v], m.positions[v]);
+            for (size_t v = 0; v < n; ++v)
+                pos[v] = strata::skinVertex(skin.data(), m.skin.bones[v], m.skin.weight0[v], m.positions[v]);
             if (nrm.size() == n)
-                for (size_t v = 0; v < n; ++v) nrm[v] = skinNormal(skin.data(), m.skin.bones[v], m.skin.weight0[v], m.normals[v]);
+                for (size_t v = 0; v < n; ++v)
+                    nrm[v] = skinNormal(skin.data(), m.skin.bones[v], m.skin.weight0[v], m.normals[v]);
             break;
         }
         case MeshAnimationKind::Sway:

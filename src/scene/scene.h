@@ -119,10 +119,10 @@ enum class MeshAnimationKind : int32_t { Static = 0, Frames = 1, Skinned = 2, Sw
 
 struct Mesh {
     std::string name;
-    std::string source;  // file path or generator name, for messages
-    std::vector<Vec3> positions;   // rest pose, object space
-    std::vector<Vec3> normals;     // per vertex, optional (empty: geometric normals)
-    std::vector<Vec2> uvs;         // per vertex, optional
+    std::string source;           // file path or generator name, for messages
+    std::vector<Vec3> positions;  // rest pose, object space
+    std::vector<Vec3> normals;    // per vertex, optional (empty: geometric normals)
+    std::vector<Vec2> uvs;        // per vertex, optional
     std::vector<Tri> triangles;
     std::vector<int32_t> triMaterial;  // per triangle, index into Scene::materials
     std::vector<Quad> quads;           // plain quads, or VD patches when vd.map >= 0
@@ -142,7 +142,7 @@ struct LoadedMesh {
     Mesh mesh;
     std::vector<NamedMaterial> materials;
     size_t skippedDegenerate = 0;  // zero-area / degenerate triangles dropped
-    VdMap vdMap;  // a generator's own displacement map (width 0: none)
+    VdMap vdMap;                   // a generator's own displacement map (width 0: none)
 };
 
 struct Instance {
@@ -167,8 +167,8 @@ struct Camera {
 };
 
 struct EnvironmentLight {
-    int32_t image = -1;       // equirectangular map in Scene::images; -1: uniform colour
-    Vec3 color{0, 0, 0};      // uniform radiance, or scale of the map
+    int32_t image = -1;         // equirectangular map in Scene::images; -1: uniform colour
+    Vec3 color{0, 0, 0};        // uniform radiance, or scale of the map
     float rotationDegrees = 0;  // about +Y
 };
 

@@ -16,8 +16,8 @@ namespace strata {
 
 struct SceneBuild {
     Scene& scene;
-    std::string file;           // the scene file, as given: starts every message
-    std::filesystem::path dir;  // its folder: relative paths start here
+    std::string file;                               // the scene file, as given: starts every message
+    std::filesystem::path dir;                      // its folder: relative paths start here
     std::map<std::string, int32_t> materialByName;  // into Scene::materials
     std::set<std::string> sceneMaterials;           // names from the "materials" block
     std::map<std::string, int32_t> imageByPath;     // into Scene::images

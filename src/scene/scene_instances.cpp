@@ -32,9 +32,12 @@ Quat parseRotate(const JsonField& r) {
 // must stay invertible).
 Vec3 parseScale(const JsonField& f) {
     Vec3 s;
-    if (f.json().is_number()) s = make3(float(f.number()));
-    else if (f.json().is_array()) s = f.vec3();
-    else f.expected("a number or an array of 3 numbers");
+    if (f.json().is_number())
+        s = make3(float(f.number()));
+    else if (f.json().is_array())
+        s = f.vec3();
+    else
+        f.expected("a number or an array of 3 numbers");
     if (s.x == 0 || s.y == 0 || s.z == 0) f.fail("a scale of zero cannot be inverted");
     return s;
 }
@@ -119,8 +122,8 @@ void checkIncreasingTimes(const JsonField& keys, const std::vector<float>& times
     for (size_t i = 1; i < times.size(); ++i) {
         if (!(times[i] > times[i - 1])) {
             keys[i]["time"].fail("key times must be strictly increasing: " + numberText(times[i]) +
-                                 " does not come after " + numberText(times[i - 1]) + " (key " +
-                                 std::to_string(i - 1) + ")");
+                                 " does not come after " + numberText(times[i - 1]) + " (key " + std::to_string(i - 1) +
+                                 ")");
         }
     }
 }

@@ -95,7 +95,8 @@ JsonField JsonField::operator[](const std::string& key) const {
 std::vector<std::pair<std::string, JsonField>> JsonField::members() const {
     if (!v_->is_object()) expected("an object");
     std::vector<std::pair<std::string, JsonField>> out;
-    for (const auto& item : v_->items()) out.push_back({item.key(), JsonField(item.value(), file_, childPath(item.key()))});
+    for (const auto& item : v_->items())
+        out.push_back({item.key(), JsonField(item.value(), file_, childPath(item.key()))});
     return out;
 }
 

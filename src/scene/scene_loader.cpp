@@ -27,14 +27,15 @@ void loadOptions(SceneBuild& b, const JsonField& root, const std::string& block)
         if (!info) {
             std::string known;
             for (const OptionInfo& o : Options::all())
-                if (o.key.rfind(block + ".", 0) == 0) known += (known.empty() ? "" : ", ") + o.key.substr(block.size() + 1);
+                if (o.key.rfind(block + ".", 0) == 0)
+                    known += (known.empty() ? "" : ", ") + o.key.substr(block.size() + 1);
             v.fail("unknown option (known \"" + block + "\" options: " + known + ")");
         }
         std::string text;
         switch (info->kind) {
             case OptionKind::Int: text = std::to_string(v.integer()); break;
             case OptionKind::Float:
-                (void)v.number();  // type and finiteness
+                (void)v.number();        // type and finiteness
                 text = v.json().dump();  // shortest text that reads back the same
                 break;
             case OptionKind::Bool: text = v.boolean() ? "true" : "false"; break;

@@ -36,7 +36,8 @@ Material parseMaterial(SceneBuild& b, const JsonField& f) {
     m.albedo = f.color("albedo", m.albedo);
     if (f.has("texture")) m.albedoTexture = b.image(b.resolve(f["texture"].string()), f["texture"].where());
     m.roughness = f.number("roughness", m.roughness);
-    if (m.roughness < 0 || m.roughness > 1) f["roughness"].fail("expected a number in [0, 1], got " + numberText(m.roughness));
+    if (m.roughness < 0 || m.roughness > 1)
+        f["roughness"].fail("expected a number in [0, 1], got " + numberText(m.roughness));
     m.ior = f.number("ior", m.ior);
     if (!(m.ior > 0)) f["ior"].fail("expected a positive number, got " + numberText(m.ior));
     if (m.type == MaterialType::Emissive) {
@@ -70,8 +71,8 @@ void assignMaterials(SceneBuild& b, LoadedMesh& lm, const std::vector<std::strin
         if (!b.sceneMaterials.count(name)) {
             std::string known;
             for (const std::string& s : b.sceneMaterials) known += (known.empty() ? "" : ", ") + s;
-            f.fail("unknown material '" + name + "' (the scene's \"materials\" block defines: " +
-                   (known.empty() ? "none" : known) + ")");
+            f.fail("unknown material '" + name +
+                   "' (the scene's \"materials\" block defines: " + (known.empty() ? "none" : known) + ")");
         }
         triMaterial.assign(lm.mesh.triangles.size(), b.materialByName.at(name));
         lm.mesh.quadMaterial.assign(lm.mesh.quads.size(), b.materialByName.at(name));
@@ -113,8 +114,9 @@ void validateMesh(const LoadedMesh& lm, const std::string& where) {
             throw Error(where + ": quad " + std::to_string(q) + " has a material index out of range");
     }
     if (!m.quads.empty() && m.deforms())
-        throw Error(where + ": quads and VD patches need a static mesh (move it with an instance's animation "
-                            "instead of skinning, sway or frames)");
+        throw Error(where +
+                    ": quads and VD patches need a static mesh (move it with an instance's animation "
+                    "instead of skinning, sway or frames)");
 }
 
 // "vd": {"map": FILE, "space": "object" | "tangent", "scale": S, "max_level": L}.
@@ -131,7 +133,8 @@ void loadVd(SceneBuild& b, const JsonField& m, LoadedMesh& lm) {
         if (!f.has("map") && !own) f.fail("missing \"map\" (a .pfm, .hdr or 16-bit .png displacement map)");
         if (f.has("space")) {
             std::string sp = f["space"].string();
-            if (sp != "object" && sp != "tangent") f["space"].fail("expected \"object\" or \"tangent\", got '" + sp + "'");
+            if (sp != "object" && sp != "tangent")
+                f["space"].fail("expected \"object\" or \"tangent\", got '" + sp + "'");
             vd.space = sp == "object" ? VdSpace::Object : VdSpace::Tangent;
         }
         vd.scale = f.number("scale", vd.scale);

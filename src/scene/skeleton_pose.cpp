@@ -9,9 +9,7 @@
 
 namespace strata {
 
-float clipDuration(const Skeleton& s) {
-    return s.times.size() < 2 ? 0.0f : s.times.back() - s.times.front();
-}
+float clipDuration(const Skeleton& s) { return s.times.size() < 2 ? 0.0f : s.times.back() - s.times.front(); }
 
 void poseSkeleton(const Skeleton& s, float time, std::vector<Affine>& skin) {
     const int nb = s.numBones();
@@ -77,9 +75,7 @@ void poseMeshPositions(const Mesh& m, float time, std::vector<Vec3>& out) {
     const size_t n = m.positions.size();
     out.resize(n);
     switch (m.animation) {
-        case MeshAnimationKind::Static:
-            out = m.positions;
-            return;
+        case MeshAnimationKind::Static: out = m.positions; return;
         case MeshAnimationKind::Frames: {
             const FrameSequence& f = m.frames;
             if (f.positions.empty()) {
@@ -102,7 +98,8 @@ void poseMeshPositions(const Mesh& m, float time, std::vector<Vec3>& out) {
                 throw Error("mesh '" + m.name + "': skin binding needs one entry per vertex");
             std::vector<Affine> skin;
             poseSkeleton(m.skeleton, time, skin);
-            for (size_t i = 0; i < n; ++i) out[i] = skinVertex(skin, m.skin.bones[i], m.skin.weight0[i], m.positions[i]);
+            for (size_t i = 0; i < n; ++i)
+                out[i] = skinVertex(skin, m.skin.bones[i], m.skin.weight0[i], m.positions[i]);
             return;
         }
         case MeshAnimationKind::Sway:

@@ -10,7 +10,6 @@
 #include <fstream>
 #include <sstream>
 
-
 #include "core/error.h"
 #include "core/input_file.h"
 #include "scene/image_io.h"
@@ -127,8 +126,10 @@ void finishVdMap(VdMap& m) {
 VdMap loadVdMap(const std::string& path) {
     const std::string ext = lowerExtension(path);
     VdMap m;
-    if (ext == "pfm") m = readPfm(path);
-    else if (ext == "hdr" || ext == "png") m = readImageMap(path);
+    if (ext == "pfm")
+        m = readPfm(path);
+    else if (ext == "hdr" || ext == "png")
+        m = readImageMap(path);
     else
         throw Error(path + ": unsupported displacement map format '." + ext +
                     "' (expected .pfm, .hdr or a 16-bit .png)");

@@ -27,8 +27,12 @@ TexelBounds texelBounds(const VdMap& map, Vec2 lo, Vec2 hi) {
     const int w = map.width, h = map.height;
     // Texel centres sit at half integers: x = u * w - 0.5 (u wraps), y = (1 - v) * h - 0.5 (v clamps).
     long long x0 = (long long)std::floor(lo.x * w - 0.5f), x1 = (long long)std::floor(hi.x * w - 0.5f) + 1;
-    long long y0 = (long long)std::floor((1.0f - hi.y) * h - 0.5f), y1 = (long long)std::floor((1.0f - lo.y) * h - 0.5f) + 1;
-    if (x1 - x0 + 1 >= w) { x0 = 0; x1 = w - 1; }
+    long long y0 = (long long)std::floor((1.0f - hi.y) * h - 0.5f),
+              y1 = (long long)std::floor((1.0f - lo.y) * h - 0.5f) + 1;
+    if (x1 - x0 + 1 >= w) {
+        x0 = 0;
+        x1 = w - 1;
+    }
     y0 = std::max(0ll, y0);
     y1 = std::min((long long)h - 1, y1);
     TexelBounds b{make3(INFINITY), make3(-INFINITY), 0.0f};
@@ -40,7 +44,8 @@ TexelBounds texelBounds(const VdMap& map, Vec2 lo, Vec2 hi) {
             b.hi = vmax(b.hi, d);
             b.maxLength = std::fmax(b.maxLength, length(d));
         }
-    if (y0 > y1) b = TexelBounds{make3(-map.maxLength), make3(map.maxLength), map.maxLength};  // cannot happen; stay safe
+    if (y0 > y1)
+        b = TexelBounds{make3(-map.maxLength), make3(map.maxLength), map.maxLength};  // cannot happen; stay safe
     return b;
 }
 
@@ -57,8 +62,8 @@ std::vector<VdPatch> meshPatches(const Scene& scene, const Mesh& m) {
         Vec2 uvLo{INFINITY, INFINITY}, uvHi{-INFINITY, -INFINITY};
         for (int k = 0; k < 4; ++k) {
             p.p[k] = m.positions[m.quads[i].v[k]];
-            p.uv[k] = m.uvs.empty() ? make2(k == 1 || k == 2 ? 1.0f : 0.0f, k >= 2 ? 1.0f : 0.0f)
-                                    : m.uvs[m.quads[i].v[k]];
+            p.uv[k] =
+                m.uvs.empty() ? make2(k == 1 || k == 2 ? 1.0f : 0.0f, k >= 2 ? 1.0f : 0.0f) : m.uvs[m.quads[i].v[k]];
             box.grow(p.p[k]);
             uvLo = {std::fmin(uvLo.x, p.uv[k].x), std::fmin(uvLo.y, p.uv[k].y)};
             uvHi = {std::fmax(uvHi.x, p.uv[k].x), std::fmax(uvHi.y, p.uv[k].y)};
@@ -164,8 +169,10 @@ std::unique_ptr<Scene> trianglesFromQuads(const Scene& scene) {
     auto out = std::make_unique<Scene>(scene);
     for (Mesh& m : out->meshes) {
         if (m.quads.empty() || (direct && m.vd.map >= 0)) continue;
-        if (m.vd.map >= 0 && o.mode == VdMode::Pretess) tessellate(*out, m, pretessLevel(m, o));
-        else splitQuads(m);
+        if (m.vd.map >= 0 && o.mode == VdMode::Pretess)
+            tessellate(*out, m, pretessLevel(m, o));
+        else
+            splitQuads(m);
         m.quads.clear();
         m.quadMaterial.clear();
     }

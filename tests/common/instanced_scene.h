@@ -13,7 +13,8 @@
 
 namespace strata::test {
 
-inline const char* kInstancedScene = R"({"meshes": [{"name": "floor", "generator": "plane", "params": {"size": 8, "subdivisions": 4}},
+inline const char* kInstancedScene =
+    R"({"meshes": [{"name": "floor", "generator": "plane", "params": {"size": 8, "subdivisions": 4}},
     {"name": "ball", "generator": "sphere", "params": {"radius": 0.5, "segments": 24}},
     {"name": "box", "generator": "box", "params": {"size": [0.6, 1.2, 0.4]}},
     {"name": "plant", "generator": "sphere", "params": {"radius": 0.4, "segments": 16}}],

@@ -21,17 +21,15 @@ namespace strata::test {
 
 inline HitRecord kdClosest(const KdView& kd, const GeometryView& g, const Ray& ray) {
     float tmax = ray.tmax;
-    uint32_t p = traverseKd<false>(kd, ray, tmax, [&](uint32_t prim, const Ray& r, float tm) {
-        return intersectTri(g, prim, r, tm);
-    });
+    uint32_t p = traverseKd<false>(kd, ray, tmax,
+                                   [&](uint32_t prim, const Ray& r, float tm) { return intersectTri(g, prim, r, tm); });
     return p == ~0u ? kNoHit : packHit(tmax, p);
 }
 
 inline bool kdAny(const KdView& kd, const GeometryView& g, const Ray& ray) {
     float tmax = ray.tmax;
-    return traverseKd<true>(kd, ray, tmax, [&](uint32_t prim, const Ray& r, float tm) {
-               return intersectTri(g, prim, r, tm);
-           }) != ~0u;
+    return traverseKd<true>(kd, ray, tmax,
+                            [&](uint32_t prim, const Ray& r, float tm) { return intersectTri(g, prim, r, tm); }) != ~0u;
 }
 
 // Same closest hit: both miss, or the same triangle, or a tie in distance.
@@ -60,9 +58,7 @@ inline Mesh fromTriangles(const std::vector<Vec3>& corners) {
 inline Mesh makeGridBoxes(int perAxis) {
     std::vector<Vec3> c;
     const float s = 1.0f / perAxis;
-    auto quad = [&](Vec3 o, Vec3 u, Vec3 v) {
-        c.insert(c.end(), {o, o + u, o + u + v, o, o + u + v, o + v});
-    };
+    auto quad = [&](Vec3 o, Vec3 u, Vec3 v) { c.insert(c.end(), {o, o + u, o + u + v, o, o + u + v, o + v}); };
     for (int i = 0; i < perAxis; ++i)
         for (int j = 0; j < perAxis; ++j)
             for (int k = 0; k < perAxis; ++k) {
@@ -162,7 +158,8 @@ inline Mesh wallsAndFan(int grid, int fan) {
                         return p;
                     };
                     const float x = float(i) * s, y = float(j) * s;
-                    c.insert(c.end(), {at(x, y), at(x + s, y), at(x + s, y + s), at(x, y), at(x + s, y + s), at(x, y + s)});
+                    c.insert(c.end(),
+                             {at(x, y), at(x + s, y), at(x + s, y + s), at(x, y), at(x + s, y + s), at(x, y + s)});
                 }
     const Vec3 centre{0.5f, 0.001f, 0.5f};
     for (int k = 0; k < fan; ++k) {
@@ -180,7 +177,8 @@ inline Mesh quarterFan(uint32_t n) {
     m.positions.push_back(Vec3{0.1f, 0.1f, 0.5f});
     for (uint32_t i = 0; i <= n; ++i) {
         const float t = 1.5707963f * float(i) / float(n);
-        m.positions.push_back(Vec3{0.1f + 0.8f * std::cos(t), 0.1f + 0.8f * std::sin(t), 0.5f + 0.2f * std::sin(3 * t)});
+        m.positions.push_back(
+            Vec3{0.1f + 0.8f * std::cos(t), 0.1f + 0.8f * std::sin(t), 0.5f + 0.2f * std::sin(3 * t)});
     }
     for (uint32_t i = 0; i < n; ++i) m.triangles.push_back(Tri{{0, 1 + i, 2 + i}});
     m.triMaterial.assign(m.triangles.size(), 0);

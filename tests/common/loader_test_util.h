@@ -39,8 +39,8 @@ inline std::string sourceFile(const std::string& relative) {
     return fs::exists(built) ? built : relative;
 }
 
-#define REQUIRE_TESTDATA(var, name)                                                          \
-    const std::string var = ::strata::test::testdataFile(name);                              \
+#define REQUIRE_TESTDATA(var, name)                             \
+    const std::string var = ::strata::test::testdataFile(name); \
     if (var.empty()) GTEST_SKIP() << "testdata " << name << " not found (set STRATA_TESTDATA_DIR)"
 
 class TempDir {
@@ -90,6 +90,6 @@ std::string errorOf(Fn fn) {
 }  // namespace strata::test
 
 // EXPECT_CONTAINS(message, part): part occurs in message.
-#define EXPECT_CONTAINS(message, part)                                                   \
-    EXPECT_NE(std::string(message).find(part), std::string::npos)                       \
+#define EXPECT_CONTAINS(message, part)                            \
+    EXPECT_NE(std::string(message).find(part), std::string::npos) \
         << "message: " << (message) << "\n   lacks: " << (part)

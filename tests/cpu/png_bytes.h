@@ -30,7 +30,8 @@ inline const std::string kPngSignature("\x89PNG\r\n\x1a\n", 8);
 
 // Signature and an IHDR for w x h RGB pixels of `bitDepth` bits, nothing after.
 inline std::string pngHeader(uint32_t w, uint32_t h, uint8_t bitDepth = 8) {
-    std::string ihdr = bigEndian(w) + bigEndian(h) + std::string(1, char(bitDepth)) + std::string("\x02\x00\x00\x00", 4);
+    std::string ihdr =
+        bigEndian(w) + bigEndian(h) + std::string(1, char(bitDepth)) + std::string("\x02\x00\x00\x00", 4);
     return kPngSignature + pngChunk("IHDR", ihdr);
 }
 

@@ -28,8 +28,8 @@ struct Variant {
     const char* builder;
     const char* traversal;
 };
-const Variant kVariants[] = {{"lbvh-karras", "stack"}, {"lbvh-apetrei", "stack"}, {"lbvh-skip", "stack"},
-                             {"lbvh-skip", "stackless"}, {"cpu-sah", "stack"}, {"kdtree", "stack"}};
+const Variant kVariants[] = {{"lbvh-karras", "stack"},   {"lbvh-apetrei", "stack"}, {"lbvh-skip", "stack"},
+                             {"lbvh-skip", "stackless"}, {"cpu-sah", "stack"},      {"kdtree", "stack"}};
 
 }  // namespace
 

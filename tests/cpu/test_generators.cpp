@@ -28,8 +28,10 @@ struct Budget {
 // The chapter's counts +-5% (atrium 66,454 ~ Sponza, kitchen 101,015, runner
 // 78,029, forest 174,117 ~ Fairy Forest); the small ones exactly.
 const Budget kBudgets[] = {
-    {"atrium", 62700, 69300}, {"kitchen", 95965, 106065}, {"runner", 74128, 81930}, {"forest", 165411, 182823},
-    {"plane", 2, 2},          {"box", 12, 12},            {"sphere", 960, 960},     {"cornell", 50, 50},
+    {"atrium", 62700, 69300}, {"kitchen", 95965, 106065},
+    {"runner", 74128, 81930}, {"forest", 165411, 182823},
+    {"plane", 2, 2},          {"box", 12, 12},
+    {"sphere", 960, 960},     {"cornell", 50, 50},
 };
 
 float triArea(const Mesh& m, const Tri& t) {
@@ -71,7 +73,8 @@ void expectValid(const LoadedMesh& lm, const std::string& what) {
     EXPECT_EQ(misoriented, 0u) << what << ": winding disagrees with normals";
     EXPECT_EQ(badMaterial, 0u) << what << ": triMaterial out of range";
     std::map<std::string, int> names;
-    for (const NamedMaterial& nm : lm.materials) EXPECT_EQ(names[nm.name]++, 0) << what << ": duplicate material " << nm.name;
+    for (const NamedMaterial& nm : lm.materials)
+        EXPECT_EQ(names[nm.name]++, 0) << what << ": duplicate material " << nm.name;
 }
 
 bool sameMesh(const Mesh& a, const Mesh& b) {
@@ -346,9 +349,9 @@ TEST(Runner, FeetMeetTheGroundWithoutSinking) {
         lowest = std::min(lowest, low);
         highest = std::max(highest, low);
     }
-    EXPECT_GT(lowest, -0.01f);   // never through the floor
-    EXPECT_LT(lowest, 0.01f);    // a stance foot on it
-    EXPECT_GT(highest, 0.03f);   // both feet off it in the flight phase
+    EXPECT_GT(lowest, -0.01f);  // never through the floor
+    EXPECT_LT(lowest, 0.01f);   // a stance foot on it
+    EXPECT_GT(highest, 0.03f);  // both feet off it in the flight phase
     EXPECT_LT(highest, 0.15f);
 }
 
@@ -404,9 +407,12 @@ TEST(Forest, GroundAndTrunkBasesStayStillCrownsSway) {
         poseMeshPositions(m, t, a);
         for (size_t i = 0; i < rest.size(); ++i) {
             float d = length(a[i] - rest[i]);
-            if (isGround[i]) groundMove = std::max(groundMove, d);
-            else if (rest[i].y <= m.sway.base) baseMove = std::max(baseMove, d);
-            else if (rest[i].y > m.sway.base + 6) crownMove = std::max(crownMove, d);
+            if (isGround[i])
+                groundMove = std::max(groundMove, d);
+            else if (rest[i].y <= m.sway.base)
+                baseMove = std::max(baseMove, d);
+            else if (rest[i].y > m.sway.base + 6)
+                crownMove = std::max(crownMove, d);
         }
     }
     EXPECT_EQ(groundMove, 0.0f);

@@ -78,7 +78,8 @@ TEST(InputFile, FifosAreReadOnceOrRefusedWhenSilent) {
     const std::string fifo = dir.file("pipe");
     ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
     // Nothing writes: refused after the wait, not a hang.
-    EXPECT_CONTAINS(readError(fifo), "cannot read test file: it is a FIFO that gave no data within 200 ms of being opened");
+    EXPECT_CONTAINS(readError(fifo),
+                    "cannot read test file: it is a FIFO that gave no data within 200 ms of being opened");
     // A writer that comes late and writes in pieces.
     std::thread writer([&] {
         std::this_thread::sleep_for(std::chrono::milliseconds(50));

@@ -66,7 +66,8 @@ TEST(KdRealGeometry, FanAroundOneVertexEndsAfterMaxStalls) {
     const Mesh fan = quarterFan(200);
     KdConfig unlimited;
     unlimited.maxStalls = 1000;
-    HostKdTree kd = buildKdTreeCpu(fan.positions, fan.triangles), deep = buildKdTreeCpu(fan.positions, fan.triangles, unlimited);
+    HostKdTree kd = buildKdTreeCpu(fan.positions, fan.triangles),
+               deep = buildKdTreeCpu(fan.positions, fan.triangles, unlimited);
     for (const HostKdTree* t : {&kd, &deep}) EXPECT_TRUE(check(fan, *t).ok);
     EXPECT_TRUE(kd.stats.warnings.empty()) << kd.stats.warnings[0];
     EXPECT_LE(kd.stats.largeIterations, 6u);

@@ -44,7 +44,8 @@ TEST(ApetreiDelta, OrdersLikeKarrasPrefixLengths) {
     std::mt19937 rng(1);
     for (int bits : {30, 63}) {
         std::vector<uint64_t> keys(3000);
-        for (uint64_t& k : keys) k = (bits == 30 ? rng() & 0x3fffffffu : (uint64_t(rng()) << 31) ^ rng()) >> (rng() % 24);
+        for (uint64_t& k : keys)
+            k = (bits == 30 ? rng() & 0x3fffffffu : (uint64_t(rng()) << 31) ^ rng()) >> (rng() % 24);
         for (size_t i = 0; i < keys.size(); i += 7) keys[i] = keys[i / 2];  // duplicates
         std::sort(keys.begin(), keys.end());
         int n = int(keys.size());
@@ -205,7 +206,7 @@ TEST(SkipLinks, PaperFigureExample) {
     // I3 = [0,3] splits at 1 (0000x | 001xx): I1 = [0,1], I2 = [2,3].
     EXPECT_EQ(skip[3].left, 1);
     EXPECT_EQ(skip[1].skip, 2);
-    EXPECT_EQ(skip[1].left, n - 1 + 0);     // L0
+    EXPECT_EQ(skip[1].left, n - 1 + 0);          // L0
     EXPECT_EQ(skip[n - 1 + 0].skip, n - 1 + 1);  // L0 -> L1
     EXPECT_EQ(skip[n - 1 + 1].skip, 2);          // L1 -> I2
     EXPECT_EQ(skip[n - 1 + 3].skip, 4);          // L3 -> I4

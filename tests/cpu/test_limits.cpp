@@ -26,9 +26,6 @@ using namespace strata::test;
 
 namespace {
 
-
-
-
 std::string hdrHeader(int w, int h) {
     return "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y " + std::to_string(h) + " +X " + std::to_string(w) + "\n";
 }

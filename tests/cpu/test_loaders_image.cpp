@@ -27,8 +27,6 @@ bool hasTempFiles(const fs::path& dir) {
     return false;
 }
 
-
-
 }  // namespace
 
 TEST(ImageIo, LoadsTheTestdataHdr) {

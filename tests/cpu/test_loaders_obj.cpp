@@ -109,8 +109,8 @@ TEST(ObjLoader, CubeWithQuadsUvsNormalsAndMaterials) {
     LoadedMesh lm = loadObj(kDataDir + "/cube.obj", &textures);
     const Mesh& m = lm.mesh;
     EXPECT_EQ(lm.skippedDegenerate, 0u);
-    ASSERT_EQ(m.triangles.size(), 12u);         // six quads, two triangles each
-    ASSERT_EQ(m.positions.size(), 24u);         // each face has its own normal: 4 corners x 6
+    ASSERT_EQ(m.triangles.size(), 12u);  // six quads, two triangles each
+    ASSERT_EQ(m.positions.size(), 24u);  // each face has its own normal: 4 corners x 6
     ASSERT_EQ(m.normals.size(), m.positions.size());
     ASSERT_EQ(m.uvs.size(), m.positions.size());
     ASSERT_EQ(m.triMaterial.size(), m.triangles.size());
@@ -150,8 +150,12 @@ TEST(ObjLoader, QuadsAreFannedFromTheFirstCorner) {
     LoadedMesh lm = loadObj(path);
     ASSERT_EQ(lm.mesh.triangles.size(), 2u);
     auto corner = [&](int t, int c) { return lm.mesh.positions[lm.mesh.triangles[t].v[c]]; };
-    EXPECT_EQ(corner(0, 0).x, 0.0f); EXPECT_EQ(corner(0, 1).x, 1.0f); EXPECT_EQ(corner(0, 2).y, 1.0f);
-    EXPECT_EQ(corner(1, 0).x, 0.0f); EXPECT_EQ(corner(1, 1).x, 1.0f); EXPECT_EQ(corner(1, 2).x, 0.0f);
+    EXPECT_EQ(corner(0, 0).x, 0.0f);
+    EXPECT_EQ(corner(0, 1).x, 1.0f);
+    EXPECT_EQ(corner(0, 2).y, 1.0f);
+    EXPECT_EQ(corner(1, 0).x, 0.0f);
+    EXPECT_EQ(corner(1, 1).x, 1.0f);
+    EXPECT_EQ(corner(1, 2).x, 0.0f);
     EXPECT_EQ(lm.mesh.positions.size(), 4u);  // shared corners are not duplicated
 }
 
@@ -213,12 +217,12 @@ TEST(ObjLoader, DegenerateTrianglesAreSkippedAndCounted) {
     TempDir dir;
     std::string path = dir.write("d.obj",
                                  "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\n"
-                                 "v 2 0 0\n"        // 5: collinear with 1 and 2
-                                 "v 1e-8 0 0\n"     // 6: a sliver with 1 and 3
+                                 "v 2 0 0\n"     // 5: collinear with 1 and 2
+                                 "v 1e-8 0 0\n"  // 6: a sliver with 1 and 3
                                  "f 1 2 3\nf 2 4 3\n"
-                                 "f 1 1 2\n"        // repeated index
-                                 "f 1 2 5\n"        // zero area
-                                 "f 1 6 3\n");      // area 5e-9 < 1e-12 * |diag|^2? no: kept
+                                 "f 1 1 2\n"    // repeated index
+                                 "f 1 2 5\n"    // zero area
+                                 "f 1 6 3\n");  // area 5e-9 < 1e-12 * |diag|^2? no: kept
     LoadedMesh lm = loadObj(path);
     // diag^2 = 4 + 1 = 5, so the threshold is 5e-12: the sliver (5e-9) stays.
     EXPECT_EQ(lm.skippedDegenerate, 2u);
@@ -271,7 +275,8 @@ TEST(ObjLoader, BadIndicesNameFileAndLine) {
         {"f 1/ 2 3", "'1/' is not a vertex reference"},
     };
     for (const Case& c : cases) {
-        std::string path = dir.write("bad.obj", std::string(kTriangle) + "vt 0 0\nvn 0 0 1\n# comment\n" + c.face + "\n");
+        std::string path =
+            dir.write("bad.obj", std::string(kTriangle) + "vt 0 0\nvn 0 0 1\n# comment\n" + c.face + "\n");
         std::string msg = loadError(path);
         EXPECT_CONTAINS(msg, path + ":7:");
         EXPECT_CONTAINS(msg, c.says);
@@ -335,8 +340,8 @@ TEST(ObjLoader, HexadecimalNumbersAreRefused) {
 // "inf" as 0: `d nan` became glass, `Ke inf` a light that did not emit).
 TEST(ObjLoader, NonFiniteMtlNumbersNameTheMtlLine) {
     TempDir dir;
-    const char* lines[] = {"d nan",    "Ke inf 1 1",  "Kd 0x1p-1 0.5 0.5", "Ns 1e999",      "Ni x",
-                           "d -nan",   "Kd -inf 0 0", "d -halo 0.5",       "Tf xyz 1 1 1", "Ns 0e500"};
+    const char* lines[] = {"d nan",  "Ke inf 1 1",  "Kd 0x1p-1 0.5 0.5", "Ns 1e999",     "Ni x",
+                           "d -nan", "Kd -inf 0 0", "d -halo 0.5",       "Tf xyz 1 1 1", "Ns 0e500"};
     for (const char* line : lines) {
         std::string mtl = dir.write("m.mtl", std::string("newmtl a\nKd 0.5 0.5 0.5\n") + line + "\n");
         std::string obj = dir.write("a.obj", "mtllib m.mtl\n" + std::string(kTriangle) + "usemtl a\nf 1 2 3\n");

@@ -45,11 +45,13 @@ TEST(SceneLoader, FullRoundTrip) {
     fs::create_directories(dir.file("tex"));
     writePngAtomic(dir.file("tex/wood.png"), 2, 1, {255, 255, 255, 0, 0, 0});
     dir.write("models/a.mtl", "newmtl shared\nKd 0.1 0.2 0.3\nnewmtl wood\nKd 1 1 1\nmap_Kd ../tex/wood.png\n");
-    dir.write("models/a.obj", "mtllib a.mtl\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\n"
-                              "usemtl shared\nf 1 2 3\nusemtl wood\nf 1 3 4\n");
+    dir.write("models/a.obj",
+              "mtllib a.mtl\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\n"
+              "usemtl shared\nf 1 2 3\nusemtl wood\nf 1 3 4\n");
     dir.write("models/b.mtl", "newmtl shared\nKd 0.9 0.9 0.9\nnewmtl override\nKd 0 0 0\n");
-    dir.write("models/b.obj", "mtllib b.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\n"
-                              "usemtl shared\nf 1 2 3\nf 1 1 2\nusemtl override\nf 1 3 4\n");
+    dir.write("models/b.obj",
+              "mtllib b.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\n"
+              "usemtl shared\nf 1 2 3\nf 1 1 2\nusemtl override\nf 1 3 4\n");
     std::string path = dir.write("scene.json", R"({
   "camera": {"position": [0, 1, 6], "target": [0, 0.5, 0], "up": [0, 1, 0], "fov": 35, "loop": false,
              "path": [{"time": 0, "position": [0, 1, 6], "target": [0, 0, 0]},
@@ -193,7 +195,8 @@ TEST(SceneLoader, ObjSequenceFromAPattern) {
     // Frame 1 flattens the second triangle to zero area: it must stay, or the
     // frames would not share one topology.
     dir.write("frames/f_00.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nvn 0 0 1\nf 1//1 2//1 3//1\nf 2//1 4//1 3//1\n");
-    dir.write("frames/f_01.obj", "v 0 0 1\nv 1 0 1\nv 0 1 1\nv 0.5 0.5 1\nvn 0 0 1\nf 1//1 2//1 3//1\nf 2//1 4//1 3//1\n");
+    dir.write("frames/f_01.obj",
+              "v 0 0 1\nv 1 0 1\nv 0 1 1\nv 0.5 0.5 1\nvn 0 0 1\nf 1//1 2//1 3//1\nf 2//1 4//1 3//1\n");
     dir.write("frames/f_02.obj", "v 0 0 2\nv 1 0 2\nv 0 1 2\nv 1 1 2\nvn 0 0 1\nf 1//1 2//1 3//1\nf 2//1 4//1 3//1\n");
     std::string path = dir.write("s.json", R"({"meshes": [{"name": "flag",
         "obj_sequence": {"files": {"pattern": "frames/f_%02d.obj", "count": 3}, "fps": 12, "loop": false}}]})");
@@ -263,12 +266,15 @@ TEST(SceneLoader, UnknownFieldsAreNamed) {
 }
 
 TEST(SceneLoader, WronglyTypedFieldsAreNamed) {
-    SmallScene s("", R"([{"name": "tri", "obj": "tri.obj"}, {"name": "x", "obj": "tri.obj"}, {"name": "y", "obj": 5}])");
+    SmallScene s("",
+                 R"([{"name": "tri", "obj": "tri.obj"}, {"name": "x", "obj": "tri.obj"}, {"name": "y", "obj": 5}])");
     std::string msg = s.error();
     EXPECT_CONTAINS(msg, s.scene + ": meshes[2].obj: expected a string, got number");
     EXPECT_CONTAINS(SmallScene(R"("camera": {"fov": "wide"})").error(), "camera.fov: expected a number, got string");
-    EXPECT_CONTAINS(SmallScene(R"("camera": {"position": [0, 1]})").error(), "camera.position: expected an array of 3 numbers");
-    EXPECT_CONTAINS(SmallScene(R"("camera": {"target": [0, "1", 2]})").error(), "camera.target[1]: expected a number, got string");
+    EXPECT_CONTAINS(SmallScene(R"("camera": {"position": [0, 1]})").error(),
+                    "camera.position: expected an array of 3 numbers");
+    EXPECT_CONTAINS(SmallScene(R"("camera": {"target": [0, "1", 2]})").error(),
+                    "camera.target[1]: expected a number, got string");
     EXPECT_CONTAINS(SmallScene(R"("instances": {"mesh": "tri"})").error(), "instances: expected an array, got object");
     EXPECT_CONTAINS(SmallScene(R"("instances": [{"mesh": "tri", "scale": "big"}])").error(),
                     "instances[0].scale: expected a number or an array of 3 numbers, got string");
@@ -281,11 +287,13 @@ TEST(SceneLoader, OptionsAreCheckedByKind) {
     EXPECT_CONTAINS(msg, "scene.json: render.spps: unknown option");
     EXPECT_CONTAINS(msg, "spp");  // the list of known ones
     EXPECT_CONTAINS(SmallScene(R"("accel": {"bulider": "x"})").error(), "accel.bulider: unknown option");
-    EXPECT_CONTAINS(SmallScene(R"("render": {"spp": 0})").error(), "render.spp: option 'render.spp' = 0 is out of range");
+    EXPECT_CONTAINS(SmallScene(R"("render": {"spp": 0})").error(),
+                    "render.spp: option 'render.spp' = 0 is out of range");
     EXPECT_CONTAINS(SmallScene(R"("render": {"spp": 2.5})").error(), "render.spp: expected an integer, got 2.5");
     EXPECT_CONTAINS(SmallScene(R"("render": {"spp": "4"})").error(), "render.spp: expected an integer, got string");
     EXPECT_CONTAINS(SmallScene(R"("render": {"nee": 1})").error(), "render.nee: expected true or false, got number");
-    EXPECT_CONTAINS(SmallScene(R"("render": {"tonemap": "filmic"})").error(), "render.tonemap: option 'render.tonemap': expected one of");
+    EXPECT_CONTAINS(SmallScene(R"("render": {"tonemap": "filmic"})").error(),
+                    "render.tonemap: option 'render.tonemap': expected one of");
     EXPECT_CONTAINS(SmallScene(R"("accel": {"morton_bits": 31})").error(), "accel.morton_bits:");
     EXPECT_CONTAINS(SmallScene(R"("animation": {"fps": -1})").error(), "animation.fps:");
     EXPECT_CONTAINS(SmallScene(R"("render": 4)").error(), "render: expected an object, got number");
@@ -339,17 +347,20 @@ TEST(SceneLoader, InstancesAndKeysAreChecked) {
     EXPECT_CONTAINS(msg, "scene.json: instances[1].mesh: unknown mesh 'tree' (meshes: tri)");
 
     msg = SmallScene(R"("instances": [{"mesh": "tri", "animation": {"keys": [
-        {"time": 0}, {"time": 1}, {"time": 1}]}}])").error();
+        {"time": 0}, {"time": 1}, {"time": 1}]}}])")
+              .error();
     EXPECT_CONTAINS(msg, "scene.json: instances[0].animation.keys[2].time: key times must be strictly increasing");
 
     msg = SmallScene(R"("camera": {"path": [{"time": 2, "position": [0, 0, 1], "target": [0, 0, 0]},
-                                           {"time": 1, "position": [0, 0, 2], "target": [0, 0, 0]}]})").error();
+                                           {"time": 1, "position": [0, 0, 2], "target": [0, 0, 0]}]})")
+              .error();
     EXPECT_CONTAINS(msg, "camera.path[1].time: key times must be strictly increasing");
 
     EXPECT_CONTAINS(SmallScene(R"("instances": [])").error(), "instances: no instances");
     EXPECT_CONTAINS(SmallScene(R"("instances": [{"mesh": "tri", "scale": [1, 0, 1]}])").error(), "instances[0].scale:");
-    EXPECT_CONTAINS(SmallScene(R"("instances": [{"mesh": "tri", "rotate": {"axis": [0, 0, 0], "degrees": 3}}])").error(),
-                    "instances[0].rotate.axis: the rotation axis must not be zero");
+    EXPECT_CONTAINS(
+        SmallScene(R"("instances": [{"mesh": "tri", "rotate": {"axis": [0, 0, 0], "degrees": 3}}])").error(),
+        "instances[0].rotate.axis: the rotation axis must not be zero");
     EXPECT_CONTAINS(SmallScene(R"("instances": [{"mesh": "tri", "animation": {"keys": []}}])").error(),
                     "instances[0].animation.keys: expected at least one key");
 }
@@ -377,17 +388,21 @@ TEST(SceneLoader, MeshesAndMaterialsAreChecked) {
                     "materials.m.albedo: expected non-negative components");
     EXPECT_CONTAINS(SmallScene(R"("materials": {"m": {"type": "conductor", "roughness": 2}})").error(),
                     "materials.m.roughness: expected a number in [0, 1]");
-    EXPECT_CONTAINS(SmallScene("", R"([{"name": "s", "obj_sequence": {"files": {"pattern": "f.obj", "count": 2}}}])").error(),
-                    "meshes[0].obj_sequence.files.pattern: expected exactly one %d");
+    EXPECT_CONTAINS(
+        SmallScene("", R"([{"name": "s", "obj_sequence": {"files": {"pattern": "f.obj", "count": 2}}}])").error(),
+        "meshes[0].obj_sequence.files.pattern: expected exactly one %d");
     // A first frame number near the integer limit would overflow first + k.
     EXPECT_CONTAINS(
-        SmallScene("", R"([{"name": "s", "obj_sequence": {"files": {"pattern": "f%d.obj", "first": 9223372036854775807, "count": 2}}}])")
+        SmallScene(
+            "",
+            R"([{"name": "s", "obj_sequence": {"files": {"pattern": "f%d.obj", "first": 9223372036854775807, "count": 2}}}])")
             .error(),
         "meshes[0].obj_sequence.files.first: expected an integer in [0, 1000000000]");
 }
 
 TEST(SceneLoader, CameraAndLightsAreChecked) {
-    EXPECT_CONTAINS(SmallScene(R"("camera": {"fov": 180})").error(), "camera.fov: expected vertical degrees in (0, 180)");
+    EXPECT_CONTAINS(SmallScene(R"("camera": {"fov": 180})").error(),
+                    "camera.fov: expected vertical degrees in (0, 180)");
     EXPECT_CONTAINS(SmallScene(R"("camera": {"fov": 0})").error(), "camera.fov:");
     EXPECT_CONTAINS(SmallScene(R"("camera": {"position": [1, 1, 1], "target": [1, 1, 1]})").error(),
                     "camera: position and target are the same point");
@@ -408,8 +423,8 @@ TEST(SceneLoader, DataPathsResolveInTheDataFolder) {
     TempDir data, other, scenes;
     data.write("tri.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n");
     other.write("tri.obj", "v 0 0 0\nv 2 0 0\nv 0 2 0\nv 0 0 2\nf 1 2 3\nf 1 2 4\n");
-    const std::string scene = scenes.write(
-        "s.json", R"({"meshes": [{"name": "m", "obj": "data:tri.obj"}], "instances": [{"mesh": "m"}]})");
+    const std::string scene =
+        scenes.write("s.json", R"({"meshes": [{"name": "m", "obj": "data:tri.obj"}], "instances": [{"mesh": "m"}]})");
     const char* before = std::getenv("STRATA_DATA");
     const std::string saved = before ? before : "";
     setenv("STRATA_DATA", data.path().c_str(), 1);
@@ -426,12 +441,14 @@ TEST(SceneLoader, DataPathsResolveInTheDataFolder) {
     EXPECT_NE(e.find("tri.obj is not in the data folder"), std::string::npos) << e;
     EXPECT_NE(e.find("--data DIR or STRATA_DATA"), std::string::npos) << e;
 
-    const std::string noName = scenes.write(
-        "n.json", R"({"meshes": [{"name": "m", "obj": "data:"}], "instances": [{"mesh": "m"}]})");
+    const std::string noName =
+        scenes.write("n.json", R"({"meshes": [{"name": "m", "obj": "data:"}], "instances": [{"mesh": "m"}]})");
     EXPECT_NE(errorOf([&] { loadScene(noName); }).find("expected a file name"), std::string::npos);
 
     setDataFolder("");
-    if (before) setenv("STRATA_DATA", saved.c_str(), 1);
-    else unsetenv("STRATA_DATA");
+    if (before)
+        setenv("STRATA_DATA", saved.c_str(), 1);
+    else
+        unsetenv("STRATA_DATA");
     EXPECT_EQ(dataFolder(), before ? saved : std::string(kDefaultDataFolder));
 }

@@ -117,7 +117,7 @@ TEST(OutputFile, ASymlinkKeepsPointingAtItsNewContents) {
 // was cut at the limit and renamed into place with exit 0).
 TEST(OutputFile, AFullDiskLeavesNothing) {
     TempDir d;
-    rlimit old {};
+    rlimit old{};
     ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &old), 0);
     auto* oldHandler = std::signal(SIGXFSZ, SIG_IGN);  // the write returns EFBIG instead
     rlimit small = old;

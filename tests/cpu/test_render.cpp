@@ -111,7 +111,8 @@ TEST(Environment, LookupStaysInTheMapForAnyDirection) {
     env.marginalCdf = marginal.data();
     env.conditionalCdf = conditional.data();
     const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
-    for (Vec3 d : {Vec3{nan, nan, nan}, Vec3{nan, 0, 1}, Vec3{0, 1, 0}, Vec3{0, -1, 0}, Vec3{inf, 0, 0}, Vec3{0, -inf, 0}, Vec3{1e30f, -1e30f, 1e-30f}}) {
+    for (Vec3 d : {Vec3{nan, nan, nan}, Vec3{nan, 0, 1}, Vec3{0, 1, 0}, Vec3{0, -1, 0}, Vec3{inf, 0, 0},
+                   Vec3{0, -inf, 0}, Vec3{1e30f, -1e30f, 1e-30f}}) {
         const float r = envRadiance(env, d).x;
         EXPECT_GE(r, 1.0f);
         EXPECT_LE(r, 8.0f);

@@ -156,8 +156,10 @@ TEST(DeepTree, BeyondTheDeepStackScansTheLeaves) {
     t.primIndex.resize(2 * levels + 1);
     for (uint32_t e = 0; e < t.primIndex.size(); ++e) t.primIndex[e] = uint32_t(t.primIndex.size()) - 1 - e;
     for (int i = 0; i < levels; ++i) {
-        if (i + 1 < levels) t.nodes[i].setLeft(all, i + 1, 0);
-        else t.nodes[i].setLeft(all, 2 * levels, 1);
+        if (i + 1 < levels)
+            t.nodes[i].setLeft(all, i + 1, 0);
+        else
+            t.nodes[i].setLeft(all, 2 * levels, 1);
         t.nodes[i].setRight(all, levels + i, 0);
         t.nodes[levels + i].setLeft(all, 2 * i, 1);
         t.nodes[levels + i].setRight(all, 2 * i + 1, 1);

@@ -41,7 +41,7 @@ TEST(Texture, BilinearLookupWrapsUAndClampsVLikeItsDefinition) {
     for (auto [w, h] : {std::pair{1, 1}, {1, 5}, {7, 1}, {3, 4}, {64, 32}}) {
         const std::vector<Vec3> px = randomTexels(w, h, rng);
         const TextureView t{px.data(), w, h};
-        std::vector<Vec2> uvs = {{0, 0},         {1, 1},        {0.5f, 0.5f},   {-1e-9f, 0},  {1 - 1e-8f, 1e-9f},
+        std::vector<Vec2> uvs = {{0, 0},          {1, 1},        {0.5f, 0.5f},  {-1e-9f, 0},    {1 - 1e-8f, 1e-9f},
                                  {-0.25f, 1.75f}, {3.9f, -2.1f}, {-1e6f, 1e6f}, {1e-7f, -1e-7f}};
         std::uniform_real_distribution<float> u(-3.0f, 3.0f);
         for (int i = 0; i < 2000; ++i) uvs.push_back({u(rng), u(rng)});

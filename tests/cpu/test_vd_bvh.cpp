@@ -159,8 +159,8 @@ TEST(VdBvh, RaysGrazingLeafBoxesPassEveryQuantizedBoxOnTheirPath) {
                     target[a] = r & 8 ? exact.hi[a] : exact.lo[a];
                 }
                 Ray ray;
-                ray.org = p.box.center() +
-                          normalize(Vec3{u(rng) - 0.5f, u(rng) - 0.5f, u(rng) - 0.5f}) * (3.0f * length(e));
+                ray.org =
+                    p.box.center() + normalize(Vec3{u(rng) - 0.5f, u(rng) - 0.5f, u(rng) - 0.5f}) * (3.0f * length(e));
                 ray.dir = normalize(target - ray.org);
                 ray.tmin = 0;
                 const Vec3 invDir = safeInverse(ray.dir);
@@ -209,9 +209,10 @@ TEST(VdBvh, ClosestAndAnyHitEqualBruteForceOverThePretessellatedCells) {
                     // From outside the box towards a random point of the surface; a
                     // third from inside the box in random directions.
                     Vec3 target = vdPosition(p, f.map, u(rng), u(rng));
-                    Vec3 from = r % 3 == 0 ? p.box.lo + e * Vec3{u(rng), u(rng), u(rng)}
-                                           : p.box.center() + normalize(Vec3{u(rng) - 0.5f, u(rng) - 0.5f,
-                                                                             u(rng) - 0.5f}) * (2.0f * length(e));
+                    Vec3 from = r % 3 == 0
+                                    ? p.box.lo + e * Vec3{u(rng), u(rng), u(rng)}
+                                    : p.box.center() + normalize(Vec3{u(rng) - 0.5f, u(rng) - 0.5f, u(rng) - 0.5f}) *
+                                                           (2.0f * length(e));
                     Ray ray;
                     ray.org = from;
                     ray.dir = normalize(target - from);
@@ -280,7 +281,8 @@ TEST(VdBvh, CullBoxesHoldEveryCellOfTheirLevelsAndCullRaysThatMissTheSurface) {
                     ray.tmin = 0;
                     ray.tmax = 1e30f;
                     bool kept = false;  // as step 1 tests them: a quadrant, then its sixteenths
-                    for (int q = 0; q < 4; ++q) kept = kept || (meets(quadrant[q], ray) && vdSixteenthsHit(b + 4 * q, ray, ray.tmax));
+                    for (int q = 0; q < 4; ++q)
+                        kept = kept || (meets(quadrant[q], ray) && vdSixteenthsHit(b + 4 * q, ray, ray.tmax));
                     for (int l = vdClampLevel(1, L); l <= L; ++l) {
                         const bool hit = bruteForce(p, f.map, l, ray) < ray.tmax;
                         ASSERT_TRUE(kept || !hit) << g << " L " << L << ": a ray hitting level " << l << " was culled";

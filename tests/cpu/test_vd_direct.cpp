@@ -179,7 +179,8 @@ TEST(VdDirect, ClosestHitsAndShadowVerdictsEqualPretessellationInBothModes) {
     const std::vector<Ray> rays = randomRays(4000);
     const AccelOptions& accel = direct.scene.options.accel;
     const uint64_t flatPairs = checkDirectAgainstPretess(direct, pre, rays, "flat", accel);
-    const uint64_t unculled = checkDirectAgainstPretess(direct, pre, rays, "flat, no pair culling", accel, false, false);
+    const uint64_t unculled =
+        checkDirectAgainstPretess(direct, pre, rays, "flat, no pair culling", accel, false, false);
     EXPECT_LT(flatPairs, unculled * 3 / 4) << "the quadrant boxes should drop many pairs";
     std::printf("flat: %llu pairs, %llu without vd.pair_cull\n", (unsigned long long)flatPairs,
                 (unsigned long long)unculled);
@@ -197,7 +198,8 @@ TEST(VdDirect, ClosestHitsAndShadowVerdictsEqualPretessellationInBothModes) {
         // same pairs (a ray meeting one patch's quadrants in two batches makes two).
         const uint64_t flatBuilt = checkDirectAgainstPretess(direct, pre, rays, std::string("flat ") + builder, o);
         EXPECT_NEAR(double(flatBuilt), double(flatPairs), 0.02 * double(flatPairs)) << builder;
-        const uint64_t pairs = checkDirectAgainstPretess(direct, pre, rays, std::string("instanced ") + builder, o, true);
+        const uint64_t pairs =
+            checkDirectAgainstPretess(direct, pre, rays, std::string("instanced ") + builder, o, true);
         EXPECT_LE(pairs, flatPairs) << builder;
         EXPECT_GT(pairs, flatPairs / 2) << builder;
         std::printf("%s: %llu pairs instanced, %llu flat\n", builder, (unsigned long long)pairs,
@@ -249,8 +251,8 @@ TEST(VdDirect, VdSurfaceMatchesTheHitCellAndPretessellationsNormal) {
             continue;
         const Tri tri = pre.flat.tris[hitPayload(h)];
         const Vec2 bc = triangleBarycentrics(r, pre.pos[tri.v[0]], pre.pos[tri.v[1]], pre.pos[tri.v[2]]);
-        const Vec3 n = normalize(pre.nrm[tri.v[0]] * (1 - bc.x - bc.y) + pre.nrm[tri.v[1]] * bc.x +
-                                 pre.nrm[tri.v[2]] * bc.y);
+        const Vec3 n =
+            normalize(pre.nrm[tri.v[0]] * (1 - bc.x - bc.y) + pre.nrm[tri.v[1]] * bc.x + pre.nrm[tri.v[2]] * bc.y);
         ++compared;
         // Equal but for rounding where the instance scales uniformly; within
         // the order of normalizing and interpolating under the hook's
@@ -258,8 +260,8 @@ TEST(VdDirect, VdSurfaceMatchesTheHitCellAndPretessellationsNormal) {
         const bool uniform = direct.flat.patchInstance[vdPayloadPatch(hitPayload(hits[i]))] != 3;
         differs += dot(n, s.ns) < (uniform ? 0.99999f : 0.998f);
         // And its texture coordinates.
-        const Vec2 uv = pre.flat.uv[tri.v[0]] * (1 - bc.x - bc.y) + pre.flat.uv[tri.v[1]] * bc.x +
-                        pre.flat.uv[tri.v[2]] * bc.y;
+        const Vec2 uv =
+            pre.flat.uv[tri.v[0]] * (1 - bc.x - bc.y) + pre.flat.uv[tri.v[1]] * bc.x + pre.flat.uv[tri.v[2]] * bc.y;
         uvDiffers += std::fabs(uv.x - s.uv.x) + std::fabs(uv.y - s.uv.y) > 1e-4f;
     }
     EXPECT_GT(checked, 100);
@@ -334,12 +336,13 @@ TEST(VdDirect, DegenerateQuadsRenderSanelyInBothModes) {
     const float texels[12] = {0.2f, -0.1f, 0.5f, -0.3f, 0.2f, 0.8f, 0.1f, 0.1f, -0.4f, 0.0f, 0.3f, 1.2f};
     map.append(reinterpret_cast<const char*>(texels), sizeof texels);
     dir.write("m.pfm", map);
-    dir.write("q.obj", "v 0 0 0\nv 1 0 0\nv 1 0 0\nv 0 0 1\n"           // 2 = 3: an edge collapsed
-                       "v 2 0 0\nv 3 0 0\nv 3 0 1e-3\nv 2 0 1e-3\n"     // a sliver
-                       "v -2 0 0\nv -1 0 0\nv -1 0 1\nv -2 0 1\n"       // a plain quad
-                       "f 1 2 3 4\nf 5 6 7 8\nf 9 10 11 12\n");
-    const std::string path = dir.write(
-        "s.json", R"({"meshes": [{"name": "q", "obj": "q.obj", "vd": {"map": "m.pfm", "space": "tangent",
+    dir.write("q.obj",
+              "v 0 0 0\nv 1 0 0\nv 1 0 0\nv 0 0 1\n"        // 2 = 3: an edge collapsed
+              "v 2 0 0\nv 3 0 0\nv 3 0 1e-3\nv 2 0 1e-3\n"  // a sliver
+              "v -2 0 0\nv -1 0 0\nv -1 0 1\nv -2 0 1\n"    // a plain quad
+              "f 1 2 3 4\nf 5 6 7 8\nf 9 10 11 12\n");
+    const std::string path =
+        dir.write("s.json", R"({"meshes": [{"name": "q", "obj": "q.obj", "vd": {"map": "m.pfm", "space": "tangent",
                      "scale": 0.5, "max_level": 3}}],
                      "camera": {"position": [0.5, 2.5, 2.5], "target": [0.5, 0, 0.5]},
                      "lights": {"environment": {"color": [1, 1, 1]}}})");

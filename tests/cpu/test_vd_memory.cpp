@@ -114,7 +114,8 @@ TEST(VdMemory, CpuBackendReportsItsMemory) {
         } else {
             EXPECT_EQ(r->vdBytes(), 0u);
         }
-        EXPECT_EQ(r->vdMemory().pretessTriangles, compareVdMemory(countVdScene(scene), r->options(), 660).pretessTriangles);
+        EXPECT_EQ(r->vdMemory().pretessTriangles,
+                  compareVdMemory(countVdScene(scene), r->options(), 660).pretessTriangles);
         ++k;
     }
     EXPECT_GT(total[1], total[0]);

@@ -28,8 +28,6 @@ std::string pfm(int w, int h, const std::vector<float>& rgb, bool grey = false) 
     return s;
 }
 
-
-
 // A 16-bit RGB PNG written by hand: zlib with stored (uncompressed) blocks.
 std::string png16(int w, int h, const std::vector<uint16_t>& rgb) {
     std::string raw;
@@ -162,9 +160,9 @@ TEST(VdScene, PatchBoxesContainTheirWholeDisplacedSurface) {
     for (const char* g : {"vd-mushroom", "vd-hook", "vd-spike", "vd-bark"}) {
         TempDir dir;
         const std::string params = std::string(g) == "vd-bark" ? R"({"around": 5, "up": 3, "resolution": 64})"
-                                                              : R"({"patches": 3, "resolution": 64})";
-        Scene s = loadText(dir, std::string(R"({"meshes": [{"name": "a", "generator": ")") + g + R"(", "params": )" +
-                                    params + "}]}");
+                                                               : R"({"patches": 3, "resolution": 64})";
+        Scene s = loadText(
+            dir, std::string(R"({"meshes": [{"name": "a", "generator": ")") + g + R"(", "params": )" + params + "}]}");
         const VdMap& map = s.vdMaps[0];
         const TextureView view{map.texels.data(), map.width, map.height};
         for (const VdPatch& q : meshPatches(s, s.meshes[0]))
@@ -180,8 +178,9 @@ TEST(VdScene, PatchBoxesContainTheirWholeDisplacedSurface) {
 
 TEST(VdScene, ObjQuadsWithAMapFile) {
     TempDir dir;
-    dir.write("q.obj", "v 0 0 0\nv 1 0 0\nv 1 0 -1\nv 0 0 -1\nv 2 0 0\nvt 0 0\nvt 1 0\nvt 1 1\nvt 0 1\n"
-                       "f 1/1 2/2 3/3 4/4\nf 2 5 3\n");
+    dir.write("q.obj",
+              "v 0 0 0\nv 1 0 0\nv 1 0 -1\nv 0 0 -1\nv 2 0 0\nvt 0 0\nvt 1 0\nvt 1 1\nvt 0 1\n"
+              "f 1/1 2/2 3/3 4/4\nf 2 5 3\n");
     dir.write("d.pfm", pfm(1, 1, {0, 0.25f, 0}));
     Scene s = loadText(dir, R"({"meshes": [{"name": "q", "obj": "q.obj",
                                    "vd": {"map": "d.pfm", "space": "tangent"}}]})");
@@ -197,7 +196,8 @@ TEST(VdScene, BadVdBlocksNameTheField) {
     dir.write("t.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n");
     dir.write("d.pfm", pfm(1, 1, {0, 1, 0}));
     auto err = [&](const std::string& json) { return errorOf([&] { loadText(dir, json); }); };
-    EXPECT_CONTAINS(err(R"({"meshes": [{"name": "t", "obj": "t.obj", "vd": {"map": "d.pfm"}}]})"), "needs a mesh with quads");
+    EXPECT_CONTAINS(err(R"({"meshes": [{"name": "t", "obj": "t.obj", "vd": {"map": "d.pfm"}}]})"),
+                    "needs a mesh with quads");
     EXPECT_CONTAINS(err(R"({"meshes": [{"name": "m", "generator": "vd-hook", "vd": {"space": "world"}}]})"),
                     "meshes[0].vd.space");
     EXPECT_CONTAINS(err(R"({"meshes": [{"name": "m", "generator": "vd-hook", "vd": {"max_level": 9}}]})"),
@@ -205,16 +205,19 @@ TEST(VdScene, BadVdBlocksNameTheField) {
     EXPECT_CONTAINS(err(R"({"meshes": [{"name": "m", "generator": "vd-hook", "vd": {"map": "missing.pfm"}}]})"),
                     "missing.pfm");
     EXPECT_CONTAINS(err(R"({"meshes": [{"name": "m", "generator": "vd-hook", "vd": {"wat": 1}}]})"), "wat");
-    EXPECT_CONTAINS(err(R"({"meshes": [{"name": "m", "generator": "plane"}], "vd": {"max_level": 0}})"), "vd.max_level");
-    EXPECT_CONTAINS(err(R"({"meshes": [{"name": "m", "generator": "plane"}], "vd": {"mode": "sometimes"}})"), "vd.mode");
+    EXPECT_CONTAINS(err(R"({"meshes": [{"name": "m", "generator": "plane"}], "vd": {"max_level": 0}})"),
+                    "vd.max_level");
+    EXPECT_CONTAINS(err(R"({"meshes": [{"name": "m", "generator": "plane"}], "vd": {"mode": "sometimes"}})"),
+                    "vd.mode");
     // Displacements beyond the coordinate rule: one huge texel, or a large
     // one times the largest scale.
     dir.write("huge.pfm", pfm(1, 1, {0, 3e38f, 0}));
     dir.write("big.pfm", pfm(1, 1, {0, 1e30f, 0}));
     EXPECT_CONTAINS(err(R"({"meshes": [{"name": "m", "generator": "vd-hook", "vd": {"map": "huge.pfm"}}]})"),
                     "meshes[0].vd: the displacement reaches 3e+38");
-    EXPECT_CONTAINS(err(R"({"meshes": [{"name": "m", "generator": "vd-hook", "vd": {"map": "big.pfm", "scale": 10000}}]})"),
-                    "displaced positions must stay within +-1e18");
+    EXPECT_CONTAINS(
+        err(R"({"meshes": [{"name": "m", "generator": "vd-hook", "vd": {"map": "big.pfm", "scale": 10000}}]})"),
+        "displaced positions must stay within +-1e18");
 }
 
 // Overhang: some facet of the pre-tessellated surface faces against the base
@@ -280,9 +283,9 @@ TEST(VdSurface, TangentSpaceDisplacesAlongTheQuadsFrame) {
     p.scale = 0.5f;
     p.space = 1;
     Vec3 q = vdPosition(p, map, 0.5f, 0.5f);
-    EXPECT_NEAR(q.x, 1 + 0.5f, 1e-5f);     // x along dP/ds
-    EXPECT_NEAR(q.z, -1 - 1.0f, 1e-5f);    // y along dP/dt (-Z)
-    EXPECT_NEAR(q.y, 1.5f, 1e-5f);         // z along the normal
+    EXPECT_NEAR(q.x, 1 + 0.5f, 1e-5f);   // x along dP/ds
+    EXPECT_NEAR(q.z, -1 - 1.0f, 1e-5f);  // y along dP/dt (-Z)
+    EXPECT_NEAR(q.y, 1.5f, 1e-5f);       // z along the normal
     p.space = 0;
     q = vdPosition(p, map, 0.5f, 0.5f);
     EXPECT_NEAR(q.x, 1.5f, 1e-5f);

@@ -24,7 +24,6 @@
 
 using namespace strata;
 
-
 namespace {
 
 struct GpuTree {
@@ -90,7 +89,8 @@ TEST(GpuKdTree, AllVariantsValidAndTraceLikeBruteForce) {
                 launchesOriginal = g.stats.launches;
             } else {
                 EXPECT_NEAR(r.sahCost, sahOriginal, 0.01f * sahOriginal) << what;
-                if (n > 64 && (v.has(KdOpts::A) || v.has(KdOpts::C))) EXPECT_LT(g.stats.launches, launchesOriginal) << what;
+                if (n > 64 && (v.has(KdOpts::A) || v.has(KdOpts::C)))
+                    EXPECT_LT(g.stats.launches, launchesOriginal) << what;
             }
         }
     }
@@ -143,9 +143,10 @@ TEST(GpuKdTree, FanAroundOneVertexEndsAfterMaxStalls) {
         EXPECT_LE(g.stats.largeIterations, 6u) << v.name();
         EXPECT_EQ(g.stats.passes, 1u) << v.name();
         EXPECT_GE(deep.stats.largeIterations, 20u) << v.name();
-        std::printf("%s: %u large-node levels with the stall rule, %u without (%u builds: the chain's clipped "
-                    "references outgrew the usual output arrays)\n",
-                    v.name().c_str(), g.stats.largeIterations, deep.stats.largeIterations, deep.stats.passes);
+        std::printf(
+            "%s: %u large-node levels with the stall rule, %u without (%u builds: the chain's clipped "
+            "references outgrew the usual output arrays)\n",
+            v.name().c_str(), g.stats.largeIterations, deep.stats.largeIterations, deep.stats.passes);
     }
 }
 
@@ -166,8 +167,10 @@ TEST(GpuKdTree, SameTreeAsCpuReference) {
     cases.push_back({"slivers", test::slivers(20000)});
     cases.push_back({"coplanar walls + fan", test::wallsAndFan(60, 400)});
     const std::string conference = test::testdataFile("conference.obj");
-    if (!conference.empty()) cases.push_back({"conference", loadObj(conference).mesh});
-    else std::printf("conference.obj not found (set STRATA_TESTDATA_DIR): that case is left out\n");
+    if (!conference.empty())
+        cases.push_back({"conference", loadObj(conference).mesh});
+    else
+        std::printf("conference.obj not found (set STRATA_TESTDATA_DIR): that case is left out\n");
     for (const Case& c : cases) {
         // The node cap (8 per triangle) cuts a tree where the build reaches
         // it: depth first on the CPU and in strata's subtree stage, level by
@@ -186,7 +189,10 @@ TEST(GpuKdTree, SameTreeAsCpuReference) {
             unsigned mask;
             const KdConfig* cfg;
             const char* label;
-        } runs[] = {{0u, &zhou, ""}, {31u, &zhou, ""}, {31u, &strata, " + strata's"}, {0u, &sah, " + SAH splits"},
+        } runs[] = {{0u, &zhou, ""},
+                    {31u, &zhou, ""},
+                    {31u, &strata, " + strata's"},
+                    {0u, &sah, " + SAH splits"},
                     {31u, &sah, " + strata's + SAH splits"}};
         for (const auto& run : runs) {
             const KdOpts v = KdOpts::fromMask(run.mask);
@@ -203,10 +209,11 @@ TEST(GpuKdTree, SameTreeAsCpuReference) {
                 << "), SAH " << sahGpu << " against " << sahRef;
             const KdQuality q = measureKdQuality(g.tree.view(), test::boundsOf(c.mesh));
             EXPECT_LT(q.ratio(), kKdSahWarnRatio) << what << ": " << q.summary();
-            std::printf("%s: %s; %u of %u nodes differ from the CPU tree (SAH %.2f against %.2f); %u kernel "
-                        "calls, %u large-node levels, %u small roots, %u small-node levels\n",
-                        what.c_str(), q.summary().c_str(), cmp.differing, cmp.nodes, sahGpu, sahRef, g.stats.launches,
-                        g.stats.largeIterations, g.stats.smallRoots, g.stats.smallLevels);
+            std::printf(
+                "%s: %s; %u of %u nodes differ from the CPU tree (SAH %.2f against %.2f); %u kernel "
+                "calls, %u large-node levels, %u small roots, %u small-node levels\n",
+                what.c_str(), q.summary().c_str(), cmp.differing, cmp.nodes, sahGpu, sahRef, g.stats.launches,
+                g.stats.largeIterations, g.stats.smallRoots, g.stats.smallLevels);
         }
     }
 }
@@ -244,8 +251,10 @@ TEST(GpuKdTree, StrataSwitchesBuildTheSameTree) {
             EXPECT_EQ(b.stats.idleLevels, cfg.lookahead) << what;
             // (Zhou08's level count may differ by one: equal-cost splits are
             // taken by candidate number, and [A]'s atomics order the triangles.)
-            if (cfg.snsSubtree) EXPECT_EQ(b.stats.smallLevels, 0u) << what;
-            else EXPECT_GT(b.stats.smallLevels, 2u) << what;
+            if (cfg.snsSubtree)
+                EXPECT_EQ(b.stats.smallLevels, 0u) << what;
+            else
+                EXPECT_GT(b.stats.smallLevels, 2u) << what;
             if (cfg.lookahead) EXPECT_EQ(b.stats.libraryCalls, 0u) << what;
         }
     }

@@ -82,7 +82,8 @@ void expectHitsMatch(const GeometryView& geo, const std::vector<Ray>& rays, cons
     for (size_t i = 0; i < rays.size(); ++i) {
         bool same = closeHit(got[i], ref[i]);
         bool ok = same || sameOrGrazing(geo, rays[i], got[i], ref[i]);
-        if (!ok && bad < 3) ADD_FAILURE() << label << " ray " << i << ": gpu " << describe(got[i]) << ", cpu " << describe(ref[i]);
+        if (!ok && bad < 3)
+            ADD_FAILURE() << label << " ray " << i << ": gpu " << describe(got[i]) << ", cpu " << describe(ref[i]);
         bad += !ok;
         grazing += ok && !same;
     }

@@ -132,7 +132,8 @@ TEST(GpuVd, LastBounceAnyHitRendersTheSameImage) {
     for (int bounces : {1, 2}) {
         Scene off = s;
         off.options.vd.lastBounceAnyHit = false;
-        const std::vector<float> a = render(s, "cuda", "direct", bounces, 2), b = render(off, "cuda", "direct", bounces, 2);
+        const std::vector<float> a = render(s, "cuda", "direct", bounces, 2),
+                                 b = render(off, "cuda", "direct", bounces, 2);
         EXPECT_EQ(a, b) << bounces << " bounces";
     }
 }
@@ -197,8 +198,7 @@ TEST(GpuVd, LevelOptionsChangeTheSurfaceAndFrozenLodHolds) {
         for (int f = 0; f < 6; ++f) r->renderFrame(0.0f, uint64_t(f));
         r->finish();
         FrameRecord fr;
-        while (r->popRecord(fr)) {
-        }
+        while (r->popRecord(fr)) {}
         std::vector<float> img;
         r->readRadiance(img);
         return img;

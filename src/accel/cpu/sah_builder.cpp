@@ -60,7 +60,11 @@ struct Builder {
                 cnt += binCount[b];
                 if (cnt == 0 || rightCount[b + 1] == 0) continue;
                 float cost = acc.area() * cnt + rightArea[b + 1] * rightCount[b + 1];
-                if (cost < bestCost) { bestCost = cost; bestAxis = axis; bestBin = b; }
+                if (cost < bestCost) {
+                    bestCost = cost;
+                    bestAxis = axis;
+                    bestBin = b;
+                }
             }
         }
         float parentArea = box.area();
@@ -69,8 +73,8 @@ struct Builder {
             // All centres coincide: split by count so no leaf grows unbounded.
             return count > uint32_t(cfg.maxLeafSize) ? first + count / 2 : 0;
         }
-        float splitCost = cfg.traversalCost +
-                          cfg.intersectionCost * (parentArea > 0 ? bestCost / parentArea : float(count));
+        float splitCost =
+            cfg.traversalCost + cfg.intersectionCost * (parentArea > 0 ? bestCost / parentArea : float(count));
         if (count <= uint32_t(cfg.maxLeafSize) && leafCost <= splitCost) return 0;
         float lo = cb.lo[bestAxis], scale = nb / (cb.hi[bestAxis] - lo);
         uint32_t* mid = std::partition(idx + first, idx + first + count, [&](uint32_t p) {

@@ -13,7 +13,7 @@ namespace strata {
 struct SahConfig {
     int bins = 16;
     int maxLeafSize = 4;
-    float traversalCost = 1.0f;     // relative to one primitive test
+    float traversalCost = 1.0f;  // relative to one primitive test
     float intersectionCost = 1.0f;
 };
 

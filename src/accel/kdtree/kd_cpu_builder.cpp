@@ -44,11 +44,13 @@ struct Builder {
     }
     bool canSplit(const NodeWork& w) {
         if (w.depth >= cfg.maxDepth) {
-            warn(warnedDepth, "kd-tree: depth cap " + std::to_string(cfg.maxDepth) + " reached; deeper nodes are leaves");
+            warn(warnedDepth,
+                 "kd-tree: depth cap " + std::to_string(cfg.maxDepth) + " reached; deeper nodes are leaves");
             return false;
         }
         if (out.nodes.size() + 2 > nodeBudget) {
-            warn(warnedNodes, "kd-tree: node cap " + std::to_string(nodeBudget) + " reached; remaining nodes are leaves");
+            warn(warnedNodes,
+                 "kd-tree: node cap " + std::to_string(nodeBudget) + " reached; remaining nodes are leaves");
             return false;
         }
         return true;
@@ -266,7 +268,9 @@ HostKdTree buildKdTreeCpu(const std::vector<Vec3>& pos, const std::vector<Tri>& 
         root.refs.push_back({t, box});
         root.cell.grow(box);
     }
-    if (skipped) bb.out.stats.warnings.push_back("kd-tree: " + std::to_string(skipped) + " triangles with non-finite vertices left out");
+    if (skipped)
+        bb.out.stats.warnings.push_back("kd-tree: " + std::to_string(skipped) +
+                                        " triangles with non-finite vertices left out");
     if (root.refs.empty()) return std::move(bb.out);  // empty tree
     bb.out.bounds = root.cell;
     bb.out.nodes.resize(1);

@@ -25,7 +25,8 @@ namespace strata {
 struct KdBuildStats {
     uint32_t largeIterations = 0, smallRoots = 0;
     uint32_t innerNodes = 0, leaves = 0, emptyLeaves = 0, refs = 0, maxDepth = 0;
-    uint32_t maxSmallNodes = 0, maxSmallRefs = 0;  // the largest small-root subtree (the GPU builds it in shared memory)
+    uint32_t maxSmallNodes = 0,
+             maxSmallRefs = 0;          // the largest small-root subtree (the GPU builds it in shared memory)
     std::vector<std::string> warnings;  // caps hit (depth, node count, references)
 };
 

@@ -28,7 +28,7 @@ struct LevelArgs {
     SmallRoot* small;
     uint32_t smallCapacity;
     const uint32_t* curTri;
-    Aabb* curBox;          // Original's counting pass stores each split reference's left box here
+    Aabb* curBox;  // Original's counting pass stores each split reference's left box here
     uint32_t* nextTri;
     Aabb* nextBox;
     uint32_t refCapacity;
@@ -38,8 +38,8 @@ struct LevelArgs {
     uint32_t nodeBudget;
     uint32_t* counters;
     // per reference of the current list (Original: stored between its kernels)
-    uint32_t* refFlags;    // bit 0: left, bit 1: right, bits 8-15 and 16-23: offsets within the chunk
-    Aabb* rightBox;        // the right child's (clipped) box
+    uint32_t* refFlags;  // bit 0: left, bit 1: right, bits 8-15 and 16-23: offsets within the chunk
+    Aabb* rightBox;      // the right child's (clipped) box
     // per active node (nodeStride entries per array)
     uint32_t nodeStride;
     uint32_t* chunkFirst;  // first chunk of the node; [active nodes]: the number of chunks
@@ -53,18 +53,18 @@ struct LevelArgs {
     uint32_t* leftBase;
     uint32_t* rightBase;
     uint32_t* childDepth;
-    uint32_t* bins;        // strata's binned SAH: bins[b * nodeStride + node], b < 6 * kKdBins (starts on x y z,
-                           // then ends); zero at each level's start (the build clears them, lnsBinnedSplits
-                           // after use)
-    int* sahAxis;          // lnsBinnedSplits' choice per node (-1: no boundary inside the cell)
+    uint32_t* bins;  // strata's binned SAH: bins[b * nodeStride + node], b < 6 * kKdBins (starts on x y z,
+                     // then ends); zero at each level's start (the build clears them, lnsBinnedSplits
+                     // after use)
+    int* sahAxis;    // lnsBinnedSplits' choice per node (-1: no boundary inside the cell)
     float* sahPlane;
     // per chunk
     uint32_t* chunkNode;
-    uint32_t* chunkL;      // Original: per-chunk counts (the chapter's array [A])
+    uint32_t* chunkL;  // Original: per-chunk counts (the chapter's array [A])
     uint32_t* chunkR;
-    uint32_t* scanL;       // Original: their inclusive segmented scans (array [B])
+    uint32_t* scanL;  // Original: their inclusive segmented scans (array [B])
     uint32_t* scanR;
-    float* chunkComp;      // Original: chunk AABBs, component-major: chunkComp[k * chunkStride + chunk]
+    float* chunkComp;  // Original: chunk AABBs, component-major: chunkComp[k * chunkStride + chunk]
     uint32_t chunkStride;
     KdConfig cfg;
     bool ballot, shflReduce, atomicBoxes;
@@ -203,8 +203,10 @@ __global__ void lnsSegmentedReduce(LevelArgs a, int component) {
         const uint32_t first = a.chunkFirst[node], end = a.chunkFirst[node + 1];
         float lo[3] = {3.0e38f, 3.0e38f, 3.0e38f}, hi[3] = {-3.0e38f, -3.0e38f, -3.0e38f};
         for (uint32_t c = first + threadIdx.x; c < end; c += blockDim.x) {
-            if (isMax) hi[0] = fmaxf(hi[0], in[c]);
-            else lo[0] = fminf(lo[0], in[c]);
+            if (isMax)
+                hi[0] = fmaxf(hi[0], in[c]);
+            else
+                lo[0] = fminf(lo[0], in[c]);
         }
         blockReduceBox(s, lo, hi, a.shflReduce);
         if (threadIdx.x == 0) a.box[component * a.nodeStride + node] = isMax ? hi[0] : lo[0];
@@ -334,8 +336,14 @@ __device__ void splitNode(const LevelArgs& a, uint32_t i) {
             float plane;
             uint32_t c;
             if (!kdEmptyCut(cell, tight, axis, side, a.cfg.emptySpaceRatio, plane)) continue;
-            if (int(depth) >= a.cfg.maxDepth) { atomicOr(&a.counters[kFlags], kFlagDepth); continue; }
-            if (!allocate(&a.counters[kNodes], 2, a.nodeBudget, c)) { atomicOr(&a.counters[kFlags], kFlagNodes); continue; }
+            if (int(depth) >= a.cfg.maxDepth) {
+                atomicOr(&a.counters[kFlags], kFlagDepth);
+                continue;
+            }
+            if (!allocate(&a.counters[kNodes], 2, a.nodeBudget, c)) {
+                atomicOr(&a.counters[kFlags], kFlagNodes);
+                continue;
+            }
             a.nodes[node] = KdNode::inner(axis, plane, c);
             a.nodes[side == 0 ? c : c + 1] = KdNode::leaf(0, 0);
             node = side == 0 ? c + 1 : c;
@@ -354,9 +362,15 @@ __device__ void splitNode(const LevelArgs& a, uint32_t i) {
     } else if (!(e[axis] > 0.0f)) {
         return;
     }
-    if (int(depth) >= a.cfg.maxDepth) { atomicOr(&a.counters[kFlags], kFlagDepth); return; }
+    if (int(depth) >= a.cfg.maxDepth) {
+        atomicOr(&a.counters[kFlags], kFlagDepth);
+        return;
+    }
     const uint32_t reserve = atomicAdd(&a.counters[kNextRefs], 2 * n.count);
-    if (reserve + 2 * n.count > a.refCapacity) { atomicOr(&a.counters[kFlags], kFlagRefs); return; }
+    if (reserve + 2 * n.count > a.refCapacity) {
+        atomicOr(&a.counters[kFlags], kFlagRefs);
+        return;
+    }
     // The children are allocated once their triangles are counted, if
     // kdLargeStep makes the split (nextLevelNode).
     a.splitAxis[i] = axis;
@@ -366,14 +380,12 @@ __device__ void splitNode(const LevelArgs& a, uint32_t i) {
     a.childDepth[i] = depth + 1;
 }
 
-__global__ void lnsSplitNodes(LevelArgs a) {
-    FOR_EACH_THREAD(i, a.counters[kActive]) splitNode(a, i);
-}
+__global__ void lnsSplitNodes(LevelArgs a) { FOR_EACH_THREAD(i, a.counters[kActive]) splitNode(a, i); }
 
 // Classification of one reference against its node's split, with the clipped
 // bounds for each side (a straddling triangle is clipped to each child cell).
-__device__ void classifyRef(const LevelArgs& a, uint32_t node, uint32_t ref, bool valid, bool& toL, bool& toR,
-                            Aabb& bl, Aabb& br, uint32_t& tri) {
+__device__ void classifyRef(const LevelArgs& a, uint32_t node, uint32_t ref, bool valid, bool& toL, bool& toR, Aabb& bl,
+                            Aabb& br, uint32_t& tri) {
     toL = toR = false;
     if (!valid || a.splitAxis[node] < 0) return;
     const int axis = a.splitAxis[node];
@@ -524,7 +536,10 @@ __global__ void lnsScatter(LevelArgs a) {
 __device__ void pushSmall(const LevelArgs& a, uint32_t node, uint32_t offset, uint32_t count, uint32_t depth,
                           const Aabb& cell, bool forceLeaf, bool fromCur) {
     const uint32_t s = atomicAdd(&a.counters[kSmall], 1u);
-    if (s >= a.smallCapacity) { atomicOr(&a.counters[kFlags], kFlagSmallStore); return; }
+    if (s >= a.smallCapacity) {
+        atomicOr(&a.counters[kFlags], kFlagSmallStore);
+        return;
+    }
     SmallRoot r;
     r.node = node, r.offset = offset, r.count = count, r.depth = depth, r.cell = cell;
     r.forceLeaf = forceLeaf || count > 64;
@@ -576,9 +591,7 @@ __device__ void nextLevelNode(const LevelArgs& a, uint32_t i) {
     }
 }
 
-__global__ void lnsNextLevel(LevelArgs a) {
-    FOR_EACH_THREAD(i, a.counters[kActive]) nextLevelNode(a, i);
-}
+__global__ void lnsNextLevel(LevelArgs a) { FOR_EACH_THREAD(i, a.counters[kActive]) nextLevelNode(a, i); }
 
 // Copies the references of the level's new small roots into the small-root store.
 __global__ void lnsCollectSmall(LevelArgs a, uint32_t* storeTri, Aabb* storeBox, uint32_t storeCapacity) {
@@ -625,9 +638,10 @@ void KdGpuBuilder::build(const Vec3* pos, const Tri* tris, uint32_t numTris, con
         const uint32_t overflow = buildPass(pos, tris, numTris, config, ctx, growth);
         if (!overflow) return;
         if (growth == kMaxGrowth)
-            throw Error(std::string("kd-tree (gpu): ") + (overflow & kdgpu::kFlagPrim ? "primIndex" : "small-root store") +
-                        " overflow over " + std::to_string(numTris) + " triangles, also at " +
-                        std::to_string(1u << growth) + "x the usual size; the tree is incomplete");
+            throw Error(std::string("kd-tree (gpu): ") +
+                        (overflow & kdgpu::kFlagPrim ? "primIndex" : "small-root store") + " overflow over " +
+                        std::to_string(numTris) + " triangles, also at " + std::to_string(1u << growth) +
+                        "x the usual size; the tree is incomplete");
     }
 }
 
@@ -646,7 +660,7 @@ struct KdGpuBuilder::KdPassScratch {
 // The pass's arrays, sized for numTris at 2^growth times the usual output
 // (the builder's, reused from build to build), and the level arguments over them.
 KdGpuBuilder::KdPassScratch KdGpuBuilder::allocatePass(const Vec3* pos, const Tri* tris, uint32_t numTris,
-                                                     const KdConfig& cfg, uint32_t growth) {
+                                                       const KdConfig& cfg, uint32_t growth) {
     using namespace kdgpu;
     KdPassScratch z;
     z.nodeBudget = kdNodeBudget(cfg, numTris);
@@ -781,8 +795,8 @@ uint32_t KdGpuBuilder::largeNodeStage(KdPassScratch& z, const KdConfig& cfg, con
         if (cfg.largeSah) STRATA_CUDA_CHECK(cudaMemsetAsync(bins_.data(), 0, bins_.bytes(), stream));
         launch(ctx, "build/kd_large/triangle_bounds", perItem(numTris, kBlock), kdTriangleBounds, pos, tris, numTris,
                refTri_[0].data(), refBox_[0].data(), ctr, ctr + kNumCounters);
-        launch(ctx, "build/kd_large/init_root", {1, 1}, kdInitRoot, reinterpret_cast<ActiveNode*>(active_[0].data()), ctr,
-               ctr + kNumCounters, bounds_d_.data());
+        launch(ctx, "build/kd_large/init_root", {1, 1}, kdInitRoot, reinterpret_cast<ActiveNode*>(active_[0].data()),
+               ctr, ctr + kNumCounters, bounds_d_.data());
         STRATA_CUDA_CHECK(
             cudaMemcpyAsync(hostBounds_.data(), bounds_d_.data(), sizeof(Aabb), cudaMemcpyDeviceToHost, stream));
         uint32_t numActive = 0, numChunks = 0;  // the level's sizes, when the host knows them
@@ -793,7 +807,8 @@ uint32_t KdGpuBuilder::largeNodeStage(KdPassScratch& z, const KdConfig& cfg, con
         }
         for (uint32_t level = 0;; ++level) {
             if (level == maxLevels)
-                throw Error("kd-tree (gpu): large-node stage past its limit of " + std::to_string(maxLevels) + " levels");
+                throw Error("kd-tree (gpu): large-node stage past its limit of " + std::to_string(maxLevels) +
+                            " levels");
             const int cur = level & 1;
             a.active = reinterpret_cast<const ActiveNode*>(active_[cur].data());
             a.nextActive = reinterpret_cast<ActiveNode*>(active_[cur ^ 1].data());
@@ -807,8 +822,8 @@ uint32_t KdGpuBuilder::largeNodeStage(KdPassScratch& z, const KdConfig& cfg, con
                 for (int k = 0; k < 6; ++k) {
                     if (hostSizes)
                         library("build/kd_large/cub_segmented_reduce", [&] {
-                            librarySegmentedReduce(libraryTemp_, a.chunkComp + k * size_t(chunkCap),
-                                                   a.box + k * stride, numActive, a.chunkFirst, k >= 3, stream);
+                            librarySegmentedReduce(libraryTemp_, a.chunkComp + k * size_t(chunkCap), a.box + k * stride,
+                                                   numActive, a.chunkFirst, k >= 3, stream);
                         });
                     else
                         launch(ctx, "build/kd_large/segmented_reduce", {nodeGrid, kBlock}, lnsSegmentedReduce, a, k);
@@ -838,8 +853,8 @@ uint32_t KdGpuBuilder::largeNodeStage(KdPassScratch& z, const KdConfig& cfg, con
             launch(ctx, "build/kd_large/next_level", {nodeThreadGrid, kBlock}, lnsNextLevel, a);
             launch(ctx, "build/kd_large/collect_small", {nodeGrid, kBlock}, lnsCollectSmall, a, smallTri_.data(),
                    smallBox_.data(), storeCap);
-            STRATA_CUDA_CHECK(cudaMemcpyAsync(snap + size_t(level) * kNumCounters, ctr,
-                                              kNumCounters * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream));
+            STRATA_CUDA_CHECK(cudaMemcpyAsync(snap + size_t(level) * kNumCounters, ctr, kNumCounters * sizeof(uint32_t),
+                                              cudaMemcpyDeviceToHost, stream));
             levelDone_[level % (lookahead + 1)].record(stream);
             enqueued = level + 1;
             if (level < lookahead) continue;
@@ -875,9 +890,19 @@ void KdGpuBuilder::smallNodeStage(KdPassScratch& z, const KdConfig& cfg, const L
         StageScope s(ctx.timer, "build/kd_small");
         candPlane_.resize(size_t(numSmall) * 384);
         candMask_.resize(size_t(numSmall) * 384);
-        SmallStageArgs sa{reinterpret_cast<const SmallRoot*>(small_.data()), numSmall, smallTri_.data(),
-                          smallBox_.data(), candPlane_.data(), candMask_.data(), nodes_.data(), nodeBudget,
-                          primIndex_.data(), primCap, ctr, cfg, cfg.opts.has(KdOpts::E)};
+        SmallStageArgs sa{reinterpret_cast<const SmallRoot*>(small_.data()),
+                          numSmall,
+                          smallTri_.data(),
+                          smallBox_.data(),
+                          candPlane_.data(),
+                          candMask_.data(),
+                          nodes_.data(),
+                          nodeBudget,
+                          primIndex_.data(),
+                          primCap,
+                          ctr,
+                          cfg,
+                          cfg.opts.has(KdOpts::E)};
         const SmallStageResult r = runSmallStage(sa, smallList_, smallCount_, ctx);
         stats_.smallLevels = r.levels;
         readCounters(ctx.stream);
@@ -907,9 +932,14 @@ uint32_t KdGpuBuilder::buildPass(const Vec3* pos, const Tri* tris, uint32_t numT
     stats_.nodes = host[kNodes];
     stats_.refs = host[kPrimRefs];
     const uint32_t flags = host[kFlags];
-    if (flags & kFlagDepth) stats_.warnings.push_back("kd-tree: depth cap " + std::to_string(cfg.maxDepth) + " reached; deeper nodes are leaves");
-    if (flags & kFlagNodes) stats_.warnings.push_back("kd-tree: node cap " + std::to_string(nodeBudget) + " reached; remaining nodes are leaves");
-    if (flags & kFlagRefs) stats_.warnings.push_back("kd-tree: reference cap reached; remaining large nodes are leaves");
+    if (flags & kFlagDepth)
+        stats_.warnings.push_back("kd-tree: depth cap " + std::to_string(cfg.maxDepth) +
+                                  " reached; deeper nodes are leaves");
+    if (flags & kFlagNodes)
+        stats_.warnings.push_back("kd-tree: node cap " + std::to_string(nodeBudget) +
+                                  " reached; remaining nodes are leaves");
+    if (flags & kFlagRefs)
+        stats_.warnings.push_back("kd-tree: reference cap reached; remaining large nodes are leaves");
     if (flags & kFlagStack) stats_.warnings.push_back("kd-tree: small-node stack full; nodes made leaves");
     if (flags & kFlagLocal)
         stats_.warnings.push_back("kd-tree: a small node's subtree outgrew the shared-memory store; nodes made leaves");
@@ -924,7 +954,8 @@ void KdGpuBuilder::download(std::vector<KdNode>& nodes, std::vector<uint32_t>& p
     nodes.resize(stats_.nodes);
     primIndex.resize(stats_.refs);
     if (stats_.nodes)
-        STRATA_CUDA_CHECK(cudaMemcpy(nodes.data(), nodes_.data(), nodes.size() * sizeof(KdNode), cudaMemcpyDeviceToHost));
+        STRATA_CUDA_CHECK(
+            cudaMemcpy(nodes.data(), nodes_.data(), nodes.size() * sizeof(KdNode), cudaMemcpyDeviceToHost));
     if (stats_.refs)
         STRATA_CUDA_CHECK(cudaMemcpy(primIndex.data(), primIndex_.data(), primIndex.size() * sizeof(uint32_t),
                                      cudaMemcpyDeviceToHost));
@@ -934,8 +965,7 @@ size_t KdGpuBuilder::memoryBytes() const {
     size_t b = nodes_.bytes() + primIndex_.bytes() + small_.bytes() + smallTri_.bytes() + smallBox_.bytes() +
                nodeU32_.bytes() + nodeF32_.bytes() + chunkU32_.bytes() + chunkF32_.bytes() + cutCell_.bytes() +
                refFlags_.bytes() + rightBox_.bytes() + bins_.bytes() + libraryTemp_.bytes() + smallList_[0].bytes() +
-               smallList_[1].bytes() +
-               counters_.bytes() + candPlane_.bytes() + candMask_.bytes() + bounds_d_.bytes();
+               smallList_[1].bytes() + counters_.bytes() + candPlane_.bytes() + candMask_.bytes() + bounds_d_.bytes();
     for (int k = 0; k < 2; ++k) b += refTri_[k].bytes() + refBox_[k].bytes() + active_[k].bytes();
     return b;
 }

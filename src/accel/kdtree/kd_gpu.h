@@ -38,8 +38,8 @@ struct KdGpuStats {
     uint32_t launches = 0, largeIterations = 0, smallRoots = 0, nodes = 0, refs = 0;
     uint32_t libraryCalls = 0;  // CUB calls (the Original's segmented scans and reductions)
     uint32_t smallLevels = 0;   // Zhou08's small-node stage: levels (0: accel.kd_small = subtree)
-    uint32_t passes = 1;      // builds run: more than 1 when the output arrays had to grow
-    uint32_t idleLevels = 0;  // large-node levels enqueued past the last (no active node; counted in launches)
+    uint32_t passes = 1;        // builds run: more than 1 when the output arrays had to grow
+    uint32_t idleLevels = 0;    // large-node levels enqueued past the last (no active node; counted in launches)
     std::vector<std::string> warnings;  // caps hit
 };
 

@@ -26,24 +26,31 @@ struct SmallRoot {  // a node handed to the small-node stage
 };
 
 enum CounterIndex : uint32_t {
-    kNodes = 0,      // allocated output nodes
-    kNextActive,     // large nodes of the next level
-    kNextRefs,       // extent of the next level's reference list
-    kSmall,          // small roots
-    kSmallRefs,      // references copied to the small-root store
-    kPrimRefs,       // primIndex entries written
-    kFlags,          // caps hit (bits below)
+    kNodes = 0,   // allocated output nodes
+    kNextActive,  // large nodes of the next level
+    kNextRefs,    // extent of the next level's reference list
+    kSmall,       // small roots
+    kSmallRefs,   // references copied to the small-root store
+    kPrimRefs,    // primIndex entries written
+    kFlags,       // caps hit (bits below)
     kNumChunks,
-    kActive,         // large nodes of the current level (set when the level begins)
-    kFirstSmall,     // small roots before the current level
-    kValidRefs,      // triangles with finite vertices (the root's count)
-    kNextChunks,     // chunks of the next level's large nodes (the host sizes CUB's calls with it)
-    kSmallList0,     // Zhou08 small-node stage: nodes in the even levels' lists
-    kSmallList1,     //   and in the odd levels' lists
+    kActive,      // large nodes of the current level (set when the level begins)
+    kFirstSmall,  // small roots before the current level
+    kValidRefs,   // triangles with finite vertices (the root's count)
+    kNextChunks,  // chunks of the next level's large nodes (the host sizes CUB's calls with it)
+    kSmallList0,  // Zhou08 small-node stage: nodes in the even levels' lists
+    kSmallList1,  //   and in the odd levels' lists
     kNumCounters
 };
-enum : uint32_t { kFlagDepth = 1, kFlagNodes = 2, kFlagRefs = 4, kFlagSmallStore = 8, kFlagPrim = 16, kFlagStack = 32,
-               kFlagLocal = 64 };
+enum : uint32_t {
+    kFlagDepth = 1,
+    kFlagNodes = 2,
+    kFlagRefs = 4,
+    kFlagSmallStore = 8,
+    kFlagPrim = 16,
+    kFlagStack = 32,
+    kFlagLocal = 64
+};
 
 struct SmallStageArgs {
     const SmallRoot* roots;

@@ -30,11 +30,11 @@ void librarySegmentedInclusiveSum(DeviceBuffer<unsigned char>& temp, const uint3
                                   uint32_t* out, uint32_t n, cudaStream_t stream) {
     if (n == 0) return;
     size_t bytes = 0;
-    STRATA_CUDA_CHECK(cub::DeviceScan::InclusiveSumByKey(nullptr, bytes, keys, in, out, n, cuda::std::equal_to<>{},
-                                                         stream));
+    STRATA_CUDA_CHECK(
+        cub::DeviceScan::InclusiveSumByKey(nullptr, bytes, keys, in, out, n, cuda::std::equal_to<>{}, stream));
     temp.resize(std::max<size_t>(bytes, 1));
-    STRATA_CUDA_CHECK(cub::DeviceScan::InclusiveSumByKey(temp.data(), bytes, keys, in, out, n,
-                                                         cuda::std::equal_to<>{}, stream));
+    STRATA_CUDA_CHECK(
+        cub::DeviceScan::InclusiveSumByKey(temp.data(), bytes, keys, in, out, n, cuda::std::equal_to<>{}, stream));
 }
 
 }  // namespace strata::kdgpu

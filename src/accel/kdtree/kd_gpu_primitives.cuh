@@ -14,7 +14,7 @@
 
 namespace strata::kdgpu {
 
-constexpr int kBlock = 256;      // threads per block = triangles per chunk (Zhou08)
+constexpr int kBlock = 256;  // threads per block = triangles per chunk (Zhou08)
 constexpr int kWarps = kBlock / 32;
 
 // Parallel bit count without the intrinsic (Manku's "parallel count").

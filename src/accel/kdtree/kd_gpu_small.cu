@@ -117,8 +117,10 @@ __device__ SplitChoice bestSmallSplit(const SmallStageArgs& a, const Work& w, ui
         const int end = int(6 * (compact ? n : rootCount));
         for (int k = t; k < end; k += kSmallBlock) {
             int c = k;  // the candidate: 6 * triangle + kind, as the root numbers them
-            if (compact) c = 6 * nodeTri[k / 6] + k % 6;
-            else if (!((w.mask >> (c / 6)) & 1ull)) continue;
+            if (compact)
+                c = 6 * nodeTri[k / 6] + k % 6;
+            else if (!((w.mask >> (c / 6)) & 1ull))
+                continue;
             const int ax = (c % 6) / 2;
             const float p = plane[c];
             if (!(p > w.cell.lo[ax] && p < w.cell.hi[ax])) continue;
@@ -185,8 +187,10 @@ __device__ KdNode globalNode(const LocalTree& l, uint32_t slot, uint32_t nodeBas
     KdNode n;
     n.a = l.node[slot].x;
     n.b = l.node[slot].y;
-    if (!n.isLeaf()) n.b += nodeBase << 2;  // child index field
-    else if (!((l.absolute[slot >> 5] >> (slot & 31)) & 1u)) n.a += refBase;
+    if (!n.isLeaf())
+        n.b += nodeBase << 2;  // child index field
+    else if (!((l.absolute[slot >> 5] >> (slot & 31)) & 1u))
+        n.a += refBase;
     return n;
 }
 
@@ -195,8 +199,10 @@ __device__ KdNode globalNode(const LocalTree& l, uint32_t slot, uint32_t nodeBas
 __device__ void writeRootLeaf(const SmallStageArgs& a, const SmallRoot& root, int& ok, uint32_t& base) {
     if (threadIdx.x == 0) {
         ok = allocate(&a.counters[kPrimRefs], root.count, a.primCapacity, base);
-        if (ok) a.nodes[root.node] = KdNode::leaf(base, root.count);
-        else atomicOr(&a.counters[kFlags], kFlagPrim);
+        if (ok)
+            a.nodes[root.node] = KdNode::leaf(base, root.count);
+        else
+            atomicOr(&a.counters[kFlags], kFlagPrim);
     }
     __syncthreads();
     if (ok)
@@ -247,9 +253,12 @@ __global__ void snsSplitToLeaves(SmallStageArgs a) {
         if (t == 0) {
             decision = 0;  // 0: leaf, 1: split
             if (bestC >= 0) {
-                if (int(w.depth) >= a.cfg.maxDepth) atomicOr(&a.counters[kFlags], kFlagDepth);
-                else if (sp + 2 > kStack) atomicOr(&a.counters[kFlags], kFlagStack);
-                else if (local.nodeCount + 2 > kLocalNodes) atomicOr(&a.counters[kFlags], kFlagLocal);
+                if (int(w.depth) >= a.cfg.maxDepth)
+                    atomicOr(&a.counters[kFlags], kFlagDepth);
+                else if (sp + 2 > kStack)
+                    atomicOr(&a.counters[kFlags], kFlagStack);
+                else if (local.nodeCount + 2 > kLocalNodes)
+                    atomicOr(&a.counters[kFlags], kFlagLocal);
                 else {
                     const uint32_t first = local.nodeCount;
                     local.nodeCount += 2;
@@ -287,8 +296,10 @@ __global__ void snsSplitToLeaves(SmallStageArgs a) {
             const uint32_t pos = leafSlot(w.mask, root.count, a.popc, scan, in);
             if (in) {
                 const uint32_t tri = a.tri[root.offset + t];
-                if (refsGlobal) a.primIndex[base + pos] = tri;
-                else local.ref[base + pos] = tri;
+                if (refsGlobal)
+                    a.primIndex[base + pos] = tri;
+                else
+                    local.ref[base + pos] = tri;
             }
         }
         __syncthreads();
@@ -319,7 +330,8 @@ __global__ void snsSplitToLeaves(SmallStageArgs a) {
         writeRootLeaf(a, root, decision, base);
         return;
     }
-    for (uint32_t i = t; i < local.nodeCount; i += blockDim.x) a.nodes[nodeBase + i] = globalNode(local, i, nodeBase, refBase);
+    for (uint32_t i = t; i < local.nodeCount; i += blockDim.x)
+        a.nodes[nodeBase + i] = globalNode(local, i, nodeBase, refBase);
     for (uint32_t i = t; i < local.refCount; i += blockDim.x) a.primIndex[refBase + i] = local.ref[i];
     if (t == 0) a.nodes[root.node] = globalNode(local, kRootSlot, nodeBase, refBase);
 }
@@ -377,8 +389,10 @@ __global__ void snsSplitLevel(SmallStageArgs a, const SmallNode* list, SmallNode
         const int c = choice.candidate;
         uint32_t first;
         if (c >= 0) {
-            if (int(w.depth) >= a.cfg.maxDepth) atomicOr(&a.counters[kFlags], kFlagDepth);
-            else if (!allocate(&a.counters[kNodes], 2, a.nodeBudget, first)) atomicOr(&a.counters[kFlags], kFlagNodes);
+            if (int(w.depth) >= a.cfg.maxDepth)
+                atomicOr(&a.counters[kFlags], kFlagDepth);
+            else if (!allocate(&a.counters[kNodes], 2, a.nodeBudget, first))
+                atomicOr(&a.counters[kFlags], kFlagNodes);
             else {
                 const int ax = (c % 6) / 2;
                 const float p = __ldg(&plane[c]);
@@ -428,8 +442,8 @@ SmallStageResult runSmallStage(const SmallStageArgs& a, DeviceBuffer<unsigned ch
         if (level > uint32_t(kKdMaxDepth) + 1)  // every level is one deeper, the depth cap makes leaves
             throw Error("kd-tree (gpu): small-node stage past its limit of " + std::to_string(kKdMaxDepth + 1) +
                         " levels");
-        STRATA_CUDA_CHECK(cudaMemcpyAsync(hostCount.data(), &a.counters[kSmallList0 + (level & 1)],
-                                          sizeof(uint32_t), cudaMemcpyDeviceToHost, ctx.stream));
+        STRATA_CUDA_CHECK(cudaMemcpyAsync(hostCount.data(), &a.counters[kSmallList0 + (level & 1)], sizeof(uint32_t),
+                                          cudaMemcpyDeviceToHost, ctx.stream));
         STRATA_CUDA_CHECK(cudaStreamSynchronize(ctx.stream));
         const uint32_t n = *hostCount.data();
         if (n == 0) break;

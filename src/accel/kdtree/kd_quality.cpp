@@ -93,7 +93,8 @@ KdComparison compareKdTrees(const KdView& a, const KdView& b) {
         ++r.nodes;
         const KdNode na = a.nodes[ia], nb = b.nodes[ib];
         if (na.isLeaf() != nb.isLeaf()) {
-            differ(ia, na.isLeaf() ? "leaf in the first tree, inner in the second" : "inner in the first tree, leaf in the second");
+            differ(ia, na.isLeaf() ? "leaf in the first tree, inner in the second"
+                                   : "inner in the first tree, leaf in the second");
             continue;
         }
         if (na.isLeaf()) {

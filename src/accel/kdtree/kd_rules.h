@@ -14,15 +14,15 @@ namespace strata {
 struct KdConfig {
     // Table 13.1's [A]-[E] (GPU builder; the tree is the same with any set).
     KdOpts opts;
-    uint32_t smallNodeMax = 64;      // Zhou08: nodes of <= 64 triangles go to the small-node stage (64-bit masks)
-    float emptySpaceRatio = 0.25f;   // Zhou08: cut off an empty slab wider than 25% of the node
-    float traversalCost = 1.0f;      // SAH, relative units
+    uint32_t smallNodeMax = 64;     // Zhou08: nodes of <= 64 triangles go to the small-node stage (64-bit masks)
+    float emptySpaceRatio = 0.25f;  // Zhou08: cut off an empty slab wider than 25% of the node
+    float traversalCost = 1.0f;     // SAH, relative units
     float intersectionCost = 1.5f;
-    int maxDepth = kKdMaxDepth;      // nodes at this depth become leaves (with a message)
-    uint32_t maxStalls = 2;          // large-node stage: splits in a row that do not pay (kdLargeStep)
-    float largeSplitGain = 0.9f;     // large-node stage: a split pays when its SAH cost is below this
-                                     // fraction of the leaf's (kdLargeStep)
-    uint32_t maxNodes = 0;           // 0: 8 * triangles + 4096 (over it: remaining nodes become leaves)
+    int maxDepth = kKdMaxDepth;   // nodes at this depth become leaves (with a message)
+    uint32_t maxStalls = 2;       // large-node stage: splits in a row that do not pay (kdLargeStep)
+    float largeSplitGain = 0.9f;  // large-node stage: a split pays when its SAH cost is below this
+                                  // fraction of the leaf's (kdLargeStep)
+    uint32_t maxNodes = 0;        // 0: 8 * triangles + 4096 (over it: remaining nodes become leaves)
     // GPU large-node stage scheduling (strata's, accel.kd_lookahead; the tree
     // is the same): levels the host enqueues before it reads a level's sizes
     // back, up to kKdMaxLookahead, the level sizes staying on the device and
@@ -45,8 +45,8 @@ struct KdConfig {
     // the SAH minimum by warp shuffles. Off: every root candidate's mask bit
     // tested, a shared-memory tree reduction (Zhou08, Table 13.1's [E] too).
     bool snsCompact = false;
-    uint32_t maxRefs = 0;            // 0: 8 * triangles + 8192 references in one level of the large-node
-                                     // stage, counted as 2 per triangle of each node split (Fig. 13.2)
+    uint32_t maxRefs = 0;  // 0: 8 * triangles + 8192 references in one level of the large-node
+                           // stage, counted as 2 per triangle of each node split (Fig. 13.2)
 };
 
 constexpr uint32_t kKdMaxLookahead = 2;
@@ -105,8 +105,10 @@ STRATA_HD float kdScaledArea(const Aabb& b, float invScale) {
 
 STRATA_HD Aabb kdChildCell(const Aabb& cell, int axis, float split, bool right) {
     Aabb c = cell;
-    if (right) c.lo[axis] = split;
-    else c.hi[axis] = split;
+    if (right)
+        c.lo[axis] = split;
+    else
+        c.hi[axis] = split;
     return c;
 }
 
@@ -212,16 +214,15 @@ struct KdLargeStep {
     bool split;       // make the split; otherwise the node is a leaf
     uint32_t stalls;  // the children's count of splits in a row that did not pay
 };
-STRATA_HD KdLargeStep kdLargeStep(const KdConfig& c, const Aabb& cell, int axis, float plane, uint32_t n,
-                                  uint32_t nL, uint32_t nR, uint32_t stalls) {
+STRATA_HD KdLargeStep kdLargeStep(const KdConfig& c, const Aabb& cell, int axis, float plane, uint32_t n, uint32_t nL,
+                                  uint32_t nR, uint32_t stalls) {
     if (nL >= n && nR >= n) return {false, stalls};
     const float maxExt = maxComponent(cell.extent());
     const float inv = maxExt > 0.0f ? 1.0f / maxExt : 0.0f;
     const float area = kdScaledArea(cell, inv);
-    const bool pays = area > 0.0f &&
-                      kdSplitCost(c, area, kdScaledArea(kdChildCell(cell, axis, plane, false), inv),
-                                  kdScaledArea(kdChildCell(cell, axis, plane, true), inv), nL, nR) <
-                          c.largeSplitGain * c.intersectionCost * float(n);
+    const bool pays = area > 0.0f && kdSplitCost(c, area, kdScaledArea(kdChildCell(cell, axis, plane, false), inv),
+                                                 kdScaledArea(kdChildCell(cell, axis, plane, true), inv), nL,
+                                                 nR) < c.largeSplitGain * c.intersectionCost * float(n);
     if (pays) return {true, 0u};
     return {stalls < c.maxStalls, stalls + 1};
 }

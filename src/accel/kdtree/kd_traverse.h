@@ -68,8 +68,10 @@ STRATA_HD uint32_t traverseKd(const KdView& kd, const Ray& ray, float& tmax, Int
         const uint32_t farN = belowFirst ? n.rightChild() : n.leftChild();
         if (o == split && fabsf(d) < 1e-30f) {
             // The ray lies in the plane: both cells hold its points.
-            if (sp < kKdStackSize) stack[sp++] = {farN, t0, t1};
-            else if (stats) stats->stackOverflow = true;
+            if (sp < kKdStackSize)
+                stack[sp++] = {farN, t0, t1};
+            else if (stats)
+                stats->stackOverflow = true;
             node = nearN;
             return;
         }
@@ -82,8 +84,10 @@ STRATA_HD uint32_t traverseKd(const KdView& kd, const Ray& ray, float& tmax, Int
         } else if (tp < t0 * (1.0f - kKdIntervalSlack)) {
             node = farN;
         } else {
-            if (sp < kKdStackSize) stack[sp++] = {farN, fminf(tp, t1), t1};
-            else if (stats) stats->stackOverflow = true;
+            if (sp < kKdStackSize)
+                stack[sp++] = {farN, fminf(tp, t1), t1};
+            else if (stats)
+                stats->stackOverflow = true;
             node = nearN;
             t1 = fmaxf(tp, t0);
         }

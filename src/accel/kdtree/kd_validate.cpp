@@ -107,8 +107,9 @@ KdReport validateKdTree(const KdView& kd, const std::vector<Vec3>& pos, const st
                 continue;
             }
             for (uint64_t k = first; k < first + count; ++k)
-                if (kd.primIndex[k] >= numTris) fail("leaf " + std::to_string(c.node) + " references triangle " +
-                                                     std::to_string(kd.primIndex[k]) + " of " + std::to_string(numTris));
+                if (kd.primIndex[k] >= numTris)
+                    fail("leaf " + std::to_string(c.node) + " references triangle " + std::to_string(kd.primIndex[k]) +
+                         " of " + std::to_string(numTris));
             leafOf[c.node] = int32_t(leafCells.size());
             leafCells.push_back(c);
             continue;

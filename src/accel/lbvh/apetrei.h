@@ -64,7 +64,7 @@ STRATA_HD void apetreiBottomUp(int leaf, int n, const Key* keys, const Aabb* pri
         *root = 0;
         return;
     }
-    int i = leaf;  // the current subtree: leaf i, then internal node i
+    int i = leaf;       // the current subtree: leaf i, then internal node i
     int32_t count = 1;  // BvhNode child count: 1 for a leaf, 0 for a node
     // Lines 3-4: the leaf's range and the δ* at both of its ends.
     int rangeLeft = leaf, rangeRight = leaf;
@@ -73,20 +73,20 @@ STRATA_HD void apetreiBottomUp(int leaf, int n, const Key* keys, const Aabb* pri
     for (;;) {  // line 5: repeat
         int p;
         bool isLeftChild = deltaRight < deltaLeft;
-        if (isLeftChild) {  // line 6: "left child of its parent"
-            p = rangeRight;  // line 7: Apetrei index p
+        if (isLeftChild) {                                // line 6: "left child of its parent"
+            p = rangeRight;                               // line 7: Apetrei index p
             storeChild(&nodes[p], false, box, i, count);  // line 8: I_p,left <- this subtree
             memoryFence();
             int32_t other = atomicCasI32(&store[p], kStoreEmpty, rangeLeft);  // line 9
-            if (other == kStoreEmpty) return;  // line 10: first thread up
+            if (other == kStoreEmpty) return;                                 // line 10: first thread up
             rangeRight = other;
             deltaRight = apetreiDelta(keys, n, rangeRight);  // line 11: "recompute outdated value"
-        } else {  // line 12: "right child of its parent p"
-            p = rangeLeft - 1;  // line 13
-            storeChild(&nodes[p], true, box, i, count);  // line 14: I_p,right <- this subtree
+        } else {                                             // line 12: "right child of its parent p"
+            p = rangeLeft - 1;                               // line 13
+            storeChild(&nodes[p], true, box, i, count);      // line 14: I_p,right <- this subtree
             memoryFence();
             int32_t other = atomicCasI32(&store[p], kStoreEmpty, rangeRight);  // line 15
-            if (other == kStoreEmpty) return;  // line 16
+            if (other == kStoreEmpty) return;                                  // line 16
             rangeLeft = other;
             deltaLeft = apetreiDelta(keys, n, rangeLeft - 1);  // line 17
         }

@@ -11,8 +11,8 @@ constexpr int kBlock = 256;
 
 // build/hierarchy (lbvh-apetrei) — Algorithm 3, line 2: "for all leaf node with index i in parallel"
 template <class Key>
-__global__ void apetreiBottomUpKernel(const Key* keys, uint32_t n, const Aabb* primBounds,
-                                      const uint32_t* sortedPrim, BvhNode* nodes, int32_t* store, uint32_t* root) {
+__global__ void apetreiBottomUpKernel(const Key* keys, uint32_t n, const Aabb* primBounds, const uint32_t* sortedPrim,
+                                      BvhNode* nodes, int32_t* store, uint32_t* root) {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) apetreiBottomUp(int(i), int(n), keys, primBounds, sortedPrim, nodes, store, root);
 }

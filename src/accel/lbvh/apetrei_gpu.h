@@ -15,10 +15,10 @@
 namespace strata {
 
 struct LbvhSortedLeaves {
-    const void* keys;          // n sorted Morton codes: uint64_t if wide, else uint32_t
+    const void* keys;  // n sorted Morton codes: uint64_t if wide, else uint32_t
     bool wide;
     uint32_t n;
-    const Aabb* primBounds;    // per primitive, unsorted
+    const Aabb* primBounds;      // per primitive, unsorted
     const uint32_t* sortedPrim;  // sorted position -> primitive id
 };
 

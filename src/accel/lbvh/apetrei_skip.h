@@ -34,9 +34,8 @@ STRATA_HD int32_t skipTarget(const Key* keys, int n, int rangeRight, uint64_t de
 // parent's full range, writes the whole parent: its Karras index q, left
 // child, skip, box, and the BvhNode. store must be ◇ on entry and is left ◇.
 template <class Key>
-STRATA_HD void apetreiSkipBottomUp(int leaf, int n, const Key* keys, const Aabb* primBounds,
-                                   const uint32_t* sortedPrim, StacklessNode* skipNodes, BvhNode* nodes,
-                                   int32_t* store) {
+STRATA_HD void apetreiSkipBottomUp(int leaf, int n, const Key* keys, const Aabb* primBounds, const uint32_t* sortedPrim,
+                                   StacklessNode* skipNodes, BvhNode* nodes, int32_t* store) {
     uint32_t prim = sortedPrim[leaf];
     Aabb box = primBounds[prim];
     // Lines 3-4: the leaf's range and the δ* at both of its ends.
@@ -53,17 +52,17 @@ STRATA_HD void apetreiSkipBottomUp(int leaf, int n, const Key* keys, const Aabb*
     for (;;) {  // line 9: repeat
         int p;
         bool isLeftChild = deltaRight < deltaLeft;
-        memoryFence();  // this subtree's skip node before the vote
-        if (isLeftChild) {  // line 10: "left child of its parent"
+        memoryFence();       // this subtree's skip node before the vote
+        if (isLeftChild) {   // line 10: "left child of its parent"
             p = rangeRight;  // line 11: Apetrei index p
             int32_t other = atomicCasI32(&store[p], kStoreEmpty, rangeLeft);  // line 12
-            if (other == kStoreEmpty) return;  // line 13: first thread up
+            if (other == kStoreEmpty) return;                                 // line 13: first thread up
             rangeRight = other;
-            deltaRight = apetreiDelta(keys, n, rangeRight);  // line 14: "recompute outdated value"
-        } else {  // line 15: "right child of its parent"
-            p = rangeLeft - 1;  // line 16
+            deltaRight = apetreiDelta(keys, n, rangeRight);                    // line 14: "recompute outdated value"
+        } else {                                                               // line 15: "right child of its parent"
+            p = rangeLeft - 1;                                                 // line 16
             int32_t other = atomicCasI32(&store[p], kStoreEmpty, rangeRight);  // line 17
-            if (other == kStoreEmpty) return;  // line 18
+            if (other == kStoreEmpty) return;                                  // line 18
             rangeLeft = other;
             // Line 19 (printed δ*(range_left)): the parent's left end is δ*(range_left - 1).
             deltaLeft = apetreiDelta(keys, n, rangeLeft - 1);

@@ -67,8 +67,8 @@ STRATA_HD void karrasInternalNode(const Key* keys, int n, int i, BvhNode* nodes,
 // (whose sibling box is then complete) continues. Each node stores its
 // children's boxes, so a thread writes the box of the subtree it comes from
 // into its parent's slot, then votes with an atomic counter.
-STRATA_HD void karrasBottomUp(int leaf, int n, const Aabb* primBounds, const uint32_t* sortedPrim,
-                              BvhNode* nodes, const int32_t* parent, uint32_t* visits) {
+STRATA_HD void karrasBottomUp(int leaf, int n, const Aabb* primBounds, const uint32_t* sortedPrim, BvhNode* nodes,
+                              const int32_t* parent, uint32_t* visits) {
     Aabb box = primBounds[sortedPrim[leaf]];
     int child = (n - 1) + leaf;  // parent[] index of the current subtree
     int childNode = leaf;        // index as the parent refers to it
@@ -77,8 +77,10 @@ STRATA_HD void karrasBottomUp(int leaf, int n, const Aabb* primBounds, const uin
         int p = parent[child];
         BvhNode& node = nodes[p];
         bool isLeft = node.left == childNode && (node.leftCount > 0) == childIsLeaf;
-        if (isLeft) node.setLeft(box, node.left, node.leftCount);
-        else node.setRight(box, node.right, node.rightCount);
+        if (isLeft)
+            node.setLeft(box, node.left, node.leftCount);
+        else
+            node.setRight(box, node.right, node.rightCount);
         memoryFence();
         if (atomicAddU32(&visits[p], 1u) == 0) return;  // the sibling is not done yet
         memoryFence();

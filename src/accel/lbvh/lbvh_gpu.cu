@@ -27,8 +27,10 @@ __global__ void centroidBoundsKernel(const Aabb* bounds, uint32_t n, uint32_t* b
     for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
         b.grow(bounds[i].center());
     b = blockUnion<kBlock>(b);
-    if (threadIdx.x < 3) atomicMin(&box[threadIdx.x], encodeOrderedFloat(b.lo[threadIdx.x]));
-    else if (threadIdx.x < 6) atomicMax(&box[threadIdx.x], encodeOrderedFloat(b.hi[threadIdx.x - 3]));
+    if (threadIdx.x < 3)
+        atomicMin(&box[threadIdx.x], encodeOrderedFloat(b.lo[threadIdx.x]));
+    else if (threadIdx.x < 6)
+        atomicMax(&box[threadIdx.x], encodeOrderedFloat(b.hi[threadIdx.x - 3]));
 }
 
 // build/morton: Karras §3, one key per primitive, plus the identity order.
@@ -109,8 +111,13 @@ void LbvhBuilder::build(const LbvhConfig& config, const Aabb* primBounds, uint32
     primIds_.resize(n);
     sceneBox_.resize(6);
     const bool wide = config.mortonBits > 32;
-    if (wide) { keys_.resize(n); sortedKeys_.resize(n); }
-    else { keys32_.resize(n); sortedKeys32_.resize(n); }
+    if (wide) {
+        keys_.resize(n);
+        sortedKeys_.resize(n);
+    } else {
+        keys32_.resize(n);
+        sortedKeys32_.resize(n);
+    }
 
     {
         StageScope s(ctx.timer, "build/bounds");
@@ -122,8 +129,12 @@ void LbvhBuilder::build(const LbvhConfig& config, const Aabb* primBounds, uint32
         launch(ctx, "build/bounds", {grid, kBlock}, centroidBoundsKernel, primBounds, n, sceneBox_.data());
     }
     const LaunchShape perPrim = perItem(n, kBlock);
-    if (wide) launch(ctx, "build/morton", perPrim, mortonKernel<uint64_t>, primBounds, n, sceneBox_.data(), keys_.data(), primIds_.data());
-    else launch(ctx, "build/morton", perPrim, mortonKernel<uint32_t>, primBounds, n, sceneBox_.data(), keys32_.data(), primIds_.data());
+    if (wide)
+        launch(ctx, "build/morton", perPrim, mortonKernel<uint64_t>, primBounds, n, sceneBox_.data(), keys_.data(),
+               primIds_.data());
+    else
+        launch(ctx, "build/morton", perPrim, mortonKernel<uint32_t>, primBounds, n, sceneBox_.data(), keys32_.data(),
+               primIds_.data());
     {
         StageScope s(ctx.timer, "build/sort");
         const int endBit = wide ? 63 : 30;
@@ -139,9 +150,8 @@ void LbvhBuilder::build(const LbvhConfig& config, const Aabb* primBounds, uint32
             sortLaunchesFor_ = n;
             sortBitsFor_ = endBit;
         }
-        libraryCall(ctx, "build/sort", sortLaunches_, [&](cudaStream_t st) {
-            return sortPairs(sortTemp_.data(), tempBytes, n, endBit, wide, st);
-        });
+        libraryCall(ctx, "build/sort", sortLaunches_,
+                    [&](cudaStream_t st) { return sortPairs(sortTemp_.data(), tempBytes, n, endBit, wide, st); });
     }
     if (apetrei) {
         // One bottom-up pass builds the hierarchy and its boxes.
@@ -149,16 +159,22 @@ void LbvhBuilder::build(const LbvhConfig& config, const Aabb* primBounds, uint32
         return;
     }
     const LaunchShape perInternal = perItem(n - 1, kBlock);
-    if (wide) launch(ctx, "build/hierarchy", perInternal, hierarchyKernel<uint64_t>, sortedKeys_.data(), n, nodes_.data(), parent_.data(), visits_.data());
-    else launch(ctx, "build/hierarchy", perInternal, hierarchyKernel<uint32_t>, sortedKeys32_.data(), n, nodes_.data(), parent_.data(), visits_.data());
+    if (wide)
+        launch(ctx, "build/hierarchy", perInternal, hierarchyKernel<uint64_t>, sortedKeys_.data(), n, nodes_.data(),
+               parent_.data(), visits_.data());
+    else
+        launch(ctx, "build/hierarchy", perInternal, hierarchyKernel<uint32_t>, sortedKeys32_.data(), n, nodes_.data(),
+               parent_.data(), visits_.data());
     launch(ctx, "build/aabb", perPrim, bottomUpKernel, primBounds, n, sortedPrim_.data(), nodes_.data(), parent_.data(),
            visits_.data());
 }
 
 void LbvhBuilder::bottomUp(const Aabb* primBounds, const void* sortedKeys, bool wide, const LaunchContext& ctx) {
     LbvhSortedLeaves in{sortedKeys, wide, n_, primBounds, sortedPrim_.data()};
-    if (variant_ == LbvhVariant::Apetrei) launchApetreiBottomUp(in, nodes_.data(), store_.data(), root_.data(), ctx);
-    else launchApetreiSkipBottomUp(in, skipNodes_.data(), nodes_.data(), store_.data(), ctx);
+    if (variant_ == LbvhVariant::Apetrei)
+        launchApetreiBottomUp(in, nodes_.data(), store_.data(), root_.data(), ctx);
+    else
+        launchApetreiSkipBottomUp(in, skipNodes_.data(), nodes_.data(), store_.data(), ctx);
 }
 
 cudaError_t LbvhBuilder::sortPairs(void* temp, size_t& tempBytes, uint32_t n, int endBit, bool wide,
@@ -201,9 +217,9 @@ LbvhCopy LbvhBuilder::download() const {
 }
 
 size_t LbvhBuilder::memoryBytes() const {
-    return nodes_.bytes() + parent_.bytes() + visits_.bytes() + keys_.bytes() + sortedKeys_.bytes() +
-           keys32_.bytes() + sortedKeys32_.bytes() + primIds_.bytes() + sortedPrim_.bytes() + sortTemp_.bytes() +
-           store_.bytes() + root_.bytes() + skipNodes_.bytes();
+    return nodes_.bytes() + parent_.bytes() + visits_.bytes() + keys_.bytes() + sortedKeys_.bytes() + keys32_.bytes() +
+           sortedKeys32_.bytes() + primIds_.bytes() + sortedPrim_.bytes() + sortTemp_.bytes() + store_.bytes() +
+           root_.bytes() + skipNodes_.bytes();
 }
 
 size_t LbvhBuilder::estimateBytes(size_t n) {

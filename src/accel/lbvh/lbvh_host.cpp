@@ -53,10 +53,12 @@ void buildWithKeys(const std::vector<Aabb>& bounds, const Aabb& scene, const Lbv
                 return;
             }
             r.parent.assign(2 * n - 1, -1);
-            for (int i = 0; i < n - 1; ++i) karrasInternalNode(sorted.data(), n, i, r.bvh.nodes.data(), r.parent.data());
+            for (int i = 0; i < n - 1; ++i)
+                karrasInternalNode(sorted.data(), n, i, r.bvh.nodes.data(), r.parent.data());
             std::vector<uint32_t> visits(n - 1, 0);
             for (int leaf : leaves)
-                karrasBottomUp(leaf, n, bounds.data(), order.data(), r.bvh.nodes.data(), r.parent.data(), visits.data());
+                karrasBottomUp(leaf, n, bounds.data(), order.data(), r.bvh.nodes.data(), r.parent.data(),
+                               visits.data());
             return;
         }
         case LbvhVariant::Apetrei: {
@@ -83,8 +85,10 @@ LbvhHostResult buildLbvhHost(const std::vector<Aabb>& primBounds, int mortonBits
     LbvhHostResult r;
     if (primBounds.empty()) return r;
     Aabb scene = centroidBounds(primBounds);
-    if (mortonBits == 30) buildWithKeys<uint32_t>(primBounds, scene, config, r);
-    else buildWithKeys<uint64_t>(primBounds, scene, config, r);
+    if (mortonBits == 30)
+        buildWithKeys<uint32_t>(primBounds, scene, config, r);
+    else
+        buildWithKeys<uint64_t>(primBounds, scene, config, r);
     return r;
 }
 

@@ -53,8 +53,10 @@ STRATA_HD void storeChild(BvhNode* n, bool right, const Aabb& b, int32_t index, 
     d[0] = make_float4(b.lo.x, b.lo.y, b.lo.z, __int_as_float(index));
     d[1] = make_float4(b.hi.x, b.hi.y, b.hi.z, 0.0f);
 #else
-    if (right) n->setRight(b, index, count);
-    else n->setLeft(b, index, count);
+    if (right)
+        n->setRight(b, index, count);
+    else
+        n->setLeft(b, index, count);
 #endif
 }
 STRATA_HD ChildHandOver loadChildCoherent(const BvhNode* n, bool right) {

@@ -79,7 +79,7 @@ std::vector<int32_t> skipsByAlgorithm2(const BvhView& t, const std::vector<uint6
     std::vector<Item> stack = {{0, 0, n - 1}};
     auto algorithm2 = [&](int rangeRight) -> int32_t {
         if (rangeRight == n - 1) return kSkipSentinel;  // lines 1-2
-        int r = rangeRight + 1;                           // line 4
+        int r = rangeRight + 1;                         // line 4
         // Line 5: δ*(r-1) < δ*(r) in the XOR sense is a longer common prefix.
         return deltaStar(r - 1) > deltaStar(r) ? n - 1 + r : r;  // lines 6, 8
     };

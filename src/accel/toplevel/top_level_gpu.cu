@@ -50,7 +50,7 @@ void TopLevelGpu::build(const AccelOptions& o, const std::string& staticKey,
     const BvhTraversal traversal = traversalOf(o);
     {
         StageScope s(ctx.timer, "build/blas");  // the BLAS builds' phases add up in build/bounds, build/morton, ...
-        if (staticKey != staticKey_) {  // static meshes: object space, once per builder
+        if (staticKey != staticKey_) {          // static meshes: object space, once per builder
             for (uint32_t b = 0; b < plan_.numStatic; ++b) {
                 const DeviceBoxes boxes = staticBoxes(b, ctx);
                 blas_[b]->build(blasConfig, boxes.boxes, boxes.count, ctx);
@@ -58,7 +58,8 @@ void TopLevelGpu::build(const AccelOptions& o, const std::string& staticKey,
             staticKey_ = staticKey;
         }
         for (const InstancePlan::Member& mb : plan_.members)  // deforming instances: world space, every frame
-            if (!plan_.isStatic(mb.blas)) blas_[mb.blas]->build(blasConfig, frame.worldBoxes + mb.primBase, mb.prims, ctx);
+            if (!plan_.isStatic(mb.blas))
+                blas_[mb.blas]->build(blasConfig, frame.worldBoxes + mb.primBase, mb.prims, ctx);
     }
 
     std::vector<BlasView> blas(plan_.blas.size());
@@ -87,8 +88,8 @@ void TopLevelGpu::build(const AccelOptions& o, const std::string& staticKey,
     instances_.upload(inst, ctx.stream);
     memberBoxes_.upload(boxes, ctx.stream);
     if (plan_.numDeforming())
-        launch(ctx, "build/top/instance_boxes", {plan_.numDeforming(), kBoxBlock}, instanceBoxesKernel, frame.worldBoxes,
-               boxJobs_.data(), memberBoxes_.data());
+        launch(ctx, "build/top/instance_boxes", {plan_.numDeforming(), kBoxBlock}, instanceBoxesKernel,
+               frame.worldBoxes, boxJobs_.data(), memberBoxes_.data());
     Untimed phases(ctx.timer);  // the top level's build phases count under build/top
     top_.build(LbvhConfig{LbvhVariant::Karras, 63}, memberBoxes_.data(), uint32_t(plan_.members.size()), ctx);
     view_ = TwoLevelView{top_.view(), instances_.data(), blasViews_.data(), uint32_t(plan_.members.size())};

@@ -52,8 +52,8 @@ public:
 private:
     InstancePlan plan_;
     std::vector<std::unique_ptr<LbvhBuilder>> blas_;  // per BLAS of the plan
-    DeviceBuffer<uint32_t> boxJobs_;   // deforming members: (first primitive, count, member slot)
-    DeviceBuffer<Aabb> memberBoxes_;   // per member, world space
+    DeviceBuffer<uint32_t> boxJobs_;                  // deforming members: (first primitive, count, member slot)
+    DeviceBuffer<Aabb> memberBoxes_;                  // per member, world space
     DeviceBuffer<InstanceView> instances_;
     DeviceBuffer<BlasView> blasViews_;
     LbvhBuilder top_;

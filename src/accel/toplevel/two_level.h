@@ -23,7 +23,7 @@
 namespace strata {
 
 struct BlasView {
-    BvhView bvh;              // over local triangles 0..n-1 (or a VD mesh's patches)
+    BvhView bvh;                // over local triangles 0..n-1 (or a VD mesh's patches)
     const Vec3* pos = nullptr;  // what the triangles index: object space, or world space
     const Tri* tris = nullptr;  // local triangle i is tris[i]
 };

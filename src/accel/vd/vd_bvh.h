@@ -219,8 +219,10 @@ STRATA_HD VdNode vdMakeLeaf(const VdPatch& p, const TextureView& map, int level,
     uint32_t x, y;
     vdUnmorton(k, x, y);
     Vec3 c[4];
-    if (grid) vdGridCorners(grid, level, x, y, c);
-    else vdCellCorners(p, map, level, x, y, c);
+    if (grid)
+        vdGridCorners(grid, level, x, y, c);
+    else
+        vdCellCorners(p, map, level, x, y, c);
     return vdLeafFromCorners(c, level, x, y, f);
 }
 
@@ -362,8 +364,10 @@ STRATA_HD uint32_t vdTraverse(const VdNode* nodes, const uint32_t* links, int le
                 uint32_t x, y;
                 vdUnmorton(node - leafStart, x, y);
                 Vec3 c[4];
-                if (grid) vdGridCorners(grid, level, x, y, c);
-                else vdCellCorners(p, map, level, x, y, c);
+                if (grid)
+                    vdGridCorners(grid, level, x, y, c);
+                else
+                    vdCellCorners(p, map, level, x, y, c);
                 if (leavesTested) ++*leavesTested;
                 if (vdIntersectCell(c, ray, tmax)) {
                     best = node;

@@ -19,12 +19,15 @@ VdCullTable vdCullTable(const std::vector<VdPatch>& patches, const std::vector<T
     for (uint32_t k = 0; k < patches.size(); ++k)
         if (origin[k] == k) origins.push_back(k);
     ThreadPool pool;
-    pool.parallelFor(uint32_t(origins.size()), [&](uint32_t i) {
-        const uint32_t k = origins[i];
-        const VdPatch& p = patches[k];
-        const int level = std::max(1, std::min({p.maxLevel, maxLevel, kVdMaxLevel}));
-        vdCullBoxes(p, maps[size_t(p.map)], level, &t.quadrants[4 * size_t(k)], &t.sixteenths[n * k]);
-    }, 1);
+    pool.parallelFor(
+        uint32_t(origins.size()),
+        [&](uint32_t i) {
+            const uint32_t k = origins[i];
+            const VdPatch& p = patches[k];
+            const int level = std::max(1, std::min({p.maxLevel, maxLevel, kVdMaxLevel}));
+            vdCullBoxes(p, maps[size_t(p.map)], level, &t.quadrants[4 * size_t(k)], &t.sixteenths[n * k]);
+        },
+        1);
     for (size_t k = 0; k < patches.size(); ++k) {
         const uint32_t o = origin[k];
         if (o == k) continue;

@@ -74,9 +74,12 @@ void addArcadeWall(MeshBuilder& b, const std::vector<float>& piers, float zc, fl
             arc.push_back({xm + r * cosf(phi), ys + r * sinf(phi), 0});
             // Walk the bay's boundary: up the right side, across the top, down the left.
             Vec3 o;
-            if (k <= side) o = {x1, lerpf(ys, yt, float(k) / float(side)), 0};
-            else if (k <= side + top) o = {lerpf(x1, x0, float(k - side) / float(top)), yt, 0};
-            else o = {x0, lerpf(yt, ys, float(k - side - top) / float(side)), 0};
+            if (k <= side)
+                o = {x1, lerpf(ys, yt, float(k) / float(side)), 0};
+            else if (k <= side + top)
+                o = {lerpf(x1, x0, float(k - side) / float(top)), yt, 0};
+            else
+                o = {x0, lerpf(yt, ys, float(k - side - top) / float(side)), 0};
             outer.push_back(o);
         }
         // Front and back faces: quads between the arch and the boundary.

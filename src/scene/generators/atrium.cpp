@@ -53,8 +53,8 @@ void addFloor(MeshBuilder& b, const Materials& m) {
         }
 }
 
-void addStorey(MeshBuilder& b, const Materials& m, float y0, const ColumnStyle& col, float springing,
-               float wallTop, float wallThickness) {
+void addStorey(MeshBuilder& b, const Materials& m, float y0, const ColumnStyle& col, float springing, float wallTop,
+               float wallThickness) {
     const std::vector<float> x = piers();
     const float ha = abacusHalfWidth(col);
     for (float side : {-1.0f, 1.0f}) {

@@ -56,24 +56,24 @@ LoadedMesh generateCornell(const nlohmann::json& params, const std::string& wher
 
     // Walls face the inside of the box.
     b.use(white);
-    b.patch({-1, 0, 1}, {2, 0, 0}, {0, 0, -2});   // floor, +Y
-    b.patch({-1, 0, -1}, {2, 0, 0}, {0, 2, 0});   // back, +Z
+    b.patch({-1, 0, 1}, {2, 0, 0}, {0, 0, -2});  // floor, +Y
+    b.patch({-1, 0, -1}, {2, 0, 0}, {0, 2, 0});  // back, +Z
     b.use(red);
-    b.patch({-1, 0, 1}, {0, 0, -2}, {0, 2, 0});   // left, +X
+    b.patch({-1, 0, 1}, {0, 0, -2}, {0, 2, 0});  // left, +X
     b.use(green);
-    b.patch({1, 0, -1}, {0, 0, 2}, {0, 2, 0});    // right, -X
+    b.patch({1, 0, -1}, {0, 0, 2}, {0, 2, 0});  // right, -X
     // Ceiling around a 0.5 m square hole, facing down.
     const float hl = 0.25f, y = 2.0f, recess = 0.02f;
     b.use(white);
-    b.patch({-1, y, -1}, {1 - hl, 0, 0}, {0, 0, 2});          // x in [-1, -hl]
-    b.patch({hl, y, -1}, {1 - hl, 0, 0}, {0, 0, 2});          // x in [hl, 1]
-    b.patch({-hl, y, -1}, {2 * hl, 0, 0}, {0, 0, 1 - hl});    // z in [-1, -hl]
-    b.patch({-hl, y, hl}, {2 * hl, 0, 0}, {0, 0, 1 - hl});    // z in [hl, 1]
+    b.patch({-1, y, -1}, {1 - hl, 0, 0}, {0, 0, 2});        // x in [-1, -hl]
+    b.patch({hl, y, -1}, {1 - hl, 0, 0}, {0, 0, 2});        // x in [hl, 1]
+    b.patch({-hl, y, -1}, {2 * hl, 0, 0}, {0, 0, 1 - hl});  // z in [-1, -hl]
+    b.patch({-hl, y, hl}, {2 * hl, 0, 0}, {0, 0, 1 - hl});  // z in [hl, 1]
     // The recess: four thin walls facing the hole's centre, the light above.
-    b.patch({-hl, y, -hl}, {0, recess, 0}, {0, 0, 2 * hl});   // +X
-    b.patch({hl, y, -hl}, {0, 0, 2 * hl}, {0, recess, 0});    // -X
-    b.patch({-hl, y, -hl}, {2 * hl, 0, 0}, {0, recess, 0});   // +Z
-    b.patch({-hl, y, hl}, {0, recess, 0}, {2 * hl, 0, 0});    // -Z
+    b.patch({-hl, y, -hl}, {0, recess, 0}, {0, 0, 2 * hl});  // +X
+    b.patch({hl, y, -hl}, {0, 0, 2 * hl}, {0, recess, 0});   // -X
+    b.patch({-hl, y, -hl}, {2 * hl, 0, 0}, {0, recess, 0});  // +Z
+    b.patch({-hl, y, hl}, {0, recess, 0}, {2 * hl, 0, 0});   // -Z
     b.use(light);
     b.patch({-hl, y + recess, -hl}, {2 * hl, 0, 0}, {0, 0, 2 * hl});  // facing down
 

@@ -18,7 +18,7 @@ namespace {
 
 constexpr float kGroundHalf = 25.0f;  // ground is 50 m x 50 m
 constexpr int kGroundCells = 120;
-constexpr float kHillHeight = 2.5f;   // ground heights lie in [-kHillHeight, 0]
+constexpr float kHillHeight = 2.5f;  // ground heights lie in [-kHillHeight, 0]
 constexpr float kPlantRadius = 21.0f;
 constexpr float kMinTreeSpacing = 3.8f;
 constexpr int kBranches = 7, kTwigsPerBranch = 3, kLeavesPerCluster = 77;
@@ -112,7 +112,10 @@ void addTree(MeshBuilder& b, Rng& rng, Vec3 base, int32_t bark, int32_t leafA, i
     const float rb = rng.uniform(0.2f, 0.32f);
     const Vec3 lean{rng.uniform(-0.5f, 0.5f), 0, rng.uniform(-0.5f, 0.5f)};
     const float trunkTop = 0.9f * H;
-    auto axisAt = [&](float h) { float u = h / H; return base + Vec3{0, h, 0} + lean * (u * u); };
+    auto axisAt = [&](float h) {
+        float u = h / H;
+        return base + Vec3{0, h, 0} + lean * (u * u);
+    };
     auto radiusAt = [&](float h) {
         float u = h / trunkTop;
         return rb * (1 - 0.85f * u) * (1 + 0.7f * expf(-h / 0.35f));  // root flare at the base
@@ -144,8 +147,7 @@ void addTree(MeshBuilder& b, Rng& rng, Vec3 base, int32_t bark, int32_t leafA, i
         int32_t leaf = rng.uniform() < 0.5f ? leafA : leafB;
         for (int t = 0; t < kTwigsPerBranch; ++t) {
             float along = 0.45f + 0.2f * float(t);
-            Vec3 start = bp.front() + (bp.back() - bp.front()) * along +
-                         Vec3{0, 0.2f * len * along * along, 0};
+            Vec3 start = bp.front() + (bp.back() - bp.front()) * along + Vec3{0, 0.2f * len * along * along, 0};
             float turn = (t % 2 == 0 ? 1.0f : -1.0f) * rng.uniform(0.5f, 0.9f);
             Vec3 side = normalize(Vec3{cosf(az + turn), 0, sinf(az + turn)});
             Vec3 tdir = normalize(side + Vec3{0, rng.uniform(0.4f, 0.9f), 0});
@@ -185,8 +187,9 @@ LoadedMesh generateForest(const nlohmann::json& params, const std::string& where
     float groundTop = -kHillHeight;
     for (int i = 0; i <= kGroundCells; ++i)
         for (int j = 0; j <= kGroundCells; ++j)
-            groundTop = std::max(groundTop, hills.height(-kGroundHalf + 2 * kGroundHalf * float(j) / float(kGroundCells),
-                                                         kGroundHalf - 2 * kGroundHalf * float(i) / float(kGroundCells)));
+            groundTop =
+                std::max(groundTop, hills.height(-kGroundHalf + 2 * kGroundHalf * float(j) / float(kGroundCells),
+                                                 kGroundHalf - 2 * kGroundHalf * float(i) / float(kGroundCells)));
 
     // Trees on a disc, rejection-sampled to keep them apart (accepted anyway after many tries).
     std::vector<Vec2> placed;

@@ -14,9 +14,9 @@ struct Entry {
 };
 
 const Entry kGenerators[] = {
-    {"atrium", generateAtrium}, {"kitchen", generateKitchen}, {"runner", generateRunner},
-    {"forest", generateForest}, {"plane", generatePlane},     {"box", generateBox},
-    {"sphere", generateSphere}, {"cornell", generateCornell}, {"vd-mushroom", generateVdMushroom},
+    {"atrium", generateAtrium},  {"kitchen", generateKitchen},  {"runner", generateRunner},
+    {"forest", generateForest},  {"plane", generatePlane},      {"box", generateBox},
+    {"sphere", generateSphere},  {"cornell", generateCornell},  {"vd-mushroom", generateVdMushroom},
     {"vd-hook", generateVdHook}, {"vd-spike", generateVdSpike}, {"vd-bark", generateVdBark},
 };
 

@@ -16,8 +16,7 @@ namespace strata {
 // empty: every parameter has a default). `where` names the scene file and field
 // for error messages ("scenes/atrium.json: meshes[2]"). Throws strata::Error on
 // an unknown generator or a bad parameter (naming it).
-LoadedMesh generateMesh(const std::string& generator, const nlohmann::json& params,
-                        const std::string& where);
+LoadedMesh generateMesh(const std::string& generator, const nlohmann::json& params, const std::string& where);
 
 // Names of every generator, for --help and error messages.
 std::vector<std::string> generatorNames();

@@ -142,7 +142,7 @@ LoadedMesh generateKitchen(const nlohmann::json& params, const std::string& wher
     b.use(m.ceramic);
     Vec3 bowl = kTableCentre + Vec3{0, top, 0};
     addBowl(b, bowl, 0.14f, d.wareSegments);
-    const Vec3 fruit[6] = {{0, 0.055f, 0}, {0.06f, 0.05f, 0.03f}, {-0.06f, 0.05f, 0.035f},
+    const Vec3 fruit[6] = {{0, 0.055f, 0},          {0.06f, 0.05f, 0.03f},     {-0.06f, 0.05f, 0.035f},
                            {0.02f, 0.05f, -0.065f}, {-0.045f, 0.048f, -0.05f}, {0.0f, 0.1f, 0.01f}};
     for (int i = 0; i < 6; ++i) {
         b.use(i % 2 ? m.fruitOrange : m.fruitRed);

@@ -38,11 +38,11 @@ void addSink(MeshBuilder& b, const KitchenMaterials& m, const KitchenDetail& d, 
     const float hw = 0.28f, z0 = 0.1f, z1 = kCounterDepth - 0.1f, bottom = 0.7f, y = kCounterTop;
     b.use(m.steel);
     // The basin: five faces looking into it.
-    b.patch({sx - hw, bottom, z0}, {0, 0, z1 - z0}, {2 * hw, 0, 0});                   // bottom, +Y
-    b.patch({sx - hw, bottom, z0}, {0, y - bottom, 0}, {0, 0, z1 - z0});               // +X
-    b.patch({sx + hw, bottom, z0}, {0, 0, z1 - z0}, {0, y - bottom, 0});               // -X
-    b.patch({sx - hw, bottom, z0}, {2 * hw, 0, 0}, {0, y - bottom, 0});                // +Z
-    b.patch({sx - hw, bottom, z1}, {0, y - bottom, 0}, {2 * hw, 0, 0});                // -Z
+    b.patch({sx - hw, bottom, z0}, {0, 0, z1 - z0}, {2 * hw, 0, 0});      // bottom, +Y
+    b.patch({sx - hw, bottom, z0}, {0, y - bottom, 0}, {0, 0, z1 - z0});  // +X
+    b.patch({sx + hw, bottom, z0}, {0, 0, z1 - z0}, {0, y - bottom, 0});  // -X
+    b.patch({sx - hw, bottom, z0}, {2 * hw, 0, 0}, {0, y - bottom, 0});   // +Z
+    b.patch({sx - hw, bottom, z1}, {0, y - bottom, 0}, {2 * hw, 0, 0});   // -Z
     {
         ScopedTransform drain(b, translation({sx, bottom, 0.5f * (z0 + z1)}));
         b.lathe({{0.035f, 0}, {0.03f, 0.004f}, {0, 0.004f}}, 24);
@@ -69,7 +69,8 @@ void addStove(MeshBuilder& b, const KitchenMaterials& m, const KitchenDetail& d,
     b.box({sx - 0.3f, kCounterTop, 0.03f}, {sx + 0.3f, kCounterTop + 0.006f, kCounterDepth - 0.03f}, true);
     b.use(m.steel);
     for (float dx : {-0.14f, 0.14f})
-        for (float z : {0.16f, 0.42f}) addBurner(b, {sx + dx, kCounterTop + 0.006f, z}, dx < 0 ? 0.07f : 0.055f, d.burnerSegments);
+        for (float z : {0.16f, 0.42f})
+            addBurner(b, {sx + dx, kCounterTop + 0.006f, z}, dx < 0 ? 0.07f : 0.055f, d.burnerSegments);
 }
 
 }  // namespace
@@ -126,7 +127,8 @@ void addWallCabinets(MeshBuilder& b, const KitchenMaterials& m, float L) {
     b.box({0, 1.45f, 0}, {L, 2.2f, 0.33f});
     int doors = std::max(1, int(std::lround(L / 0.5f)));
     float w = L / float(doors);
-    for (int i = 0; i < doors; ++i) addDoor(b, m, w * float(i), w * float(i + 1), 1.47f, 2.18f, 0.35f, true, i % 2 == 0);
+    for (int i = 0; i < doors; ++i)
+        addDoor(b, m, w * float(i), w * float(i + 1), 1.47f, 2.18f, 0.35f, true, i % 2 == 0);
 }
 
 void addFridge(MeshBuilder& b, const KitchenMaterials& m) {
@@ -168,12 +170,14 @@ void addChair(MeshBuilder& b, const KitchenMaterials& m, const KitchenDetail& d)
     // Stretchers between the legs.
     const float ys = 0.14f;
     for (float sx : {-1.0f, 1.0f}) b.tube({{sx * s, ys, -s}, {sx * s, ys, s}}, {0.011f, 0.011f}, 10, false, false);
-    for (float sz : {-1.0f, 1.0f}) b.tube({{-s, ys + 0.04f, sz * s}, {s, ys + 0.04f, sz * s}}, {0.011f, 0.011f}, 10, false, false);
+    for (float sz : {-1.0f, 1.0f})
+        b.tube({{-s, ys + 0.04f, sz * s}, {s, ys + 0.04f, sz * s}}, {0.011f, 0.011f}, 10, false, false);
     // The back: two raked posts, a top rail and turned spindles.
     const float top = 0.95f, rake = 0.05f;
     for (float sx : {-1.0f, 1.0f})
         b.tube({{sx * s, seat - 0.01f, -s}, {sx * s, top, -s - rake}}, {0.018f, 0.016f}, 16, false, true);
-    b.tube({{-s, top - 0.04f, -s - rake * 0.92f}, {s, top - 0.04f, -s - rake * 0.92f}}, {0.022f, 0.022f}, 16, true, true);
+    b.tube({{-s, top - 0.04f, -s - rake * 0.92f}, {s, top - 0.04f, -s - rake * 0.92f}}, {0.022f, 0.022f}, 16, true,
+           true);
     for (int i = 0; i < 4; ++i) {
         float x = lerpf(-s, s, float(i + 1) / 5.0f);
         std::vector<Vec3> path;

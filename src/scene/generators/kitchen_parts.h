@@ -10,14 +10,14 @@
 namespace strata {
 
 struct KitchenMaterials {
-    int32_t wall, floorWhite, floorBlack, ceiling, cabinet, countertop, wood, steel, appliance, black, ceramic,
-        copper, glass, fruitRed, fruitOrange, lampShade, lampGlow, frame;
+    int32_t wall, floorWhite, floorBlack, ceiling, cabinet, countertop, wood, steel, appliance, black, ceramic, copper,
+        glass, fruitRed, fruitOrange, lampShade, lampGlow, frame;
 };
 
 // Detail of the lathe-turned and swept parts (segments around, profile steps).
 struct KitchenDetail {
-    int legSegments = 20, legSteps = 2;   // turned table and chair legs
-    int wareSegments = 48;                // plates, bowls, cups, pots, jars
+    int legSegments = 20, legSteps = 2;  // turned table and chair legs
+    int wareSegments = 48;               // plates, bowls, cups, pots, jars
     int burnerSegments = 40;
 };
 

@@ -178,10 +178,11 @@ void MeshBuilder::box(Vec3 lo, Vec3 hi, bool skipBottom, float uvScale) {
     face({lo.x, lo.y, lo.z}, {d.x, 0, 0}, {0, d.y, 0}, {0, 0, -1});
 }
 
-void MeshBuilder::tube(const std::vector<Vec3>& path, const std::vector<float>& radius, int sides,
-                       bool capStart, bool capEnd, int ridges, float ridgeDepth, float ellipse, Vec3 firstAxis) {
+void MeshBuilder::tube(const std::vector<Vec3>& path, const std::vector<float>& radius, int sides, bool capStart,
+                       bool capEnd, int ridges, float ridgeDepth, float ellipse, Vec3 firstAxis) {
     size_t n = path.size();
-    if (n < 2 || radius.size() != n || sides < 3) throw Error("mesh builder: tube needs >= 2 points, radii, >= 3 sides");
+    if (n < 2 || radius.size() != n || sides < 3)
+        throw Error("mesh builder: tube needs >= 2 points, radii, >= 3 sides");
     std::vector<Vec3> T(n), N(n), B(n);
     for (size_t k = 0; k < n; ++k) {
         Vec3 a = path[k > 0 ? k - 1 : k], b = path[k + 1 < n ? k + 1 : k];

@@ -64,8 +64,8 @@ public:
     // the uvs). Normals are numerical (central differences) and oriented to
     // agree with `hint` (same size as pos); where the differences vanish (a pole)
     // the hint itself is the normal. uv = (col / cols, row / (rows - 1)) * uvScale.
-    void surface(const std::vector<Vec3>& pos, const std::vector<Vec3>& hint, int rows, int cols,
-                 bool wrapCols, Vec2 uvScale = {1, 1});
+    void surface(const std::vector<Vec3>& pos, const std::vector<Vec3>& hint, int rows, int cols, bool wrapCols,
+                 Vec2 uvScale = {1, 1});
 
     // A flat rectangle o + s*u + t*v, s,t in [0,1], nu x nv cells; its normal
     // is cross(u, v) (flip: the other side). uv in metres * uvScale.
@@ -78,8 +78,8 @@ public:
     // `sides` around; frames by parallel transport. `ridges` > 0 modulates the
     // radius by (1 + ridgeDepth * cos(ridges * angle)) (bark). Caps are flat fans.
     // `ellipse` scales the cross-section's second axis (1: round).
-    void tube(const std::vector<Vec3>& path, const std::vector<float>& radius, int sides, bool capStart,
-              bool capEnd, int ridges = 0, float ridgeDepth = 0, float ellipse = 1, Vec3 firstAxis = {});
+    void tube(const std::vector<Vec3>& path, const std::vector<float>& radius, int sides, bool capStart, bool capEnd,
+              int ridges = 0, float ridgeDepth = 0, float ellipse = 1, Vec3 firstAxis = {});
 
     // A lathe surface: the profile (r, y) points revolved about the object's Y
     // axis, `segments` around. Normals are smooth along the profile; the

@@ -36,8 +36,8 @@ GeneratorParams::GeneratorParams(const nlohmann::json& params, std::string where
         if (!ok) {
             std::string list;
             for (const char* k : known) list += (list.empty() ? "" : ", ") + std::string(k);
-            throw Error(where_ + ": generator '" + generator_ + "': unknown param '" + it.key() +
-                        "' (expected " + (list.empty() ? std::string("no params") : "one of: " + list) + ")");
+            throw Error(where_ + ": generator '" + generator_ + "': unknown param '" + it.key() + "' (expected " +
+                        (list.empty() ? std::string("no params") : "one of: " + list) + ")");
         }
     }
 }
@@ -49,8 +49,8 @@ const nlohmann::json* GeneratorParams::find(const char* key) const {
 }
 
 void GeneratorParams::fail(const char* key, const std::string& expected, const nlohmann::json& got) const {
-    throw Error(where_ + ": generator '" + generator_ + "': param '" + key + "': expected " + expected +
-                ", got " + describe(got));
+    throw Error(where_ + ": generator '" + generator_ + "': param '" + key + "': expected " + expected + ", got " +
+                describe(got));
 }
 
 float GeneratorParams::number(const char* key, float def, float lo, float hi) const {

@@ -42,9 +42,9 @@ float smoothstep(float e0, float e1, float x) {
 // fraction. Both ends are rounded (hemispherical caps closing in a pole).
 struct Chain {
     std::vector<Vec3> points;
-    std::vector<int> bones;                // points.size() - 1
-    std::vector<float> blend;              // points.size() - 2
-    std::vector<Vec2> radius;              // (arc fraction, radius), fractions increasing from 0 to 1
+    std::vector<int> bones;                            // points.size() - 1
+    std::vector<float> blend;                          // points.size() - 2
+    std::vector<Vec2> radius;                          // (arc fraction, radius), fractions increasing from 0 to 1
     std::vector<std::pair<float, int32_t>> materials;  // (arc fraction from which, material)
     int sides = 32;
     float ellipse = 1;
@@ -134,9 +134,9 @@ void addTorso(MeshBuilder& b, Skin& skin, int32_t shorts, int32_t shirt) {
         float y, rx, rz, cz;
     };
     static const Station kStations[] = {
-        {0.86f, 0.110f, 0.085f, 0.0f},     {0.92f, 0.160f, 0.105f, -0.005f}, {1.00f, 0.170f, 0.115f, -0.01f},
-        {1.08f, 0.150f, 0.100f, -0.005f},  {1.16f, 0.140f, 0.098f, 0.0f},    {1.26f, 0.155f, 0.110f, 0.01f},
-        {1.36f, 0.172f, 0.118f, 0.015f},   {1.44f, 0.175f, 0.105f, 0.0f},    {1.50f, 0.120f, 0.080f, -0.01f},
+        {0.86f, 0.110f, 0.085f, 0.0f},    {0.92f, 0.160f, 0.105f, -0.005f}, {1.00f, 0.170f, 0.115f, -0.01f},
+        {1.08f, 0.150f, 0.100f, -0.005f}, {1.16f, 0.140f, 0.098f, 0.0f},    {1.26f, 0.155f, 0.110f, 0.01f},
+        {1.36f, 0.172f, 0.118f, 0.015f},  {1.44f, 0.175f, 0.105f, 0.0f},    {1.50f, 0.120f, 0.080f, -0.01f},
         {1.535f, 0.070f, 0.060f, -0.01f},
     };
     const int ns = int(sizeof(kStations) / sizeof(kStations[0]));
@@ -150,9 +150,12 @@ void addTorso(MeshBuilder& b, Skin& skin, int32_t shorts, int32_t shirt) {
         return Station{y, lerpf(a.rx, c.rx, t), lerpf(a.rz, c.rz, t), lerpf(a.cz, c.cz, t)};
     };
     auto weights = [&](float y, int& b0, int& b1, float& w0) {
-        struct J { float y, d; int parent, child; };
-        static const J kJoints[] = {{1.10f, 0.06f, kPelvis, kSpine}, {1.28f, 0.07f, kSpine, kChest},
-                                    {1.50f, 0.03f, kChest, kNeck}};
+        struct J {
+            float y, d;
+            int parent, child;
+        };
+        static const J kJoints[] = {
+            {1.10f, 0.06f, kPelvis, kSpine}, {1.28f, 0.07f, kSpine, kChest}, {1.50f, 0.03f, kChest, kNeck}};
         b0 = b1 = y < 1.10f ? kPelvis : (y < 1.28f ? kSpine : (y < 1.50f ? kChest : kNeck));
         w0 = 1;
         for (const J& j : kJoints)
@@ -173,8 +176,10 @@ void addTorso(MeshBuilder& b, Skin& skin, int32_t shorts, int32_t shirt) {
             rowY[i] = y;
             Station st = station(y);
             float f = 1;
-            if (y - y0 < capLow) f *= sqrtf(std::max(0.0f, 1 - (capLow - (y - y0)) * (capLow - (y - y0)) / (capLow * capLow)));
-            if (y1 - y < capHigh) f *= sqrtf(std::max(0.0f, 1 - (capHigh - (y1 - y)) * (capHigh - (y1 - y)) / (capHigh * capHigh)));
+            if (y - y0 < capLow)
+                f *= sqrtf(std::max(0.0f, 1 - (capLow - (y - y0)) * (capLow - (y - y0)) / (capLow * capLow)));
+            if (y1 - y < capHigh)
+                f *= sqrtf(std::max(0.0f, 1 - (capHigh - (y1 - y)) * (capHigh - (y1 - y)) / (capHigh * capHigh)));
             bool pole = (part == 0 && i == 0) || (part == 1 && i == rows - 1);
             for (int j = 0; j < kTorsoSides; ++j) {
                 float a = 2 * kPi * float(j) / float(kTorsoSides);
@@ -211,8 +216,10 @@ void addHand(MeshBuilder& b, Skin& skin, float side) {
     for (int f = 0; f < 4; ++f) {
         Chain c;
         float l = len[f];
-        c.points = {{side * 0.253f, 0.86f, zs[f]}, {side * 0.256f, 0.86f - 0.45f * l, zs[f]},
-                    {side * 0.248f, 0.86f - 0.8f * l, zs[f]}, {side * 0.236f, 0.86f - l, zs[f] * 0.9f}};
+        c.points = {{side * 0.253f, 0.86f, zs[f]},
+                    {side * 0.256f, 0.86f - 0.45f * l, zs[f]},
+                    {side * 0.248f, 0.86f - 0.8f * l, zs[f]},
+                    {side * 0.236f, 0.86f - l, zs[f] * 0.9f}};
         c.bones = {side > 0 ? kHandL : kHandR, side > 0 ? kHandL : kHandR, side > 0 ? kHandL : kHandR};
         c.blend = {0.0f, 0.0f};
         c.radius = {{0.0f, 0.0095f}, {1.0f, 0.0078f}};
@@ -228,27 +235,32 @@ void addHand(MeshBuilder& b, Skin& skin, float side) {
     addChain(b, skin, thumb);
 }
 
-void addLimbs(MeshBuilder& b, Skin& skin, float side, int32_t skinMat, int32_t shorts, int32_t shirt,
-              int32_t shoe) {
+void addLimbs(MeshBuilder& b, Skin& skin, float side, int32_t skinMat, int32_t shorts, int32_t shirt, int32_t shoe) {
     const bool left = side > 0;
     Chain leg;
-    leg.points = {{side * 0.09f, 1.02f, 0.0f}, {side * 0.095f, 0.95f, 0.0f}, {side * 0.10f, 0.52f, 0.0f},
-                  {side * 0.10f, 0.095f, -0.01f}, {side * 0.10f, 0.06f, -0.01f}};
+    leg.points = {{side * 0.09f, 1.02f, 0.0f},
+                  {side * 0.095f, 0.95f, 0.0f},
+                  {side * 0.10f, 0.52f, 0.0f},
+                  {side * 0.10f, 0.095f, -0.01f},
+                  {side * 0.10f, 0.06f, -0.01f}};
     leg.bones = {kPelvis, left ? kUpperLegL : kUpperLegR, left ? kLowerLegL : kLowerLegR, left ? kFootL : kFootR};
     leg.blend = {0.05f, 0.05f, 0.03f};
-    leg.radius = {{0.0f, 0.085f}, {0.1f, 0.085f}, {0.3f, 0.072f}, {0.5f, 0.052f}, {0.53f, 0.05f},
+    leg.radius = {{0.0f, 0.085f},  {0.1f, 0.085f},  {0.3f, 0.072f},  {0.5f, 0.052f}, {0.53f, 0.05f},
                   {0.62f, 0.058f}, {0.75f, 0.048f}, {0.93f, 0.036f}, {1.0f, 0.036f}};
     leg.materials = {{0.0f, shorts}, {0.3f, skinMat}};
     leg.sides = kLegSides;
     addChain(b, skin, leg);
 
     Chain arm;
-    arm.points = {{side * 0.14f, 1.46f, -0.01f}, {side * 0.195f, 1.45f, -0.01f}, {side * 0.225f, 1.17f, -0.01f},
-                  {side * 0.245f, 0.93f, 0.0f}, {side * 0.25f, 0.905f, 0.0f}};
+    arm.points = {{side * 0.14f, 1.46f, -0.01f},
+                  {side * 0.195f, 1.45f, -0.01f},
+                  {side * 0.225f, 1.17f, -0.01f},
+                  {side * 0.245f, 0.93f, 0.0f},
+                  {side * 0.25f, 0.905f, 0.0f}};
     arm.bones = {kChest, left ? kUpperArmL : kUpperArmR, left ? kLowerArmL : kLowerArmR, left ? kHandL : kHandR};
     arm.blend = {0.04f, 0.04f, 0.02f};
-    arm.radius = {{0.0f, 0.05f}, {0.1f, 0.052f}, {0.3f, 0.044f}, {0.55f, 0.037f}, {0.65f, 0.04f},
-                  {0.9f, 0.028f}, {1.0f, 0.028f}};
+    arm.radius = {{0.0f, 0.05f},  {0.1f, 0.052f}, {0.3f, 0.044f}, {0.55f, 0.037f},
+                  {0.65f, 0.04f}, {0.9f, 0.028f}, {1.0f, 0.028f}};
     arm.materials = {{0.0f, shirt}, {0.27f, skinMat}};
     arm.sides = kArmSides;
     addChain(b, skin, arm);
@@ -279,14 +291,14 @@ void addHead(MeshBuilder& b, Skin& skin, int32_t skinMat, int32_t hair) {
     addChain(b, skin, neck);
 
     b.ellipsoid({0, 1.685f, 0.02f}, {0.082f, 0.115f, 0.1f}, 64, 48);
-    b.ellipsoid({0, 1.67f, 0.113f}, {0.014f, 0.022f, 0.018f}, 16, 10);  // nose
+    b.ellipsoid({0, 1.67f, 0.113f}, {0.014f, 0.022f, 0.018f}, 16, 10);     // nose
     b.ellipsoid({0.081f, 1.68f, 0.005f}, {0.012f, 0.03f, 0.02f}, 16, 10);  // ears
     b.ellipsoid({-0.081f, 1.68f, 0.005f}, {0.012f, 0.03f, 0.02f}, 16, 10);
     b.use(hair);  // a cap tilted back so that the hairline is higher at the forehead
     {
         Vec3 c{0, 1.685f, 0.02f};
-        ScopedTransform tilt(b, compose(translation(c), compose(rotation(axisAngle({1, 0, 0}, -0.35f)),
-                                                                  translation(-c))));
+        ScopedTransform tilt(b,
+                             compose(translation(c), compose(rotation(axisAngle({1, 0, 0}, -0.35f)), translation(-c))));
         b.ellipsoid(c, {0.088f, 0.122f, 0.107f}, 64, 20, 0.5f * kPi);
     }
     skin.fillTo(b.vertexCount(), kHead, kHead, 1.0f);

@@ -86,8 +86,11 @@ void pose(float th, Quat* r, Vec3& root) {
 }
 
 // Points under the soles of the shoes (1.8 m figure), for ground contact.
-const Vec3 kSole[] = {{0.10f, 0.017f, -0.06f}, {0.10f, 0.013f, -0.03f}, {0.10f, 0.012f, 0.05f},
-                      {0.10f, 0.009f, 0.13f},  {0.10f, 0.018f, 0.16f}};
+const Vec3 kSole[] = {{0.10f, 0.017f, -0.06f},
+                      {0.10f, 0.013f, -0.03f},
+                      {0.10f, 0.012f, 0.05f},
+                      {0.10f, 0.009f, 0.13f},
+                      {0.10f, 0.018f, 0.16f}};
 
 // Root height that puts the lower foot's sole on the ground (y = 0), plus
 // the lift of the flight phase, twice a cycle between the stances.

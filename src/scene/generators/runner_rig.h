@@ -8,9 +8,23 @@
 namespace strata {
 
 enum RunnerBone : int {
-    kPelvis, kSpine, kChest, kNeck, kHead,
-    kUpperArmL, kLowerArmL, kHandL, kUpperArmR, kLowerArmR, kHandR,
-    kUpperLegL, kLowerLegL, kFootL, kUpperLegR, kLowerLegR, kFootR,
+    kPelvis,
+    kSpine,
+    kChest,
+    kNeck,
+    kHead,
+    kUpperArmL,
+    kLowerArmL,
+    kHandL,
+    kUpperArmR,
+    kLowerArmR,
+    kHandR,
+    kUpperLegL,
+    kLowerLegL,
+    kFootL,
+    kUpperLegR,
+    kLowerLegR,
+    kFootR,
     kRunnerBones
 };
 

@@ -100,11 +100,12 @@ LoadedMesh generateVdMushroom(const nlohmann::json& params, const std::string& w
     float H = p.number("height", 0.45f, 0.01f, 10.0f) * size, R = p.number("cap", 0.38f, 0.05f, 0.5f) * size;
     float stem = 0.28f * R, half = 0.5f * size * kEdge, capT = 0.45f * R;
     // (r, radius) and (r, height) profiles: cap top, rim, curled under, stem, ground.
-    std::vector<Vec2> rho = {{0.0f, 0.0f}, {0.3f, 0.75f * R}, {0.45f, R}, {0.52f, 0.9f * R}, {0.6f, 0.55f * R},
-                             {0.66f, stem}, {0.86f, stem}, {0.93f, 1.3f * stem}, {1.0f, half}};
-    std::vector<Vec2> hgt = {{0.0f, H + capT}, {0.3f, H + 0.7f * capT}, {0.45f, H}, {0.52f, H - 0.12f * capT},
-                             {0.6f, H - 0.15f * capT}, {0.66f, H - 0.2f * capT}, {0.86f, 0.08f * H},
-                             {0.93f, 0.01f * H}, {1.0f, 0.0f}};
+    std::vector<Vec2> rho = {{0.0f, 0.0f},      {0.3f, 0.75f * R},    {0.45f, R},
+                             {0.52f, 0.9f * R}, {0.6f, 0.55f * R},    {0.66f, stem},
+                             {0.86f, stem},     {0.93f, 1.3f * stem}, {1.0f, half}};
+    std::vector<Vec2> hgt = {{0.0f, H + capT},          {0.3f, H + 0.7f * capT},  {0.45f, H},
+                             {0.52f, H - 0.12f * capT}, {0.6f, H - 0.15f * capT}, {0.66f, H - 0.2f * capT},
+                             {0.86f, 0.08f * H},        {0.93f, 0.01f * H},       {1.0f, 0.0f}};
     LoadedMesh lm;
     flatBase(lm, size, k);
     lm.vdMap = polarMap("vd-mushroom", res, size, [&](float r, Vec3 dir) {
@@ -181,8 +182,7 @@ LoadedMesh generateVdSpike(const nlohmann::json& params, const std::string& wher
 // "vd-bark": a trunk of radius (0.25) and height (2), patches around (16) and up (16); a tangent-space
 // map with ridges (12 around) that lean over sideways. params also: resolution (256), depth (0.06).
 LoadedMesh generateVdBark(const nlohmann::json& params, const std::string& where) {
-    GeneratorParams p(params, where, "vd-bark",
-                      {"radius", "height", "around", "up", "ridges", "resolution", "depth"});
+    GeneratorParams p(params, where, "vd-bark", {"radius", "height", "around", "up", "ridges", "resolution", "depth"});
     float radius = p.number("radius", 0.25f, 1e-3f, 1e3f), height = p.number("height", 2.0f, 1e-3f, 1e4f);
     int around = p.integer("around", 16, 3, 256), up = p.integer("up", 16, 1, 256);
     int ridges = p.integer("ridges", 12, 1, 128), res = p.integer("resolution", 256, 8, 4096);
