@@ -10,7 +10,7 @@
 #include "accel/lbvh/skip_reference.h"
 #include "render/kd_config.h"
 #if defined(STRATA_HAVE_CUDA)
-#include "render/cuda_renderer.h"
+#include "check/gpu_probe.h"
 #endif
 
 namespace strata {

@@ -37,7 +37,7 @@
 #include "scene/vd_scene.h"
 #if defined(STRATA_HAVE_CUDA)
 #include "gpu/kernel_activity.h"
-#include "render/cuda_renderer.h"
+#include "check/gpu_probe.h"
 #endif
 
 namespace strata::cli {

@@ -16,7 +16,7 @@
 #include "core/error.h"
 #include "gpu/device.h"
 #if defined(STRATA_HAVE_CUDA)
-#include "render/cuda_renderer.h"
+#include "check/gpu_probe.h"
 #endif
 
 namespace strata::cli {

@@ -27,7 +27,7 @@
 #include "render/flat_scene.h"
 #include "core/parallel.h"
 #if defined(STRATA_HAVE_CUDA)
-#include "render/cuda_renderer.h"
+#include "check/gpu_probe.h"
 #endif
 
 namespace strata::cli {

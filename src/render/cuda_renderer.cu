@@ -13,7 +13,6 @@
 #include "accel/kdtree/kd_gpu.h"
 #include "accel/lbvh/lbvh_gpu.h"
 #include "gpu/device.h"
-#include "gpu/kernel_activity.h"
 #include "gpu/launch.cuh"
 #include "gpu/pinned_buffer.h"
 #include "render/gpu_scene.h"
@@ -83,11 +82,6 @@ __global__ void tonemapSurfaceKernel(const Vec3* film, uint32_t w, uint32_t h, f
     uint32_t c = stageTonemap(film, y * w + x, inv, exposure, op);
     surf2Dwrite(c, surface, int(x * 4), int(y));
 }
-__global__ void closestHitsKernel(SceneView s, const Ray* rays, uint32_t n, HitRecord* out) {
-    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) out[i] = traceClosest(s, rays[i]);
-}
-
 void checkFits(const Scene& scene, const FlatScene& flat, const VdMemoryComparison& vdMemory) {
     GpuInfo gpu = queryGpu();
     if (!gpu.available) throw Error("the CUDA backend needs a GPU: " + gpu.reason + " (try --backend cpu)");
@@ -315,77 +309,11 @@ public:
         }
     }
 
-    // For validation: the structure and positions of the last frame.
-    GpuBuildResult downloadBuild() {
-        STRATA_CUDA_CHECK(cudaStreamSynchronize(stream_));
-        GpuBuildResult r;
-        LbvhCopy c = lbvh_.download();
-        r.nodes = std::move(c.nodes);
-        r.primIndex = std::move(c.primIndex);
-        r.root = c.root;
-        r.skipNodes = std::move(c.skipNodes);
-        r.positions = gpu_->downloadPositions();
-        return r;
-    }
-
     // The kd-tree over the posed triangles with the options' [A]-[E] and
     // strata's switches (kdConfigOf).
     void buildKd(const LaunchContext& ctx) {
         const AccelOptions& a = opt_.accel;
         kd_.build(gpu_->positions(), gpu_->triangles(), gpu_->numTris(), kdConfigOf(a), ctx);
-    }
-
-    // Builds the kd-tree of the last frame again `builds` times under
-    // CUPTI's kernel records: per build, the sum of its kernel times and
-    // the kernels CUPTI recorded (the builder's own launches, and those CUB
-    // makes inside its library calls).
-    std::vector<KdKernelTimes> kdKernelTimes(int builds) {
-        std::vector<KdKernelTimes> out;
-        KernelActivity activity;
-        for (int i = 0; i < builds; ++i) {
-            activity.start();
-            buildKd(LaunchContext{stream_});
-            const KernelTotals t = activity.stop();
-            const KdGpuStats& st = kd_.stats();
-            const uint32_t own = st.launches - st.libraryCalls;  // a library call launches at least one kernel
-            if (st.passes == 1 && (st.libraryCalls ? t.kernels < st.launches : t.kernels != own))
-                throw Error("kernel times: CUPTI recorded " + std::to_string(t.kernels) + " kernels of a build that " +
-                            "launched " + std::to_string(own) + " and made " + std::to_string(st.libraryCalls) +
-                            " library calls");
-            out.push_back({t.ms, t.kernels, st.launches, t.msByKernel});
-        }
-        return out;
-    }
-
-    GpuKdResult downloadKd() {
-        STRATA_CUDA_CHECK(cudaStreamSynchronize(stream_));
-        GpuKdResult r;
-        kd_.download(r.tree.nodes, r.tree.primIndex);
-        r.tree.bounds = kd_.view().bounds;
-        r.positions = gpu_->downloadPositions();
-        const KdGpuStats& st = kd_.stats();
-        r.launches = st.launches;
-        r.libraryCalls = st.libraryCalls;
-        r.smallLevels = st.smallLevels;
-        r.tree.stats.warnings = st.warnings;  // caps hit: the checker prints them
-        r.tree.stats.largeIterations = st.largeIterations;
-        r.tree.stats.smallRoots = st.smallRoots;
-        r.idleLevels = st.idleLevels;
-        r.passes = st.passes;
-        return r;
-    }
-
-    std::vector<HitRecord> closestHits(float t, const std::vector<Ray>& rays) {
-        DeviceBuffer<Ray> d;
-        d.upload(rays, stream_);
-        DeviceBuffer<HitRecord> out(rays.size());
-        SceneView sv = sceneView(makeCameraView(scene_, t, 1, 1));
-        launch(LaunchContext{stream_}, "validate/closest_hits", perItem(uint32_t(rays.size()), kBlock),
-               closestHitsKernel, sv, d.data(), uint32_t(rays.size()), out.data());
-        STRATA_CUDA_CHECK(cudaStreamSynchronize(stream_));
-        std::vector<HitRecord> h;
-        out.download(h);
-        return h;
     }
 
 private:
@@ -432,51 +360,5 @@ private:
 }  // namespace
 
 std::unique_ptr<Renderer> makeCudaRenderer(const Scene& scene) { return std::make_unique<CudaRenderer>(scene); }
-
-// One frame of a tiny image at time t: what the validation helpers read back.
-// (The renderer keeps a reference to its scene, so the copy lives beside it.)
-struct ValidationFrame {
-    Scene scene;
-    std::unique_ptr<CudaRenderer> renderer;
-    FrameRecord record;
-    ValidationFrame(const Scene& s, float t, const Builder* builder = nullptr) : scene(s) {
-        scene.options.render.width = scene.options.render.height = 1;
-        scene.options.render.spp = 1;
-        scene.options.render.bounces = 0;
-        if (builder) scene.options.accel.builder = *builder;
-        renderer = std::make_unique<CudaRenderer>(scene);
-        renderer->renderFrame(t, 0, false);
-        renderer->finish();
-        renderer->popRecord(record);
-    }
-};
-
-GpuBuildResult buildOnGpuForValidation(const Scene& scene, float t) {
-    ValidationFrame v(scene, t);
-    GpuBuildResult out = v.renderer->downloadBuild();
-    out.buildMs = v.record.stageMs("build");
-    return out;
-}
-
-GpuKdResult buildKdOnGpuForValidation(const Scene& scene, float t) {
-    const Builder kd = Builder::KdTree;
-    ValidationFrame v(scene, t, &kd);
-    GpuKdResult out = v.renderer->downloadKd();
-    out.buildMs = v.record.stageMs("build");
-    out.largeMs = v.record.stageMs("build/kd_large");
-    out.smallMs = v.record.stageMs("build/kd_small");
-    return out;
-}
-
-std::vector<KdKernelTimes> kdKernelTimesOnGpu(const Scene& scene, float t, int builds) {
-    const Builder kd = Builder::KdTree;
-    ValidationFrame v(scene, t, &kd);
-    return v.renderer->kdKernelTimes(builds);
-}
-
-std::vector<HitRecord> traceOnGpuForValidation(const Scene& scene, float t, const std::vector<Ray>& rays) {
-    ValidationFrame v(scene, t);
-    return v.renderer->closestHits(t, rays);
-}
 
 }  // namespace strata

@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "accel/lbvh/lbvh_host.h"
 #include "gpu/device.h"
+#include "check/gpu_probe.h"
 #include "render/cuda_renderer.h"
 #include "render/flat_scene.h"
 #include "render/renderer.h"

@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "instanced_scene.h"
+#include "check/gpu_probe.h"
 #include "render/cuda_renderer.h"
 #include "render/flat_scene.h"
 #include "render/renderer.h"

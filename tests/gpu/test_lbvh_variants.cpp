@@ -16,6 +16,7 @@
 #include "accel/lbvh/lbvh_host.h"
 #include "accel/lbvh/lbvh_memory.h"
 #include "gpu/launch_context.h"
+#include "check/gpu_probe.h"
 #include "render/cuda_renderer.h"
 #include "render/renderer.h"
 #include "require_gpu.h"
