@@ -3,14 +3,12 @@
 #include <memory>
 
 #include "accel/kdtree/kd_gpu.h"
-#include "accel/lbvh/lbvh_gpu.h"
-#include "accel/lbvh/lbvh_variant.h"
 #include "gpu/kernel_activity.h"
 #include "gpu/launch.cuh"
 #include "gpu/stage_timer.h"
 #include "render/flat_scene.h"
 #include "render/gpu_scene.h"
-#include "render/instanced_gpu.h"
+#include "render/gpu_structures.h"
 #include "render/kd_config.h"
 #include "render/stages.h"
 
@@ -68,20 +66,23 @@ void buildKd(Probe& p, KdGpuBuilder& kd, const LaunchContext& ctx) {
     kd.build(p.gpu().positions(), p.gpu().triangles(), p.gpu().numTris(), kdConfigOf(p.scene().options.accel), ctx);
 }
 
+// The options' structure over the probe's posed scene, in the "build" stage.
+void buildStructure(Probe& p, GpuStructures& g, const AccelOptions& o, float t) {
+    StageScope s(p.ctx().timer, "build");
+    g.build(p.scene(), p.flat(), p.gpu(), o, t, p.ctx());
+}
+
 }  // namespace
 
 GpuBuildResult buildOnGpuForValidation(const Scene& scene, float t) {
     Probe p(scene, t);
-    LbvhBuilder lbvh;
-    {
-        StageScope s(p.ctx().timer, "build");
-        p.gpu().triangleBounds(p.ctx());
-        const AccelOptions& a = scene.options.accel;
-        lbvh.build(LbvhConfig{lbvhVariantOf(a), a.mortonBits}, p.gpu().bounds(), p.gpu().numTris(), p.ctx());
-    }
+    GpuStructures g;
+    AccelOptions o = scene.options.accel;
+    o.mode = AccelMode::Flat;  // the flat LBVH of the options' variant
+    buildStructure(p, g, o, t);
     GpuBuildResult r;
     r.buildMs = p.record().stageMs("build");
-    LbvhCopy c = lbvh.download();
+    LbvhCopy c = g.lbvh().download();
     r.nodes = std::move(c.nodes);
     r.primIndex = std::move(c.primIndex);
     r.root = c.root;
@@ -92,11 +93,11 @@ GpuBuildResult buildOnGpuForValidation(const Scene& scene, float t) {
 
 GpuKdResult buildKdOnGpuForValidation(const Scene& scene, float t) {
     Probe p(scene, t);
-    KdGpuBuilder kd;
-    {
-        StageScope s(p.ctx().timer, "build");
-        buildKd(p, kd, p.ctx());
-    }
+    GpuStructures g;
+    AccelOptions o = scene.options.accel;
+    o.builder = Builder::KdTree;
+    buildStructure(p, g, o, t);
+    const KdGpuBuilder& kd = g.kd();
     const FrameRecord rec = p.record();
     GpuKdResult r;
     r.buildMs = rec.stageMs("build");
@@ -142,22 +143,10 @@ std::vector<KdKernelTimes> kdKernelTimesOnGpu(const Scene& scene, float t, int b
 
 std::vector<HitRecord> traceOnGpuForValidation(const Scene& scene, float t, const std::vector<Ray>& rays) {
     Probe p(scene, t);
+    GpuStructures g;
     const AccelOptions& a = scene.options.accel;
-    LbvhBuilder lbvh;
-    KdGpuBuilder kd;
-    std::unique_ptr<InstancedGpu> instanced;
-    p.gpu().triangleBounds(p.ctx());
-    if (a.builder == Builder::KdTree) buildKd(p, kd, p.ctx());
-    else if (runsInstanced(a)) {
-        instanced = std::make_unique<InstancedGpu>(p.scene(), p.flat(), p.gpu());
-        instanced->build(t, a, p.ctx());
-    } else {
-        lbvh.build(LbvhConfig{lbvhVariantOf(a), a.mortonBits}, p.gpu().bounds(), p.gpu().numTris(), p.ctx());
-    }
-    const bool flatBvh = a.builder != Builder::KdTree && !instanced;
-    SceneView sv = p.gpu().view(flatBvh ? lbvh.view(traversalOf(a)) : BvhView{}, makeCameraView(p.scene(), t, 1, 1));
-    if (a.builder == Builder::KdTree) sv.kd = kd.view();
-    if (instanced) sv.tl = instanced->view();
+    buildStructure(p, g, a, t);
+    const SceneView sv = g.view(p.gpu(), a, makeCameraView(p.scene(), t, 1, 1));
     DeviceBuffer<Ray> d;
     d.upload(rays, p.stream());
     DeviceBuffer<HitRecord> out(rays.size());

@@ -10,13 +10,8 @@
 
 #include "accel/lbvh/lbvh_variant.h"
 #include "core/error.h"
-#include "gpu/device.h"
 #include "scene/data_folder.h"
 #include "scene/scene_loader.h"
-#if defined(STRATA_HAVE_CUDA)
-#include "render/cuda_renderer.h"
-#endif
-
 namespace strata::cli {
 
 void addCommonOptions(CLI::App& app, CommonArgs& a, int defaultFrames) {
@@ -66,14 +61,6 @@ Scene loadWithOverrides(const CommonArgs& a, bool quadsAsTriangles) {
     if (a.frames < 1 || a.frames > kMaxFrames)
         throw Error("--frames: expected 1 to " + std::to_string(kMaxFrames) + ", got " + std::to_string(a.frames));
     return s;
-}
-
-bool cudaBackendBuilt() {
-#if defined(STRATA_HAVE_CUDA)
-    return true;
-#else
-    return false;
-#endif
 }
 
 static double nowSeconds() {

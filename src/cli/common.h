@@ -43,7 +43,6 @@ void addCommonOptions(CLI::App& app, CommonArgs& a, int defaultFrames);
 // (its memory report compares direct with pre-tessellation in every mode).
 Scene loadWithOverrides(const CommonArgs& a, bool quadsAsTriangles = true);
 
-bool cudaBackendBuilt();
 
 // A progress line on stderr, shown only once the work has taken over a second.
 class Progress {

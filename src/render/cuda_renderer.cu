@@ -10,13 +10,12 @@
 #include <iterator>
 #include <sstream>
 
-#include "accel/kdtree/kd_gpu.h"
 #include "accel/lbvh/lbvh_gpu.h"
 #include "gpu/device.h"
 #include "gpu/launch.cuh"
 #include "gpu/pinned_buffer.h"
 #include "render/gpu_scene.h"
-#include "render/kd_config.h"
+#include "render/gpu_structures.h"
 #include "render/instanced_gpu.h"
 #include "render/integrator.h"
 #include "render/path_storage.h"
@@ -190,10 +189,7 @@ public:
     std::vector<std::string> stageNames() const override { return stageTable(); }
 
     size_t geometryBytes() const override { return gpu_->geometryBytes() + (vd_ ? vd_->geometryBytes() : 0); }
-    size_t accelBytes() const override {
-        return lbvh_.memoryBytes() + kd_.memoryBytes() + (vd_ ? vd_->memoryBytes() : 0) +
-               (instanced_ ? instanced_->memoryBytes() : 0);
-    }
+    size_t accelBytes() const override { return structures_.memoryBytes() + (vd_ ? vd_->memoryBytes() : 0); }
     size_t vdPairBytes() const override { return vd_ ? vd_->pairBytes() : 0; }
     size_t vdBytes() const override { return vd_ ? vd_->geometryBytes() + vd_->memoryBytes() : 0; }
     uint32_t vdBottomBlocks() const override { return vd_ ? vd_->workBlocks() : RendererBase::vdBottomBlocks(); }
@@ -232,19 +228,7 @@ public:
                 gpu_->animate(ctx);
             }
             StageScope s(&timer_, "build");
-            if (opt_.accel.builder == Builder::KdTree) {
-                // Zhou08 with Table 13.1's [A]-[E] as chosen this frame.
-                buildKd(ctx);
-            } else {
-                gpu_->triangleBounds(ctx);
-                if (opt_.accel.mode == AccelMode::Instanced) {
-                    if (!instanced_) instanced_ = std::make_unique<InstancedGpu>(scene_, flat_, *gpu_);
-                    instanced_->build(t, opt_.accel, ctx);
-                } else {
-                    lbvh_.build(LbvhConfig{lbvhVariantOf(opt_.accel), opt_.accel.mortonBits}, gpu_->bounds(),
-                                gpu_->numTris(), ctx);
-                }
-            }
+            structures_.build(scene_, flat_, *gpu_, opt_.accel, t, ctx);
             if (vd_) {  // this frame's patch transforms, and in flat mode the BVH over the patch boxes
                 StageScope v(&timer_, "build/vd_boxes");
                 const bool viaInstances = runsInstanced(opt_.accel);
@@ -253,7 +237,7 @@ public:
         }
 
         CameraView cam = cameraView(t, int(w), int(h));
-        SceneView sv = sceneView(cam);
+        SceneView sv = structures_.view(*gpu_, opt_.accel, cam);
         if (vd_) sv.vd = vd_->view(opt_.vd, pixelAngle(cam, int(h)), n, stream_);
         PathBuffers b = paths_.view();
         if (!accumulate || samples_ == 0) {
@@ -309,28 +293,8 @@ public:
         }
     }
 
-    // The kd-tree over the posed triangles with the options' [A]-[E] and
-    // strata's switches (kdConfigOf).
-    void buildKd(const LaunchContext& ctx) {
-        const AccelOptions& a = opt_.accel;
-        kd_.build(gpu_->positions(), gpu_->triangles(), gpu_->numTris(), kdConfigOf(a), ctx);
-    }
-
 private:
     static constexpr int kRing = 8;
-
-    // The structure the last build made for the current options: the
-    // kd-tree, the two levels of instanced mode, or the flat LBVH.
-    SceneView sceneView(const CameraView& cam) const {
-        const bool kd = opt_.accel.builder == Builder::KdTree;
-        const bool instanced = opt_.accel.mode == AccelMode::Instanced && instanced_;
-        SceneView sv = gpu_->view(kd || instanced ? BvhView{} : lbvh_.view(traversalOf(opt_.accel)), cam);
-        if (kd)
-            sv.kd = kd_.view();
-        else if (instanced)
-            sv.tl = instanced_->view();
-        return sv;
-    }
 
     bool take(FrameRecord& out, bool wait) {
         if (!timer_.pop(out, wait)) return false;
@@ -346,10 +310,8 @@ private:
     std::string gpuName_;
     cudaStream_t stream_ = nullptr;
     std::unique_ptr<GpuScene> gpu_;
-    LbvhBuilder lbvh_;
-    KdGpuBuilder kd_;
-    std::unique_ptr<VdGpu> vd_;                // vd.mode direct with patches
-    std::unique_ptr<InstancedGpu> instanced_;  // made when accel.mode is first instanced
+    GpuStructures structures_;
+    std::unique_ptr<VdGpu> vd_;  // vd.mode direct with patches
     RebuildPolicy rebuild_;
     PathStorage<DeviceBuffer> paths_;
     DeviceBuffer<uint32_t> image_;

@@ -1,0 +1,35 @@
+// render/gpu_structures.h — the frame's structure on the GPU for the options:
+// the kd-tree (Zhou08 with Table 13.1's [A]-[E] and strata's switches),
+// instanced mode's two levels, or the flat LBVH of accel.builder's variant,
+// built over GpuScene's posed triangles and viewed for tracing. One place for
+// the CUDA renderer and check/gpu_probe.
+#pragma once
+
+#include <memory>
+
+#include "accel/kdtree/kd_gpu.h"
+#include "accel/lbvh/lbvh_gpu.h"
+#include "render/gpu_scene.h"
+#include "render/instanced_gpu.h"
+
+namespace strata {
+
+class GpuStructures {
+public:
+    // Builds what o names over gpu's positions of this frame (GpuScene::animate
+    // on ctx's stream); the caller opens the "build" stage.
+    void build(const Scene& scene, const FlatScene& flat, GpuScene& gpu, const AccelOptions& o, float t,
+               const LaunchContext& ctx);
+    // The last build as the trace stages see it, for the options o.
+    SceneView view(const GpuScene& gpu, const AccelOptions& o, const CameraView& cam) const;
+    const LbvhBuilder& lbvh() const { return lbvh_; }
+    const KdGpuBuilder& kd() const { return kd_; }
+    size_t memoryBytes() const;
+
+private:
+    LbvhBuilder lbvh_;
+    KdGpuBuilder kd_;
+    std::unique_ptr<InstancedGpu> instanced_;  // made when accel.mode is first instanced
+};
+
+}  // namespace strata
