@@ -3,7 +3,8 @@
 # binaries (the GPU machines have no package manager, so strata is built on a
 # build machine and its binaries carried over). Usage:
 #   bench/gpu_suite.sh BIN_DIR [quick]
-# BIN_DIR holds strata_gpu_tests, strata-cli and strata-bench-lbvh. Run from
+# BIN_DIR holds strata_gpu_tests, strata_backend_tests, strata-cli and
+# strata-bench-lbvh. Run from
 # the repository root (scene files are read from assets/scenes/).
 set -uo pipefail
 BIN="${1:?usage: bench/gpu_suite.sh BIN_DIR [quick]}"
@@ -12,6 +13,7 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 status=0
 echo "== GPU tests"
 "$BIN/strata_gpu_tests" --gtest_brief=1 || status=1
+"$BIN/strata_backend_tests" --gtest_filter='*/Cuda.*' --gtest_brief=1 || status=1
 echo "== validate"
 for s in assets/scenes/*.json; do
   "$BIN/strata-cli" validate "$s" --rays 1000 | grep -E "^validating|FAIL|skip|agree with the|FAILED" || status=1

@@ -4,7 +4,7 @@
 #
 #   bench/sanitize_gpu.sh PART BIN_DIR [ARGS...]
 #
-# BIN_DIR holds strata-cli and strata_gpu_tests. Parts:
+# BIN_DIR holds strata-cli, strata_gpu_tests and strata_backend_tests. Parts:
 #   tests TOOL [FILTER]   TOOL (memcheck|racecheck|synccheck) over the GPU
 #                         test suite, or the gtest FILTER of it
 #   kd TOOL SCENE OPTS... one frame of the GPU kd-tree per [A]-[E] subset in
@@ -39,6 +39,7 @@ case $part in
 tests)
     tool=$1; filter=${2:-*}
     run "$tool tests $filter" --tool "$tool" "$bin/strata_gpu_tests" --gtest_filter="$filter" --gtest_brief=1
+    run "$tool backend tests" --tool "$tool" "$bin/strata_backend_tests" --gtest_filter='*/Cuda.*' --gtest_brief=1
     ;;
 kd)
     tool=$1; scene=$2; shift 2

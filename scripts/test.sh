@@ -50,7 +50,7 @@ if [ "$sanitize" = 1 ]; then
   "$ROOT/scripts/setup.sh"
   start=$SECONDS
   echo "== sanitized build ($ASAN_BUILD: ASan + UBSan, CPU only)"
-  targets=(strata_tests strata-cli strata)
+  targets=(strata_tests strata_backend_tests strata-cli strata)
   # Configured once, and again where the tree has no viewer target (a tree
   # configured before the viewer joined it has STRATA_VIEWER=OFF in its cache).
   if ! ninja -C "$ASAN_BUILD" -t query strata >/dev/null 2>&1; then
@@ -65,7 +65,7 @@ if [ "$sanitize" = 1 ]; then
   [ "$fuzz" = 1 ] && targets+=(strata_fuzz)
   cmake --build "$ASAN_BUILD" --target "${targets[@]}" -- -j"$JOBS"
   # An uninstrumented binary would pass without checking anything.
-  for bin in tests/strata_tests src/strata-cli src/strata; do
+  for bin in tests/strata_tests tests/strata_backend_tests src/strata-cli src/strata; do
     if ! nm "$ASAN_BUILD/$bin" | grep __asan_init >/dev/null; then
       echo "test.sh: $ASAN_BUILD/$bin is not built with AddressSanitizer" >&2
       exit 1

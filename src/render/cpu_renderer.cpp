@@ -112,7 +112,7 @@ public:
             if (opt_.accel.builder == Builder::KdTree)
                 kd_ = buildKdTreeCpu(pos_, flat_.tris, kdConfigOf(opt_.accel));
             else if (opt_.accel.mode == AccelMode::Instanced)
-                instanced_.build(scene_, flat_, pos_, bounds_, t, opt_.accel);
+                instanced_.build(scene_, flat_, pos_, bounds_, t, opt_.accel, &clock_);
             else
                 buildHostAccel(bounds_, opt_.accel, accel_);
             if (!flat_.patches.empty()) {  // patch transforms, and in flat mode the BVH over the patch boxes

@@ -38,10 +38,12 @@ public:
     // Times `label` for its lifetime (a label that is not a stage: untimed).
     class Scope {
     public:
-        Scope(HostStageClock& c, const char* label) : c_(c), stage_(c.find(label)) {}
+        Scope(HostStageClock& c, const char* label) : c_(&c), stage_(c.find(label)) {}
+        // No clock: untimed (a structure built outside a frame: validate).
+        Scope(HostStageClock* c, const char* label) : c_(c), stage_(c ? c->find(label) : -1) {}
         ~Scope() {
             if (stage_ >= 0)
-                c_.rec_.stages[size_t(stage_)].ms +=
+                c_->rec_.stages[size_t(stage_)].ms +=
                     std::chrono::duration<double, std::milli>(Clock::now() - start_).count();
         }
         Scope(const Scope&) = delete;
@@ -49,7 +51,7 @@ public:
 
     private:
         using Clock = std::chrono::steady_clock;
-        HostStageClock& c_;
+        HostStageClock* c_;
         int stage_;
         Clock::time_point start_ = Clock::now();
     };

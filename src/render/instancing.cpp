@@ -1,5 +1,6 @@
 #include "render/instancing.h"
 
+#include "render/host_stage_clock.h"
 #include "scene/keyframes.h"
 
 namespace strata {
@@ -40,7 +41,8 @@ std::vector<Affine> instanceTransforms(const Scene& scene, float t) {
 }
 
 void InstancedHost::build(const Scene& scene, const FlatScene& flat, const std::vector<Vec3>& worldPos,
-                          const std::vector<Aabb>& worldBounds, float t, const AccelOptions& o) {
+                          const std::vector<Aabb>& worldBounds, float t, const AccelOptions& o,
+                          HostStageClock* clock) {
     if (!top_) top_ = std::make_unique<TopLevelHost>(trianglePlan(scene, flat));
     const InstancePlan& plan = top_->plan();
     transforms_ = instanceTransforms(scene, t);
@@ -56,7 +58,13 @@ void InstancedHost::build(const Scene& scene, const FlatScene& flat, const std::
         const Mesh& mesh = scene.meshes[plan.blas[b].mesh];
         triangleBounds(mesh.positions, mesh.triangles, out);
     };
-    top_->build(o, staticBlasKey(o), staticBoxes, TopLevelFrame{&transforms_, worldBounds.data(), &geometry_});
+    {
+        HostStageClock::Scope s(clock, "build/blas");
+        top_->buildBlases(o, staticBlasKey(o), staticBoxes,
+                          TopLevelFrame{&transforms_, worldBounds.data(), &geometry_});
+    }
+    HostStageClock::Scope s(clock, "build/top");
+    top_->buildTop();
 }
 
 }  // namespace strata

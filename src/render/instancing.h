@@ -14,6 +14,8 @@
 
 namespace strata {
 
+class HostStageClock;
+
 // Each mesh's triangles per instance, deforming or not, its object box
 // from its rest positions; each instance's first flat triangle.
 InstancePlan trianglePlan(const Scene& scene, const FlatScene& flat);
@@ -26,9 +28,11 @@ std::vector<Affine> instanceTransforms(const Scene& scene, float t);
 class InstancedHost {
 public:
     // worldPos / worldBounds: this frame's flat posed vertices and triangle
-    // boxes (poseFlatScene, triangleBounds).
+    // boxes (poseFlatScene, triangleBounds). With a clock, the BLASes are
+    // timed as build/blas and the top level as build/top, as on the GPU.
     void build(const Scene& scene, const FlatScene& flat, const std::vector<Vec3>& worldPos,
-               const std::vector<Aabb>& worldBounds, float t, const AccelOptions& o);
+               const std::vector<Aabb>& worldBounds, float t, const AccelOptions& o,
+               HostStageClock* clock = nullptr);
     TwoLevelView view() const { return top_ ? top_->view() : TwoLevelView{}; }
     size_t memoryBytes() const { return top_ ? top_->memoryBytes() : 0; }
 

@@ -1,5 +1,6 @@
-// tests/common/determinism_scene.h — the scene of the determinism tests (CPU in
-// test_determinism.cpp, CUDA in tests/gpu/test_determinism_gpu.cpp).
+// tests/common/determinism_scene.h — the scene of the determinism tests (both
+// backends in tests/backends/test_backends_render.cpp, the CPU backend's
+// thread count in tests/cpu/test_determinism.cpp).
 #pragma once
 
 #include <algorithm>

@@ -85,30 +85,6 @@ TEST(Instanced, StaticMeshesShareOneBlasAndOptionsRefuseTheKdTree) {
     EXPECT_THROW(opt.check(), Error);
 }
 
-TEST(Instanced, CpuBackendRendersTheSameImageAsFlatMode) {
-    test::TempDir dir;
-    std::vector<float> img[2];
-    const char* modes[2] = {"flat", "instanced"};
-    for (int k = 0; k < 2; ++k) {
-        Scene s = test::loadInstancedScene(dir);
-        s.options.set("accel.mode", modes[k]);
-        s.options.set("render.backend", "cpu");
-        s.options.render.width = 40;
-        s.options.render.height = 30;
-        s.options.render.spp = 2;
-        auto r = makeCpuRenderer(s);
-        r->renderFrame(0.5f, 3);
-        r->readRadiance(img[k]);
-    }
-    double diff = 0, mean = 0;
-    for (size_t i = 0; i < img[0].size(); ++i) {
-        diff += std::fabs(img[0][i] - img[1][i]);
-        mean += img[0][i];
-    }
-    EXPECT_GT(mean, 0.0);
-    EXPECT_LE(diff, 1e-3 * mean) << "instanced mode must trace the same scene";
-}
-
 // The one plan both backends and both hierarchies follow: static meshes
 // share a BLAS (built over their first instance's primitives), each
 // deforming instance has its own, instances of meshes without primitives

@@ -30,34 +30,6 @@ Scene furnaceScene(float albedo, float L, int bounces) {
 }
 }  // namespace
 
-// The furnace test: a convex diffuse object of albedo a under a uniform
-// environment of radiance L shows radiance a*L everywhere on it.
-TEST(CpuRender, FurnaceConvexDiffuseShowsAlbedoTimesL) {
-    for (bool nee : {true, false}) {
-        Scene s = furnaceScene(0.6f, 2.0f, 3);
-        s.options.render.nee = nee;
-        auto r = makeCpuRenderer(s);
-        r->renderFrame(0.0f, 0);
-        std::vector<float> rad;
-        r->readRadiance(rad);
-        const int w = 48;
-        double sum = 0;
-        int n = 0;
-        for (int y = 16; y < 32; ++y)
-            for (int x = 16; x < 32; ++x) {
-                sum += rad[3 * (y * w + x)];
-                ++n;
-            }
-        EXPECT_NEAR(sum / n, 1.2, 0.03) << "nee " << nee;
-        // Corners see the environment directly.
-        EXPECT_NEAR(rad[0], 2.0f, 1e-4f);
-        FrameRecord rec;
-        ASSERT_TRUE(r->popRecord(rec));
-        EXPECT_EQ(rec.triangles, s.triangleCount());
-        EXPECT_GE(rec.rays, uint64_t(w * w * 64));
-    }
-}
-
 TEST(CpuRender, SameSeedSameImage) {
     Scene s = furnaceScene(0.5f, 1.0f, 2);
     s.options.render.spp = 2;

@@ -123,21 +123,6 @@ TEST(GpuVd, PairCullingKeepsTheHitsFromFewerPairs) {
     }
 }
 
-// vd.last_bounce_any_hit: the last bounce's rays stop at any VD hit before
-// their closest triangle (the any-hit bottom kernel, bounded by the hit
-// record): the image is the same, bit for bit.
-TEST(GpuVd, LastBounceAnyHitRendersTheSameImage) {
-    REQUIRE_GPU();
-    Scene s = loadTestScene();
-    for (int bounces : {1, 2}) {
-        Scene off = s;
-        off.options.vd.lastBounceAnyHit = false;
-        const std::vector<float> a = render(s, "cuda", "direct", bounces, 2),
-                                 b = render(off, "cuda", "direct", bounces, 2);
-        EXPECT_EQ(a, b) << bounces << " bounces";
-    }
-}
-
 // Pre-tessellation that does not fit in GPU memory is one clear error that
 // says what to change; direct mode fits the same scene.
 TEST(GpuVd, PretessTooLargeForTheGpuSaysWhatToLower) {

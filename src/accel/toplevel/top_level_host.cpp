@@ -4,9 +4,9 @@
 
 namespace strata {
 
-void TopLevelHost::build(const AccelOptions& o, const std::string& staticKey,
-                         const std::function<void(uint32_t, std::vector<Aabb>&)>& staticBoxes,
-                         const TopLevelFrame& frame) {
+void TopLevelHost::buildBlases(const AccelOptions& o, const std::string& staticKey,
+                               const std::function<void(uint32_t, std::vector<Aabb>&)>& staticBoxes,
+                               const TopLevelFrame& frame) {
     blasAccel_.resize(plan_.blas.size());
     if (staticKey != staticKey_) {  // static meshes: object space, shared by their instances
         std::vector<Aabb> boxes;
@@ -18,7 +18,7 @@ void TopLevelHost::build(const AccelOptions& o, const std::string& staticKey,
         staticKey_ = staticKey;
     }
     instances_.assign(plan_.members.size(), InstanceView{});
-    std::vector<Aabb> worldBoxes(plan_.members.size());
+    worldBoxes_.assign(plan_.members.size(), Aabb{});
     for (size_t j = 0; j < plan_.members.size(); ++j) {
         const InstancePlan::Member& mb = plan_.members[j];
         InstanceView& iv = instances_[j];
@@ -27,10 +27,10 @@ void TopLevelHost::build(const AccelOptions& o, const std::string& staticKey,
         if (plan_.isStatic(mb.blas)) {
             const Affine& w = frame.worldFromObject->at(mb.instance);
             iv.objectFromWorld = inverse(w);
-            worldBoxes[j] = transformBox(w, plan_.meshes[plan_.blas[mb.blas].mesh].objectBox);
+            worldBoxes_[j] = transformBox(w, plan_.meshes[plan_.blas[mb.blas].mesh].objectBox);
         } else {  // deforming: its posed primitives in world space, every frame (identity transform)
             std::vector<Aabb> b(frame.worldBoxes + mb.primBase, frame.worldBoxes + mb.primBase + mb.prims);
-            for (const Aabb& a : b) worldBoxes[j].grow(a);
+            for (const Aabb& a : b) worldBoxes_[j].grow(a);
             buildHostAccel(b, o, blasAccel_[mb.blas]);
         }
     }
@@ -42,8 +42,9 @@ void TopLevelHost::build(const AccelOptions& o, const std::string& staticKey,
             blas_[b].tris = (*frame.geometry)[b].tris;
         }
     }
-    top_ = buildLbvhHost(worldBoxes, 63, LbvhVariant::Karras).bvh;
 }
+
+void TopLevelHost::buildTop() { top_ = buildLbvhHost(worldBoxes_, 63, LbvhVariant::Karras).bvh; }
 
 TwoLevelView TopLevelHost::view() const {
     TwoLevelView v;

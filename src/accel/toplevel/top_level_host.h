@@ -36,7 +36,16 @@ public:
     // staticBoxes(b, out): the object-space primitive boxes of static BLAS b
     // (called only when staticKey differs from the last build's).
     void build(const AccelOptions& o, const std::string& staticKey,
-               const std::function<void(uint32_t, std::vector<Aabb>&)>& staticBoxes, const TopLevelFrame& frame);
+               const std::function<void(uint32_t, std::vector<Aabb>&)>& staticBoxes, const TopLevelFrame& frame) {
+        buildBlases(o, staticKey, staticBoxes, frame);
+        buildTop();
+    }
+    // build's two phases, for callers that time them (stages build/blas and
+    // build/top): the BLASes and the members' world boxes, then the top level.
+    void buildBlases(const AccelOptions& o, const std::string& staticKey,
+                     const std::function<void(uint32_t, std::vector<Aabb>&)>& staticBoxes,
+                     const TopLevelFrame& frame);
+    void buildTop();
     TwoLevelView view() const;
     const InstancePlan& plan() const { return plan_; }
     size_t memoryBytes() const;
@@ -46,6 +55,7 @@ private:
     std::vector<HostAccel> blasAccel_;  // per BLAS of the plan
     std::vector<BlasView> blas_;
     std::vector<InstanceView> instances_;  // per member
+    std::vector<Aabb> worldBoxes_;         // per member, this frame (the top level's input)
     std::string staticKey_;
     HostBvh top_;
 };

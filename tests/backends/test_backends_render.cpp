@@ -1,0 +1,207 @@
+// What both backends must render alike, one typed test per subject (the CUDA
+// instance skips without a GPU): the furnace, bit-identical frames for the
+// same seed, the same image with every builder and traversal, instanced mode
+// showing the flat scene while options switch live, and the VD last bounce's
+// any-hit rays changing nothing.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "backend_types.h"
+#include "determinism_scene.h"
+#include "instanced_scene.h"
+#include "loader_test_util.h"
+#include "scene/scene_loader.h"
+#include "test_util.h"
+
+namespace strata {
+namespace {
+
+template <class B>
+class BackendRender : public ::testing::Test {};
+TYPED_TEST_SUITE(BackendRender, test::Backends, test::BackendName);
+
+double sum(const std::vector<float>& v) {
+    double s = 0;
+    for (float x : v) s += x;
+    return s;
+}
+
+// The furnace: a convex diffuse object of albedo a under a uniform environment
+// of radiance L shows radiance a*L everywhere on it, with and without next
+// event estimation; the corners see the environment itself.
+TYPED_TEST(BackendRender, FurnaceConvexDiffuseShowsAlbedoTimesL) {
+    REQUIRE_BACKEND();
+    constexpr int w = 48;
+    Material m;
+    m.albedo = make3(0.6f);
+    Scene s = test::onBackend<TypeParam>(test::sceneWith(test::makeSphere({0, 0, 0}, 1.0f, 48)));
+    s.materials[0] = m;
+    s.environment.color = make3(2.0f);
+    s.camera.position = {0, 0, 3};
+    s.camera.target = {0, 0, 0};
+    s.camera.fovYDegrees = 40;
+    s.options.render.width = w;
+    s.options.render.height = w;
+    s.options.render.spp = 64;
+    s.options.render.bounces = 3;
+    s.options.render.threads = 2;
+    for (bool nee : {true, false}) {
+        s.options.render.nee = nee;
+        auto r = test::makeOn<TypeParam>(s);
+        r->renderFrame(0.0f, 0);
+        r->finish();
+        std::vector<float> rad;
+        r->readRadiance(rad);
+        double centre = 0;
+        int n = 0;
+        for (int y = 16; y < 32; ++y)
+            for (int x = 16; x < 32; ++x, ++n) centre += rad[3 * (y * w + x)];
+        EXPECT_NEAR(centre / n, 0.6 * 2.0, 0.03) << "nee " << nee;
+        EXPECT_NEAR(rad[0], 2.0f, 1e-4f);
+        FrameRecord rec;
+        ASSERT_TRUE(r->popRecord(rec));
+        EXPECT_EQ(rec.triangles, s.triangleCount());
+        EXPECT_GE(rec.rays, uint64_t(w * w * 64));
+        EXPECT_GT(rec.stageMs("build"), 0.0);
+    }
+}
+
+// The same scene, options, seed and frames give bit-identical frames (two
+// renderers, each made from scratch) with every builder and traversal the
+// backend runs; the frames differ from one another (time moves, samples add)
+// and are not black.
+TYPED_TEST(BackendRender, SameSceneOptionsSeedAndFramesGiveBitIdenticalImagesWithEveryBuilder) {
+    REQUIRE_BACKEND();
+    const Scene base = test::onBackend<TypeParam>(test::animatedScene());
+    for (const test::AccelVariant& v : test::accelVariantsOf<TypeParam>(base.options)) {
+        Scene s = base;
+        test::applyVariant(s.options, v);
+        test::Frames a = test::renderFrames(s, test::makeOn<TypeParam>), b = test::renderFrames(s, test::makeOn<TypeParam>);
+        ASSERT_EQ(a.radiance.size(), b.radiance.size());
+        for (size_t f = 0; f < a.radiance.size(); ++f)
+            EXPECT_TRUE(test::bitIdentical(a.radiance[f], b.radiance[f]))
+                << v.name() << ": frame " << f << ": " << test::differing(a.radiance[f], b.radiance[f]) << " of "
+                << a.radiance[f].size() << " values differ";
+        EXPECT_EQ(a.image, b.image) << v.name();
+        EXPECT_FALSE(test::bitIdentical(a.radiance[0], a.radiance[1])) << v.name();
+        EXPECT_GT(sum(a.radiance[2]), 0.0) << v.name();
+    }
+}
+
+TYPED_TEST(BackendRender, ADifferentSeedGivesADifferentImage) {
+    REQUIRE_BACKEND();
+    Scene s = test::onBackend<TypeParam>(test::animatedScene());
+    test::Frames a = test::renderFrames(s, test::makeOn<TypeParam>);
+    s.options.render.seed = 8;
+    test::Frames b = test::renderFrames(s, test::makeOn<TypeParam>);
+    EXPECT_FALSE(test::bitIdentical(a.radiance[0], b.radiance[0]));
+}
+
+// Every builder and traversal renders the same image: the structures differ,
+// the closest hits do not (but for a few pixels whose rays pass exactly
+// through an edge two triangles share).
+TYPED_TEST(BackendRender, EveryBuilderAndTraversalRendersTheSameImage) {
+    REQUIRE_BACKEND();
+    Scene s = test::onBackend<TypeParam>(test::sceneWith(test::makeRandomTriangles(3000, 0.08f, 3)));
+    s.camera.position = {0.5f, 0.5f, 2.5f};
+    s.camera.target = {0.5f, 0.5f, 0.5f};
+    s.environment.color = {0.4f, 0.45f, 0.5f};
+    s.sun.enabled = true;
+    s.sun.direction = normalize(Vec3{0.3f, 1.0f, 0.4f});
+    s.options.render.width = 48;
+    s.options.render.height = 32;
+    s.options.render.spp = 2;
+    s.options.render.threads = 2;
+    std::vector<float> ref;
+    for (const test::AccelVariant& v : test::accelVariantsOf<TypeParam>(s.options)) {
+        test::applyVariant(s.options, v);
+        std::vector<float> rad = test::renderOn<TypeParam>(s, 0.0f, 2);
+        if (ref.empty()) {
+            ref = rad;
+            ASSERT_GT(sum(ref), 0.0);
+        }
+        ASSERT_EQ(rad.size(), ref.size());
+        size_t differ = 0;
+        for (size_t i = 0; i < rad.size(); ++i) differ += std::fabs(rad[i] - ref[i]) > 1e-3f * (1 + ref[i]);
+        EXPECT_LE(differ, rad.size() / 200) << v.name();
+    }
+}
+
+// Instanced mode traces the flat scene: one renderer switching flat ->
+// instanced -> another variant -> flat, as the viewer does, renders the same
+// image each time (each frame from scratch), and only instanced frames build
+// a top level over BLASes.
+TYPED_TEST(BackendRender, InstancedModeRendersTheImageOfFlatModeAndSwitchesLive) {
+    REQUIRE_BACKEND();
+    test::TempDir dir;
+    Scene s = test::onBackend<TypeParam>(test::loadInstancedScene(dir));
+    s.options.render.width = 48;
+    s.options.render.height = 32;
+    s.options.render.spp = 2;
+    s.options.render.bounces = 2;
+    s.options.render.threads = 2;
+    auto r = test::makeOn<TypeParam>(s);
+    std::vector<std::vector<float>> img;
+    for (auto [mode, builder] : {std::pair{"flat", "lbvh-karras"}, std::pair{"instanced", "lbvh-karras"},
+                                 std::pair{"instanced", "lbvh-skip"}, std::pair{"flat", "lbvh-apetrei"}}) {
+        Options o = r->options();
+        o.set("accel.mode", mode);
+        o.set("accel.builder", builder);
+        r->setOptions(o);
+        r->renderFrame(0.5f, 3, false);
+        img.emplace_back();
+        r->readRadiance(img.back());
+    }
+    const double mean = sum(img[0]);
+    ASSERT_GT(mean, 0.0);
+    for (size_t k = 1; k < img.size(); ++k) {
+        double diff = 0;
+        for (size_t i = 0; i < img[0].size(); ++i) diff += std::fabs(img[0][i] - img[k][i]);
+        EXPECT_LE(diff, 1e-3 * mean) << "frame " << k << " must show the same scene";
+    }
+    r->finish();
+    std::vector<FrameRecord> recs;
+    for (FrameRecord rec; r->popRecord(rec);) recs.push_back(rec);
+    ASSERT_EQ(recs.size(), 4u);
+    EXPECT_EQ(recs[0].stageMs("build/top"), 0.0) << "flat mode builds no top level";
+    EXPECT_GT(recs[1].stageMs("build/top"), 0.0);
+    EXPECT_GT(recs[1].stageMs("build/blas"), 0.0);
+}
+
+// vd.last_bounce_any_hit: the last bounce's rays stop at any VD hit before
+// their closest triangle (such a ray gathers nothing either way), so the
+// image is the same, bit for bit.
+TYPED_TEST(BackendRender, VdLastBounceAnyHitRendersTheSameImage) {
+    REQUIRE_BACKEND();
+    test::TempDir dir;
+    const Scene base = test::onBackend<TypeParam>(loadScene(dir.write("s.json", R"({"meshes": [
+      {"name": "f", "generator": "plane", "params": {"size": 6}},
+      {"name": "m", "generator": "vd-mushroom", "params": {"patches": 2, "resolution": 96}},
+      {"name": "h", "generator": "vd-hook", "params": {"patches": 2, "resolution": 96}}],
+  "instances": [{"mesh": "f"}, {"mesh": "m", "translate": [-0.6, 0, 0.2], "scale": 0.8},
+    {"mesh": "m", "translate": [0.1, 0.05, -0.5], "rotate": {"axis": [0, 1, 0.3], "degrees": 70}, "scale": 0.6},
+    {"mesh": "h", "translate": [0.7, 0.1, -0.3], "rotate": {"axis": [0.2, 1, 0.1], "degrees": 40}, "scale": [1, 1.3, 0.9]}],
+  "camera": {"position": [0, 1.2, 3], "target": [0, 0.3, 0]},
+  "lights": {"environment": {"color": [0.5, 0.55, 0.6]}, "sun": {"direction": [0.4, 1, 0.3], "radiance": [3, 3, 3]}},
+  "vd": {"max_level": 4, "lod_bias": 8}})")));
+    for (int bounces : {1, 2}) {
+        std::vector<float> img[2];
+        for (int k = 0; k < 2; ++k) {
+            Scene s = base;
+            s.options.render.width = 48;
+            s.options.render.height = 32;
+            s.options.render.spp = 2;
+            s.options.render.bounces = bounces;
+            s.options.vd.mode = VdMode::Direct;
+            s.options.vd.lastBounceAnyHit = k == 0;
+            img[k] = test::renderOn<TypeParam>(s, 0.0f, 1);
+        }
+        EXPECT_EQ(img[0], img[1]) << bounces << " bounces";
+        EXPECT_GT(sum(img[0]), 0.0);
+    }
+}
+
+}  // namespace
+}  // namespace strata
