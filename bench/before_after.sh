@@ -7,7 +7,9 @@
 # Each DIR holds strata-cli and strata-bench-lbvh. Real scenes need
 # STRATA_DATA (the data folder with sponza.obj and conference.obj).
 # FRAMES (200) timed frames per run; ROUNDS (1) alternations per
-# configuration, their frames pooled.
+# configuration, their frames pooled; ONLY (a regular expression) runs the
+# configurations whose names match it. Passing one build as both A and B
+# measures the noise of the comparison itself.
 set -uo pipefail
 A="${1:?usage: bench/before_after.sh BEFORE_DIR AFTER_DIR [OUT_DIR]}"
 B="${2:?usage: bench/before_after.sh BEFORE_DIR AFTER_DIR [OUT_DIR]}"
@@ -54,6 +56,7 @@ run() {  # side round name scene flags...
 i=0
 for c in "${configs[@]}"; do
   IFS='|' read -r name scene flags <<<"$c"
+  [[ -n "${ONLY:-}" && ! "$name" =~ $ONLY ]] && continue
   [ -f "$scene" ] || { echo "$name: no $scene"; continue; }
   for ((r = 0; r < ROUNDS; ++r)); do
     if [ $(((i + r) % 2)) = 0 ]; then run A $r "$name" "$scene" $flags; run B $r "$name" "$scene" $flags
