@@ -13,5 +13,6 @@ std::function<int()> addBenchCommand(CLI::App& app);
 std::function<int()> addValidateCommand(CLI::App& app);
 std::function<int()> addSoakCommand(CLI::App& app);
 std::function<int()> addKdTableCommand(CLI::App& app);
+std::function<int()> addVdTableCommand(CLI::App& app);
 
 }  // namespace strata::cli

@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
     auto validate = strata::cli::addValidateCommand(app);
     auto soak = strata::cli::addSoakCommand(app);
     auto kdtable = strata::cli::addKdTableCommand(app);
+    auto vdtable = strata::cli::addVdTableCommand(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -26,6 +27,7 @@ int main(int argc, char** argv) {
         if (app.got_subcommand("validate")) return validate();
         if (app.got_subcommand("soak")) return soak();
         if (app.got_subcommand("kdtable")) return kdtable();
+        if (app.got_subcommand("vdtable")) return vdtable();
     } catch (const strata::Error& e) {
         std::fprintf(stderr, "strata-cli: error: %s\n", e.what());
         return 1;

@@ -198,6 +198,29 @@ if ! nvidia-smi -L >/dev/null 2>&1; then
     fail "kdtable without a GPU: $(cat "$TMP/e.txt")"
   fi
 fi
+# vdtable: direct VD patches against pre-tessellation, validated, then four
+# rows (each method built once and rebuilt every frame), the ratios, a CSV.
+if "$CLI" vdtable "$SRC/assets/scenes/vd-mushroom.json" --set render.backend=cpu --res 64x36 --validate-res 64x36 \
+     --frames 2 --warmup 0 --level 3 --csv "$TMP/vd.csv" >"$TMP/vd.txt" 2>"$TMP/e.txt"; then
+  [ "$(grep -c '^| .*vd-mushroom.json | \(direct\|pre-tessellated\) | \(built once\|rebuilt every frame\) | [0-9]' "$TMP/vd.txt")" -eq 4 ] \
+    && grep -q "memory: .*x as Harada's Table 1.1 counts it" "$TMP/vd.txt" && grep -q "validated first" "$TMP/vd.txt" \
+    && [ "$(wc -l <"$TMP/vd.csv")" -eq 5 ] && pass "vdtable: four validated rows, the ratios and a CSV" \
+    || fail "vdtable rows: $(cat "$TMP/vd.txt")"
+else
+  fail "vdtable on the cpu backend: $(cat "$TMP/e.txt")"
+fi
+for bad in "has no VD patches|$SRC/tests/data/cube_scene.json" "--res: expected WxH|$SRC/assets/scenes/vd-mushroom.json --res 12"; do
+  text="${bad%%|*}"
+  rm -f "$TMP/vdbad.csv"
+  # shellcheck disable=SC2086
+  if "$CLI" vdtable ${bad#*|} --set render.backend=cpu --csv "$TMP/vdbad.csv" >"$TMP/o.txt" 2>"$TMP/e.txt"; then
+    fail "vdtable '$text': exited 0"
+  elif grep -q -- "$text" "$TMP/e.txt" && [ ! -e "$TMP/vdbad.csv" ] && ! grep -q '^|' "$TMP/o.txt"; then
+    pass "vdtable: $text, no table, no CSV"
+  else
+    fail "vdtable '$text': $(cat "$TMP/e.txt") $(cat "$TMP/o.txt")"
+  fi
+done
 # --- outputs: all or nothing, devices written in place, Ctrl-C leaves nothing
 CUBE="$SRC/tests/data/cube_scene.json"
 rm -f "$TMP/both.png"
@@ -246,7 +269,7 @@ else
   fail "SIGINT during a render: exit $rc, left $(ls "$TMP" | grep 'int\.' | tr '\n' ' ')"
 fi
 
-for sub in render bench validate soak kdtable; do
+for sub in render bench validate soak kdtable vdtable; do
   "$CLI" "$sub" --help >/dev/null && pass "$sub --help" || fail "$sub --help"
 done
 

@@ -1,0 +1,280 @@
+// strata-cli vdtable: Harada's comparison of direct ray tracing of VD patches
+// with pre-tessellation (his Table 1.1 and Figs. 1.7 and 1.9), like for
+// like. His frames: direct illumination, one primary and one shadow ray cast
+// per pixel (here render.integrator = whitted with no reflection bounce),
+// top and middle levels built once before rendering. Each scene gives four
+// rows: each method with its structures built once (the scene held still:
+// animation.play = false and accel.rebuild = animated, so nothing is rebuilt
+// after the first frame, as in the paper) and rebuilt every frame (the
+// animation plays; labelled as such). Before anything is timed, direct mode's
+// camera rays must cover what pre-tessellation covers at the same level
+// (every patch at vd.max_level: vd.lod_bias 8), else the scene is marked
+// failed. Columns:
+//   first frame ms  renderer setup and the first frame, wall clock (what the
+//                   paper calls preparation, plus one frame)
+//   build ms        the build stage per timed frame (0 when built once)
+//   top+middle ms   the triangles' trace of the primary and shadow rays
+//                   (trace + shadow stages); in direct mode also the pairs
+//                   found in the VD middle level (vd/pairs)
+//   sort ms         direct mode's pair sort (vd/sort)
+//   bottom ms       direct mode's per-patch trees built and traced (vd/bottom)
+//   ray cast ms     everything that casts rays: trace + vd + shadow
+//   frame ms        the whole frame
+//   memory          as Harada's Table 1.1 counts it: the patches' geometry and
+//                   structures (render/vd_memory.h, from the counts), and
+//                   the whole device: what the renderer allocated on the GPU
+//                   (cudaMemGetInfo before it was made and after its frames:
+//                   pair buffers, ray queues, film and all), n/a on the CPU.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "cli/frame_runs.h"
+#include "core/error.h"
+#include "gpu/device.h"
+#include "render/make_renderer.h"
+#include "scene/data_folder.h"
+#include "scene/scene_loader.h"
+
+namespace strata::cli {
+namespace {
+
+struct VdTableArgs {
+    std::vector<std::string> scenes;
+    int frames = 50, warmup = 5, level = 5;
+    std::string res = "1920x1080", validateRes = "480x270", csv, data;
+    std::vector<std::string> sets;
+};
+
+struct Row {
+    std::string scene, method, structures, problem;
+    double firstFrameMs = 0, buildMs = 0, topMiddleMs = 0, sortMs = 0, bottomMs = 0, castMs = 0, frameMs = 0;
+    double haradaMiB = 0, deviceMiB = -1;  // deviceMiB < 0: not measured (CPU backend)
+};
+
+constexpr double kMiB = 1024.0 * 1024.0;
+
+// GPU memory in use on the device now, or -1 without the CUDA backend.
+double deviceBytesInUse(const Options& o) {
+    if (o.render.backend != Backend::Cuda) return -1;
+    const GpuInfo g = queryGpu();
+    return g.available ? double(g.totalBytes - g.freeBytes) : -1;
+}
+
+// The camera rays' image of s at vd.max_level for every patch (no lights but
+// the environment, no bounce): where direct mode and pre-tessellation differ,
+// their rays hit or miss differently.
+std::vector<float> coverage(Scene s, VdMode mode, const std::string& res) {
+    s.options.vd.mode = mode;
+    s.options.vd.lodBias = 8;  // every patch at vd.max_level
+    s.options.set("render.integrator", "path");
+    s.options.render.bounces = 0;
+    s.options.render.spp = 1;
+    const size_t x = res.find('x');
+    s.options.set("render.width", res.substr(0, x));
+    s.options.set("render.height", res.substr(x + 1));
+    std::unique_ptr<Renderer> r = makeRenderer(s);
+    r->renderFrame(s.options.animation.startTime, 0);
+    r->finish();
+    std::vector<float> img;
+    r->readRadiance(img);
+    return img;
+}
+
+// Empty when direct mode's camera rays cover what pre-tessellation covers
+// (all but 0.1% of the pixels: rays through a cell's shared edges).
+std::string validate(const Scene& s, const std::string& res) {
+    const std::vector<float> direct = coverage(s, VdMode::Direct, res), pre = coverage(s, VdMode::Pretess, res);
+    if (direct.size() != pre.size()) return "the two images differ in size";
+    size_t differ = 0;
+    for (size_t i = 0; i < direct.size(); i += 3) {
+        bool same = true;
+        for (size_t c = 0; c < 3; ++c) same &= std::fabs(direct[i + c] - pre[i + c]) <= 1e-3f * (1.0f + pre[i + c]);
+        differ += !same;
+    }
+    const size_t pixels = direct.size() / 3;
+    if (differ * 1000 > pixels) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "%zu of %zu camera rays hit or miss unlike pre-tessellation at level %d",
+                      differ, pixels, s.options.vd.maxLevel);
+        return buf;
+    }
+    return {};
+}
+
+Row measure(Scene s, VdMode mode, bool still, const VdTableArgs& a) {
+    Row row;
+    row.method = mode == VdMode::Direct ? "direct" : "pre-tessellated";
+    row.structures = still ? "built once" : "rebuilt every frame";
+    s.options.vd.mode = mode;
+    if (still) {
+        s.options.animation.play = false;
+        s.options.accel.rebuild = Rebuild::Animated;
+    } else {
+        s.options.accel.rebuild = Rebuild::EveryFrame;
+    }
+    const double before = deviceBytesInUse(s.options);
+    const auto t0 = std::chrono::steady_clock::now();
+    std::unique_ptr<Renderer> r = makeRenderer(s);
+    r->renderFrame(s.options.animation.startTime, 0);
+    r->finish();
+    row.firstFrameMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    for (FrameRecord rec; r->popRecord(rec);) {
+    }
+    const FrameRun run =
+        runFrames(*r, s.options, a.warmup, a.frames, row.method + ", " + row.structures);
+    const double after = deviceBytesInUse(s.options);
+    if (before >= 0 && after >= 0) row.deviceMiB = (after - before) / kMiB;
+    row.buildMs = run.stageMedian("build");
+    row.topMiddleMs = run.stageMedian("trace") + run.stageMedian("shadow") + run.stageMedian("vd/pairs");
+    row.sortMs = run.stageMedian("vd/sort");
+    row.bottomMs = run.stageMedian("vd/bottom");
+    row.castMs = run.stageMedian("trace") + run.stageMedian("vd") + run.stageMedian("shadow");
+    row.frameMs = run.totalMedian();
+    const VdMemoryComparison m = r->vdMemory();
+    row.haradaMiB = double(mode == VdMode::Direct ? m.direct.total() : m.pretess.total()) / kMiB;
+    return row;
+}
+
+std::string mib(double m) {
+    if (m < 0) return "n/a";
+    char s[32];
+    std::snprintf(s, sizeof s, m < 10 ? "%.2f" : m < 1000 ? "%.1f" : "%.0f", m);
+    return s;
+}
+
+void printRow(const Row& r) {
+    if (!r.problem.empty()) {
+        std::printf("| %s | %s | %s | validation FAILED: %s | | | | | | | | |\n", r.scene.c_str(), r.method.c_str(),
+                    r.structures.c_str(), r.problem.c_str());
+        return;
+    }
+    std::printf("| %s | %s | %s | %.1f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %s | %s |\n", r.scene.c_str(),
+                r.method.c_str(), r.structures.c_str(), r.firstFrameMs, r.buildMs, r.topMiddleMs, r.sortMs,
+                r.bottomMs, r.castMs, r.frameMs, mib(r.haradaMiB).c_str(), mib(r.deviceMiB).c_str());
+}
+
+// "pre-tessellated / direct: memory 136x (Harada's count), 2.7x (whole
+// device); ray cast direct / pre-tessellated 1.8x built once, 0.9x rebuilt".
+void printRatios(const Row rows[4]) {
+    const Row &dOnce = rows[0], &pOnce = rows[1], &dEach = rows[2], &pEach = rows[3];
+    std::printf("  pre-tessellated / direct memory: %.1fx as Harada's Table 1.1 counts it", pOnce.haradaMiB / dOnce.haradaMiB);
+    if (dOnce.deviceMiB > 0 && pOnce.deviceMiB >= 0)
+        std::printf(", %.1fx for the whole device", pOnce.deviceMiB / dOnce.deviceMiB);
+    std::printf("\n  direct / pre-tessellated ray cast time: %.2fx with the structures built once, %.2fx rebuilt every "
+                "frame\n",
+                dOnce.castMs / pOnce.castMs, dEach.castMs / pEach.castMs);
+}
+
+std::string csvOf(const std::vector<Row>& rows) {
+    std::string out =
+        "scene,method,structures,first_frame_ms,build_ms,top_middle_ms,sort_ms,bottom_ms,ray_cast_ms,frame_ms,"
+        "memory_harada_mib,memory_device_mib,validation\n";
+    char buf[512];
+    for (const Row& r : rows) {
+        std::snprintf(buf, sizeof buf, "%s,%s,%s,%.3f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.3f,%.3f,%s\n", r.scene.c_str(),
+                      r.method.c_str(), r.structures.c_str(), r.firstFrameMs, r.buildMs, r.topMiddleMs, r.sortMs,
+                      r.bottomMs, r.castMs, r.frameMs, r.haradaMiB, r.deviceMiB, r.problem.empty() ? "ok" : "failed");
+        out += buf;
+    }
+    return out;
+}
+
+void checkRes(const std::string& flag, const std::string& res) {
+    const size_t x = res.find('x');
+    if (x == std::string::npos || x == 0 || x + 1 == res.size() ||
+        res.find_first_not_of("0123456789x") != std::string::npos || res.find('x', x + 1) != std::string::npos)
+        throw Error(flag + ": expected WxH (e.g. 1920x1080), got '" + res + "'");
+}
+
+}  // namespace
+
+std::function<int()> addVdTableCommand(CLI::App& app) {
+    auto* cmd = app.add_subcommand(
+        "vdtable",
+        "Harada's direct VD ray tracing against pre-tessellation, like for like: primary + shadow rays, structures "
+        "built once and rebuilt every frame, memory as his Table 1.1 counts it and for the whole device");
+    auto a = std::make_shared<VdTableArgs>();
+    cmd->add_option("scenes", a->scenes, "scene files (JSON) with VD patches")->required();
+    cmd->add_option("--frames", a->frames, "timed frames per row")->capture_default_str();
+    cmd->add_option("--warmup", a->warmup, "frames rendered before timing")->capture_default_str();
+    cmd->add_option("--level", a->level, "vd.max_level of both methods")->capture_default_str();
+    cmd->add_option("--res", a->res, "resolution WxH of the timed frames")->capture_default_str();
+    cmd->add_option("--validate-res", a->validateRes, "resolution WxH of the coverage check")->capture_default_str();
+    cmd->add_option("--csv", a->csv, "also write the table as CSV");
+    cmd->add_option("--set", a->sets, "key=value: set any option, named as in the scene file (repeatable)");
+    cmd->add_option("--data", a->data, "folder of the models scene files name as \"data:FILE\"");
+    return [a]() -> int {
+        if (a->frames < 1 || a->warmup < 0) throw Error("--frames must be at least 1 and --warmup at least 0");
+        checkRes("--res", a->res);
+        checkRes("--validate-res", a->validateRes);
+        setDataFolder(a->data);
+        std::unique_ptr<OutputFile> csvFile;  // opened first: a bad path fails before the measurements
+        if (!a->csv.empty()) csvFile = std::make_unique<OutputFile>(a->csv);
+        std::vector<Row> rows;
+        int failures = 0;
+        std::string device;
+        bool header = false;  // printed before the first row: a bad scene prints nothing else
+        for (const std::string& path : a->scenes) {
+            Scene s = loadScene(path);
+            Options& o = s.options;
+            o.set("render.backend", "cuda");
+            for (const std::string& kv : a->sets) o.setAssignment(kv);
+            if (s.patchCount() == 0) throw Error(path + ": the scene has no VD patches (vdtable compares their methods)");
+            const size_t x = a->res.find('x');
+            o.set("render.width", a->res.substr(0, x));
+            o.set("render.height", a->res.substr(x + 1));
+            o.set("render.integrator", "whitted");  // one primary and one shadow ray per pixel
+            o.render.bounces = 0;
+            o.render.spp = 1;
+            o.set("vd.max_level", std::to_string(a->level));
+            o.set("accel.mode", "flat");  // the paper's party: no instancing
+            o.check();
+            device = chooseBackend(o, WithoutGpu::Refuse) == Backend::Cuda ? queryGpu().name : "CPU backend";
+            if (!header) {
+                std::printf(
+                    "| scene | method | structures | first frame ms | build ms | top+middle ms | sort ms | bottom ms | "
+                    "ray cast ms | frame ms | memory MiB (Harada's count) | memory MiB (whole device) |\n"
+                    "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+                header = true;
+            }
+            Row block[4];
+            const std::string problem = validate(s, a->validateRes);
+            int k = 0;
+            for (bool still : {true, false})
+                for (VdMode mode : {VdMode::Direct, VdMode::Pretess}) {
+                    Row& r = block[k++];
+                    if (problem.empty()) {
+                        r = measure(s, mode, still, *a);
+                    } else {
+                        r.method = mode == VdMode::Direct ? "direct" : "pre-tessellated";
+                        r.structures = still ? "built once" : "rebuilt every frame";
+                        r.problem = problem;
+                    }
+                    r.scene = path;
+                    printRow(r);
+                    std::fflush(stdout);
+                    rows.push_back(r);
+                }
+            if (problem.empty())
+                printRatios(block);
+            else
+                ++failures;
+        }
+        std::printf("\n%s; %s, %s frames of one primary and one shadow ray per pixel at VD level %d, medians of %d "
+                    "frames after %d warm-up\n",
+                    failures ? "some scenes FAILED validation and were not timed"
+                             : "direct mode's camera rays cover what pre-tessellation covers (validated first)",
+                    device.c_str(), a->res.c_str(), a->level, a->frames, a->warmup);
+        if (csvFile) {
+            csvFile->write(csvOf(rows));
+            csvFile->commit();
+        }
+        return failures ? 1 : 0;
+    };
+}
+
+}  // namespace strata::cli
