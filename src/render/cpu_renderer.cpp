@@ -30,7 +30,7 @@ struct CpuPassExec {
     HostStageClock& clock;
     ThreadPool& pool;
     VdHost& vdHost;
-    const SceneView& sv;
+    SceneView& sv;  // its VD pair buffer grows in vdPairsFit
     const PathBuffers& b;
     PathStorage<HostArray>& paths;
     uint32_t n;  // pixels
@@ -54,6 +54,7 @@ struct CpuPassExec {
     void vdShadowPairs() const {
         forEach("vd/pairs", queued(kShadowQueue, n), [&](uint32_t i) { stageVdShadowPairs(sv, b, i); });
     }
+    bool vdPairsFit() const { return vdHost.pairsFit(sv.vd); }
     void vdResolve(int bounce, bool closestRays, bool anyHit) const {
         if (!closestRays) return vdHost.resolve(sv.vd, b.shadowRays, nullptr, b.shadowBlocked, pool);
         if (anyHit) std::fill(b.shadowBlocked, b.shadowBlocked + queued(bounce & 1, n), 0u);

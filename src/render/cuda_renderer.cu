@@ -118,7 +118,7 @@ void checkFits(const Scene& scene, const FlatScene& flat, const VdMemoryComparis
 // traces and the VD pairs one kernel per trace kind.
 struct CudaPassExec {
     const LaunchContext& ctx;
-    const SceneView& sv;
+    SceneView& sv;  // its VD pair buffers grow in vdPairsFit
     const PathBuffers& b;
     uint32_t n;  // pixels: every queue's capacity
     VdGpu* vd;
@@ -142,6 +142,7 @@ struct CudaPassExec {
             launch(ctx, "vd/pairs", perPixel(), vdShadowPairsKernel<decltype(k)::value>, sv, b, n);
         });
     }
+    bool vdPairsFit() const { return vd->pairsFit(sv.vd, ctx.stream); }
     void vdResolve(int bounce, bool closestRays, bool anyHit) const {
         if (!closestRays) return vd->resolve(sv.vd, b.shadowRays, nullptr, b.shadowBlocked, ctx);
         if (anyHit) STRATA_CUDA_CHECK(cudaMemsetAsync(b.shadowBlocked, 0, n * sizeof(uint32_t), ctx.stream));

@@ -271,7 +271,7 @@ void VdGpu::prepare(const Scene& scene, const FlatScene& flat, const VdOptions& 
 }
 
 VdView VdGpu::view(const VdOptions& o, float angle, uint32_t rays, cudaStream_t stream) {
-    size_t want = std::max<size_t>({size_t(rays) * 16, size_t(1) << 16, 2 * size_t(mostPairs_)});
+    const size_t want = vdPairCapacity(rays, mostPairs_);
     if (pairs_.size() < want) {
         pairs_.resize(want);
         sorted_.resize(want);
@@ -301,16 +301,28 @@ VdView VdGpu::view(const VdOptions& o, float angle, uint32_t rays, cudaStream_t 
     return v;
 }
 
-void VdGpu::resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t* blocked, const LaunchContext& outer) {
-    cudaStream_t stream = outer.stream;
+bool VdGpu::pairsFit(VdView& v, cudaStream_t stream) {
     STRATA_CUDA_CHECK(
         cudaMemcpyAsync(hostCounts_.data(), counts_.data(), 2 * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream));
     STRATA_CUDA_CHECK(cudaStreamSynchronize(stream));
-    const uint32_t appended = hostCounts_.data()[0], dropped = hostCounts_.data()[1];
-    const uint32_t n = std::min(appended, v.pairCapacity);
+    appended_ = hostCounts_.data()[0];
+    mostPairs_ = std::max(mostPairs_, appended_);
+    if (appended_ <= v.pairCapacity) return true;
+    const size_t want = vdPairCapacity(0, appended_);
+    pairs_.resize(want);  // the old pairs are not kept: they are appended again
+    sorted_.resize(want);
+    v.pairs = pairs_.data();
+    v.pairCapacity = uint32_t(want);
+    STRATA_CUDA_CHECK(cudaMemsetAsync(counts_.data(), 0, counts_.bytes(), stream));
+    appended_ = 0;
+    return false;
+}
+
+void VdGpu::resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t* blocked, const LaunchContext& outer) {
+    cudaStream_t stream = outer.stream;
+    const uint32_t n = std::min(appended_, v.pairCapacity);  // all of them after pairsFit
+    appended_ = 0;
     pairsResolved_ += n;
-    pairsDropped_ += dropped;
-    mostPairs_ = std::max(mostPairs_, appended);
     launches_ = 0;
     if (n == 0) return;
     const LaunchContext ctx = outer.withTally(&launches_);
@@ -382,7 +394,9 @@ size_t VdGpu::memoryBytes() const {
 size_t VdGpu::pairBytes() const { return pairs_.bytes() + sorted_.bytes() + counts_.bytes() + sortTemp_.bytes(); }
 
 size_t VdGpu::estimatePairBytes(size_t rays) {
-    return 2 * std::max<size_t>(rays * 16, 1 << 16) * sizeof(VdPair) * 2;  // pairs, sorted, the sort's scratch
+    // pairs, sorted, the sort's scratch at the starting size (they grow to
+    // what the scene's rays need: vdPairCapacity)
+    return vdPairCapacity(rays, 0) * sizeof(VdPair) * 3;
 }
 
 }  // namespace strata

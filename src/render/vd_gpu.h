@@ -38,14 +38,20 @@ public:
     void prepare(const Scene& scene, const FlatScene& flat, const VdOptions& o, float t, const LaunchContext& ctx,
                  const AccelOptions& accel, bool viaInstances);
     VdView view(const VdOptions& o, float pixelAngle, uint32_t rays, cudaStream_t stream);
-    // Steps 2-3 over the pairs appended since the last call (reads their
-    // count back: one synchronisation). Closest: hits (blocked null); any
+    // Whether the pairs appended since the last resolve fit the buffers
+    // (reads their count back: one synchronisation). When they did not, the
+    // buffers grow to hold them and a quarter more, v points at the new ones
+    // and the count restarts: the caller appends the same pairs again. No
+    // pair is ever dropped; the buffers start at kVdStartPairsPerRay pairs
+    // per ray and keep the most any resolve needed.
+    bool pairsFit(VdView& v, cudaStream_t stream);
+    // Steps 2-3 over the pairs appended since the last call (after
+    // pairsFit). Closest: hits (blocked null); any
     // hit: blocked, before each ray's tmax and, when hits is given, before
     // its hit's distance (vdOcclusionOnly).
     // Stages vd/sort and vd/bottom.
     void resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t* blocked, const LaunchContext& ctx);
     uint64_t pairsResolved() const { return pairsResolved_; }
-    uint64_t pairsDropped() const { return pairsDropped_; }
     uint32_t lastLaunches() const { return launches_; }
     uint32_t workBlocks() const { return blocks_; }  // bottom kernel blocks with a work buffer (above level 5)
     size_t memoryBytes() const;    // the structure: patch-box BVH or patch hierarchy, per-block trees, levels, jobs
@@ -93,7 +99,8 @@ private:
     int workLevel_ = 0;                  // the trees' finest level this frame (vd.max_level)
     uint32_t sharedBlocks_ = 0;          // bottom kernel blocks with the tree in shared memory (level <= 5)
     uint32_t blocks_ = 0, mostPairs_ = 0, launches_ = 0, sortLaunches_ = 0, sortLaunchesFor_ = ~0u;
-    uint64_t pairsResolved_ = 0, pairsDropped_ = 0;
+    uint32_t appended_ = 0;  // pairsFit's count
+    uint64_t pairsResolved_ = 0;
 
 public:
     VdGpu(const VdGpu&) = delete;

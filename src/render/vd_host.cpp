@@ -55,9 +55,7 @@ void VdHost::prepare(const Scene& scene, const FlatScene& flat, const VdOptions&
 }
 
 VdView VdHost::view(const FlatScene& flat, const VdOptions& o, float angle, uint32_t rays) {
-    // Room for a few dozen patch boxes per ray; a full buffer drops pairs
-    // (counted) and grows for the next frame.
-    size_t want = std::max<size_t>({size_t(rays) * 16, size_t(1) << 16, 2 * size_t(mostPairs_)});
+    const size_t want = vdPairCapacity(rays, mostPairs_);
     if (pairs_.size() < want) pairs_.resize(want);
     if (!o.freezeLod) std::fill(frozen_.begin(), frozen_.end(), int8_t(0));
     VdView v;
@@ -81,11 +79,19 @@ VdView VdHost::view(const FlatScene& flat, const VdOptions& o, float angle, uint
     return v;
 }
 
+bool VdHost::pairsFit(VdView& v) {
+    mostPairs_ = std::max(mostPairs_, counts_[0]);
+    if (counts_[0] <= v.pairCapacity) return true;
+    pairs_.resize(vdPairCapacity(0, counts_[0]));
+    v.pairs = pairs_.data();
+    v.pairCapacity = uint32_t(pairs_.size());
+    counts_[0] = counts_[1] = 0;
+    return false;
+}
+
 void VdHost::resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t* blocked, ThreadPool& pool) {
-    const uint32_t n = std::min(counts_[0], v.pairCapacity);
+    const uint32_t n = std::min(counts_[0], v.pairCapacity);  // all of them after pairsFit
     pairsResolved_ += n;
-    pairsDropped_ += counts_[1];
-    mostPairs_ = std::max(mostPairs_, counts_[0]);  // a full buffer grows in the next frame's view()
     std::sort(pairs_.begin(), pairs_.begin() + n);
     std::vector<uint32_t> start;  // the first pair of each patch's run
     for (uint32_t i = 0; i < n; ++i)

@@ -32,6 +32,10 @@ public:
                  bool viaInstances);
     // Host pointers for the trace stages (valid until the next prepare/resolve).
     VdView view(const FlatScene& flat, const VdOptions& o, float pixelAngle, uint32_t rays);
+    // Whether the pairs appended since the last resolve fit (else the buffer
+    // grows, v points at it, the count restarts and the caller appends the
+    // same pairs again: vdPairCapacity in vd_view.h).
+    bool pairsFit(VdView& v);
     // Steps 2-3 for the pairs appended since the last call; rays are the
     // traced queue. Closest: hits get atomicMin'd (blocked null); any hit:
     // blocked[slot] = 1, for a hit before the ray's tmax and, when hits is
@@ -39,7 +43,6 @@ public:
     void resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t* blocked, ThreadPool& pool);
     const VdFrameData& frame() const { return frame_; }
     uint64_t pairsResolved() const { return pairsResolved_; }
-    uint64_t pairsDropped() const { return pairsDropped_; }
     size_t memoryBytes() const;  // the structure the pairs come from, cull boxes, levels
     size_t pairBytes() const;    // the pair buffer (sized by the image)
 
@@ -60,7 +63,7 @@ private:
     uint32_t counts_[2] = {0, 0};
     uint32_t mostPairs_ = 0;      // the most pairs one resolve had
     std::vector<int8_t> frozen_;  // per patch: this frame's level (kept across frames with vd.freeze_lod; 0: none)
-    uint64_t pairsResolved_ = 0, pairsDropped_ = 0;
+    uint64_t pairsResolved_ = 0;
 };
 
 }  // namespace strata

@@ -58,6 +58,18 @@ struct VdView {
     int32_t maxLevel = 5;  // vd.max_level (each patch may cap it lower)
 };
 
+// The pair buffers: kVdStartPairsPerRay pairs per ray at first (at least
+// kVdMinPairs); a resolve whose pairs do not fit grows them to hold those
+// and a quarter more, and its pairs are appended again (pairsFit of
+// VdHost and VdGpu), so no pair is ever dropped; the buffers keep the most
+// any resolve needed.
+constexpr uint32_t kVdStartPairsPerRay = 2, kVdMinPairs = 1u << 10;
+inline size_t vdPairCapacity(size_t rays, uint32_t mostPairs) {
+    const size_t most = size_t(mostPairs) + mostPairs / 4;
+    const size_t want = rays * kVdStartPairsPerRay > most ? rays * kVdStartPairsPerRay : most;
+    return want > kVdMinPairs ? (want < 0xffffffffu ? want : 0xffffffffu) : kVdMinPairs;
+}
+
 // Step 1 for one ray: the patches whose box (or one of whose cull boxes)
 // the ray enters before tmax. Collected in registers and appended a batch at
 // a time, so a ray takes its buffer space with one atomic per batch instead

@@ -12,6 +12,7 @@
 //   traceClosest(bounce, label)   the queue's closest hits         (trace/primary, trace/bounce)
 //   vdPairs(p, bounce)            (patch, ray) pairs of the queue  (vd/pairs)
 //   vdShadowPairs()               ... of the shadow rays           (vd/pairs)
+//   vdPairsFit()                  false when the pairs overflowed: the buffers grew, append them again
 //   vdResolve(rays, closest, anyHit)  steps 2-3 of Harada's pipeline (vd/sort, vd/bottom)
 //   shade(p, bounce, label)       (shade/primary, shade/bounce)
 //   traceShadow(), shadowFinish() (shadow)
@@ -58,6 +59,7 @@ void renderPasses(Exec& x, const RenderOptions& r, uint64_t frameIndex, bool vd,
                 auto v = x.scope("vd");
                 auto k = x.scope(primary ? "vd/primary" : "vd/bounce");
                 x.vdPairs(p, bounce);
+                while (!x.vdPairsFit()) x.vdPairs(p, bounce);
                 const bool anyHit = vdOcclusionOnly(p, bounce);  // flags in shadowBlocked
                 x.vdResolve(bounce, true, anyHit);
             }
@@ -72,6 +74,7 @@ void renderPasses(Exec& x, const RenderOptions& r, uint64_t frameIndex, bool vd,
                     auto v = x.scope("vd");
                     auto k = x.scope("vd/shadow");
                     x.vdShadowPairs();
+                    while (!x.vdPairsFit()) x.vdShadowPairs();
                     x.vdResolve(bounce, false, true);
                 }
                 x.shadowFinish();
