@@ -4,6 +4,8 @@
 # pre-tessellated, with memory and pairs per patch, for the party scene (many
 # patches) and the mushroom (few patches, many rays per patch).
 # Usage: bench/vd_table.sh STRATA_CLI [frames]
+# (Harada's own comparison, primary + shadow rays with the structures built
+# once and rebuilt every frame: strata-cli vdtable.)
 set -uo pipefail
 CLI="${1:?usage: bench/vd_table.sh STRATA_CLI [frames]}"
 FRAMES="${2:-50}"
