@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Writes assets/scenes/vd-party.json: a "party" of VD assets (Harada's test
 scene, in spirit): a ring of bark trunks, a field of mushrooms, hooks and
-spikes with random sizes and headings, a floor and a turning sphere; and
+spikes with random sizes and headings, a floor and a turning sphere;
+assets/scenes/vd-party-large.json: the same at the paper's scale (over 10^5
+patches: Harada's party needs 52 GB pre-tessellated); and
 assets/scenes/vd-mushroom.json: one mushroom of 4 patches filling the view
 (few patches, many rays per patch)."""
 import json, math, os, random
@@ -9,31 +11,35 @@ import json, math, os, random
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "assets", "scenes")
 
 
-def party():
+def party(trunks=12, around=12, up=12, field=7, spacing=1.1, patches=4, camera=(0, 4.5, 12.5), ring=9, floor=40):
+    """trunks bark trunks (around x up patches each) on a ring outside a
+    field of assets (patches x patches per side each) on a grid of the given
+    spacing within radius field (in cells), ring the trunks' radius."""
     random.seed(7)
     assets = ["vd-mushroom", "vd-hook", "vd-spike"]
-    meshes = [{"name": "floor", "generator": "plane", "params": {"size": 40, "subdivisions": 8}}]
-    meshes += [{"name": a, "generator": a, "params": {"patches": 4}} for a in assets]
-    meshes.append({"name": "vd-bark", "generator": "vd-bark", "params": {"around": 12, "up": 12}})
+    meshes = [{"name": "floor", "generator": "plane", "params": {"size": floor, "subdivisions": 8}}]
+    meshes += [{"name": a, "generator": a, "params": {"patches": patches}} for a in assets]
+    meshes.append({"name": "vd-bark", "generator": "vd-bark", "params": {"around": around, "up": up}})
     meshes.append({"name": "pillar", "generator": "sphere", "params": {"radius": 0.8, "segments": 64}})
     inst = [{"mesh": "floor"}]
-    for i in range(12):
-        ang = 2 * math.pi * i / 12
+    for i in range(trunks):
+        ang = 2 * math.pi * i / trunks
         inst.append({"mesh": "vd-bark", "name": "trunk%d" % i,
-                     "translate": [9 * math.cos(ang), 0, 9 * math.sin(ang)], "scale": 1.5})
-    for gx in range(-7, 8):
-        for gz in range(-7, 8):
-            if gx * gx + gz * gz > 50 or (gx == 0 and gz == 0):
+                     "translate": [ring * math.cos(ang), 0, ring * math.sin(ang)], "scale": 1.5})
+    for gx in range(-field, field + 1):
+        for gz in range(-field, field + 1):
+            if gx * gx + gz * gz > field * field + 1 or (gx == 0 and gz == 0):
                 continue
             a = assets[(gx * 7 + gz * 3) % 3]
             s = random.uniform(0.7, 1.4)
             inst.append({"mesh": a, "name": "%s_%d_%d" % (a, gx, gz),
-                         "translate": [gx * 1.1 + random.uniform(-.2, .2), 0, gz * 1.1 + random.uniform(-.2, .2)],
+                         "translate": [gx * spacing + random.uniform(-.2, .2), 0,
+                                       gz * spacing + random.uniform(-.2, .2)],
                          "rotate": {"axis": [0, 1, 0], "degrees": random.uniform(0, 360)}, "scale": s})
     keys = [{"time": t, "rotate": {"axis": [0, 1, 0], "degrees": d}} for t, d in ((0, 0), (4, 180), (8, 359))]
     inst.append({"mesh": "pillar", "name": "disco", "translate": [0, 3.2, 0],
                  "animation": {"loop": True, "keys": keys}})
-    return {"camera": {"position": [0, 4.5, 12.5], "target": [0, 0.6, 0], "up": [0, 1, 0], "fov": 50},
+    return {"camera": {"position": list(camera), "target": [0, 0.6, 0], "up": [0, 1, 0], "fov": 50},
             "meshes": meshes, "instances": inst,
             "lights": {"environment": {"color": [0.35, 0.4, 0.5]},
                        "sun": {"direction": [0.4, 1.0, 0.3], "radiance": [3.5, 3.2, 2.8]}},
@@ -52,7 +58,8 @@ def mushroom():
             "vd": {"mode": "direct", "max_level": 6}}
 
 
-for name, scene in (("vd-party.json", party()), ("vd-mushroom.json", mushroom())):
+large = party(trunks=24, around=16, up=24, field=22, spacing=0.9, patches=8, camera=(0, 14, 32), ring=21, floor=90)
+for name, scene in (("vd-party.json", party()), ("vd-party-large.json", large), ("vd-mushroom.json", mushroom())):
     with open(os.path.join(ROOT, name), "w") as f:
         json.dump(scene, f, indent=1)
         f.write("\n")

@@ -78,7 +78,7 @@ __global__ void vdJobsKernel(uint32_t numPatches, const VdPatch* patches, const 
         l = frozen[p];
     else
         frozen[p] = int8_t(l);
-    l = vdClampLevel(l, min(patches[p].maxLevel, maxLevel));
+    l = vdClampLevel(l, min(patches[p].maxLevel, maxLevel));  // as vdTracedLevel (vd_view.h) decodes it
     // Full jobs from the front of the queue, a patch's last (shorter) one
     // from the back: the blocks take the long jobs first, and the GPU's last
     // jobs are short ones (numJobs: [0] at the front, [2] at the back).
@@ -287,6 +287,7 @@ VdView VdGpu::view(const VdOptions& o, float angle, uint32_t rays, cudaStream_t 
     v.worldFromObject = worldFromObject_.data();
     v.maps = maps_.data();
     v.links = links_.data();
+    v.patchLevel = frozen_.data();
     v.sixteenths = sixteenths_;
     v.boxes = boxes_.view(boxesTraversal_);
     v.instances = instances_;

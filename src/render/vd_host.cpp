@@ -66,6 +66,7 @@ VdView VdHost::view(const FlatScene& flat, const VdOptions& o, float angle, uint
     v.worldFromObject = frame_.worldFromObject.data();
     v.maps = flat.vdMaps.data();
     v.links = flat.vdLinks.data();
+    v.patchLevel = frozen_.data();
     v.sixteenths = sixteenths_;
     v.boxes = boxesView_;
     if (viaInstances_ && patchLevel_) v.instances = patchLevel_->view();
@@ -105,7 +106,7 @@ void VdHost::resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t
         // The frame's first resolve fixes the level for its later ones (and
         // vd.freeze_lod across frames): see vdJobsKernel in vd_gpu.cu.
         if (frozen_[patch] > 0) {  // clamped to this frame's range, as on the GPU
-            level = vdClampLevel(frozen_[patch], std::min(p.maxLevel, v.maxLevel));
+            level = vdTracedLevel(v, p, frozen_[patch]);
         } else {
             const Affine& w = v.worldFromObject[v.patchInstance[patch]];
             for (uint32_t i = begin; i < end; ++i)

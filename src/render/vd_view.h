@@ -21,13 +21,17 @@
 namespace strata {
 
 // Hit payloads: triangles are ids < 2^31; a VD hit sets the top bit and packs
-// the leaf's node (15 bits: node indices < 21845) and the patch (16 bits).
+// the hit leaf's cell (its Morton index within the level: 14 bits at level
+// 7) and the patch (17 bits). The level is the patch's this frame
+// (VdView::patchLevel), so it needs no bits of its own.
 constexpr uint32_t kVdHitFlag = 0x80000000u;
-constexpr uint32_t kVdMaxPatches = 1u << 16;
+constexpr int kVdPatchBits = 17;
+constexpr uint32_t kVdMaxPatches = 1u << kVdPatchBits;
+static_assert(1 + kVdPatchBits + 2 * kVdMaxLevel <= 32, "a VD payload is 32 bits");
 STRATA_HD bool isVdPayload(uint32_t payload) { return (payload & kVdHitFlag) != 0; }
-STRATA_HD uint32_t vdPayload(uint32_t patch, uint32_t node) { return kVdHitFlag | node << 16 | patch; }
-STRATA_HD uint32_t vdPayloadPatch(uint32_t payload) { return payload & 0xffffu; }
-STRATA_HD uint32_t vdPayloadNode(uint32_t payload) { return (payload >> 16) & 0x7fffu; }
+STRATA_HD uint32_t vdPayload(uint32_t patch, uint32_t cell) { return kVdHitFlag | cell << kVdPatchBits | patch; }
+STRATA_HD uint32_t vdPayloadPatch(uint32_t payload) { return payload & (kVdMaxPatches - 1u); }
+STRATA_HD uint32_t vdPayloadCell(uint32_t payload) { return (payload & ~kVdHitFlag) >> kVdPatchBits; }
 
 // A pair: patch in the high word (the sort key), ray slot in the low word.
 using VdPair = unsigned long long;
@@ -41,6 +45,9 @@ struct VdView {
     const Affine* worldFromObject = nullptr;
     const TextureView* maps = nullptr;
     const uint32_t* links = nullptr;  // vdNodeCount(kVdMaxLevel) links
+    // Per patch: the level this frame's first resolve that met it chose
+    // (vdTracedLevel clamps it as the resolves do); 0 where none did.
+    const int8_t* patchLevel = nullptr;
     // The middle level's primitives: each patch's loose box, or with
     // vd.pair_cull its four quadrants' boxes (vdCullBoxes: primitive k is
     // quadrant k & 3 of patch k >> 2) and, per patch, the kVdCullBoxes boxes
@@ -159,6 +166,13 @@ STRATA_HD int vdRayLevel(const VdView& v, const VdPatch& p, const Affine& worldF
     return vdClampLevel(level, p.maxLevel < v.maxLevel ? p.maxLevel : v.maxLevel);
 }
 
+// The level a patch's rays are traced at this frame: its patchLevel entry,
+// clamped to the patch's and the view's caps (a level frozen under another
+// vd.max_level: vd.freeze_lod).
+STRATA_HD int vdTracedLevel(const VdView& v, const VdPatch& p, int frozen) {
+    return vdClampLevel(frozen, p.maxLevel < v.maxLevel ? p.maxLevel : v.maxLevel);
+}
+
 // Step 3 for one ray against one built patch tree. Closest hit: the ray's
 // hit record is read for the distance to beat and updated. AnyHit: true on
 // a hit before the ray's tmax, or before hit's distance when given (the
@@ -171,7 +185,7 @@ STRATA_HD bool vdTraceRay(const VdView& v, uint32_t patch, const VdNode* nodes, 
     float tmax = hit ? fminf(worldRay.tmax, hitDistance(atomicLoadU64(hit))) : worldRay.tmax;
     uint32_t node = vdTraverse<AnyHit>(nodes, v.links, level, p, v.maps[p.map], r, tmax, nullptr, grid);
     if (node == kVdNoNode) return false;
-    if (!AnyHit) atomicMinU64(hit, packHit(tmax, vdPayload(patch, node)));
+    if (!AnyHit) atomicMinU64(hit, packHit(tmax, vdPayload(patch, node - vdLevelOffset(level))));
     return true;
 }
 
@@ -182,14 +196,14 @@ struct VdSurface {
     int32_t material;
 };
 STRATA_HD VdSurface vdSurfaceAt(const VdView& v, uint32_t payload, const Ray& worldRay) {
-    const uint32_t patch = vdPayloadPatch(payload), node = vdPayloadNode(payload);
+    const uint32_t patch = vdPayloadPatch(payload);
     const VdPatch& p = v.patches[patch];
     const TextureView& map = v.maps[p.map];
     const uint32_t inst = v.patchInstance[patch];
     const Ray r = objectRay(v.objectFromWorld[inst], worldRay);
-    const int level = vdLevelOf(node);
+    const int level = vdTracedLevel(v, p, v.patchLevel[patch]);
     uint32_t x, y;
-    vdUnmorton(node - vdLevelOffset(level), x, y);
+    vdUnmorton(vdPayloadCell(payload), x, y);
     Vec3 c[4];
     vdCellCorners(p, map, level, x, y, c);
     // The cell's triangle the ray meets (closest of the two, any distance).

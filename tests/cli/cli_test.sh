@@ -209,6 +209,17 @@ if "$CLI" vdtable "$SRC/assets/scenes/vd-mushroom.json" --set render.backend=cpu
 else
   fail "vdtable on the cpu backend: $(cat "$TMP/e.txt")"
 fi
+# Pre-tessellation too large for the memory (Harada's party needs 52 GB): rows
+# that say so, validation at the finest level where it fits, direct timed.
+if STRATA_HOST_MEMORY_LIMIT_MB=300 "$CLI" vdtable "$SRC/assets/scenes/vd-party.json" --set render.backend=cpu \
+     --res 32x18 --validate-res 32x18 --frames 1 --warmup 0 >"$TMP/vd.txt" 2>"$TMP/e.txt" \
+   && grep -q "validated at level 3, where pre-tessellation fits" "$TMP/vd.txt" \
+   && [ "$(grep -c '| pre-tessellated | .* | does not fit: .*host memory' "$TMP/vd.txt")" -eq 2 ] \
+   && [ "$(grep -c '| direct | .* | [0-9]' "$TMP/vd.txt")" -eq 2 ]; then
+  pass "vdtable: pre-tessellation that does not fit is said, direct still validated and timed"
+else
+  fail "vdtable without room for pre-tessellation: $(cat "$TMP/e.txt") $(cat "$TMP/vd.txt")"
+fi
 for bad in "has no VD patches|$SRC/tests/data/cube_scene.json" "--res: expected WxH|$SRC/assets/scenes/vd-mushroom.json --res 12"; do
   text="${bad%%|*}"
   rm -f "$TMP/vdbad.csv"

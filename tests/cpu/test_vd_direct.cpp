@@ -394,3 +394,23 @@ TEST(VdDirect, CpuBackendRendersDirectLikePretess) {
 
 }  // namespace
 }  // namespace strata
+
+namespace strata {
+
+// A VD hit's payload holds the patch (17 bits: paper-scale scenes of 10^5
+// patches) and the hit cell at the patch's level (14 bits at level 7); a
+// triangle id is never mistaken for one.
+TEST(VdPayload, PatchAndCellRoundTripAtTheLimits) {
+    const uint32_t cells = 1u << (2 * kVdMaxLevel);
+    for (uint32_t patch : {0u, 1u, 65536u, kVdMaxPatches - 1u})
+        for (uint32_t cell : {0u, 1u, cells / 2, cells - 1u}) {
+            const uint32_t p = vdPayload(patch, cell);
+            EXPECT_TRUE(isVdPayload(p));
+            EXPECT_EQ(vdPayloadPatch(p), patch) << patch << " " << cell;
+            EXPECT_EQ(vdPayloadCell(p), cell) << patch << " " << cell;
+        }
+    EXPECT_GE(kVdMaxPatches, 100000u) << "Harada's party scale";
+    EXPECT_FALSE(isVdPayload(0x7fffffffu));
+}
+
+}  // namespace strata
