@@ -64,10 +64,32 @@ double deviceBytesInUse(const Options& o) {
     return g.available ? double(g.totalBytes - g.freeBytes) : -1;
 }
 
-// The camera rays' image of s at vd.max_level for every patch (no lights but
-// the environment, no bounce): where direct mode and pre-tessellation differ,
-// their rays hit or miss differently.
+// The camera rays' image of s's VD instances alone at vd.max_level for every
+// patch, in which a patch shows red (it emits: the closest hit is asked
+// for, never any hit) and a miss blue (no bounce, no lights): where direct
+// mode and pre-tessellation differ, their rays hit or miss a patch
+// differently. The triangles are left out: where a patch lies on the floor
+// (the assets meet the ground at their border) either may win the tie.
 std::vector<float> coverage(Scene s, VdMode mode, const std::string& res) {
+    std::vector<Instance> vdOnly;
+    for (const Instance& i : s.instances)
+        if (s.meshes[size_t(i.mesh)].vd.map >= 0) vdOnly.push_back(i);
+    s.instances = std::move(vdOnly);
+    Material marker;
+    marker.type = MaterialType::Emissive;
+    marker.emission = Vec3{1, 0, 0};
+    s.materials.push_back(marker);
+    s.materialNames.push_back("vdtable-coverage");
+    for (Material& m : s.materials)
+        if (&m != &s.materials.back()) {
+            m.type = MaterialType::Diffuse;
+            m.emission = Vec3{0, 0, 0};
+        }
+    for (Mesh& m : s.meshes)
+        if (m.vd.map >= 0) m.quadMaterial.assign(m.quads.size(), int32_t(s.materials.size() - 1));
+    s.environment = EnvironmentLight{};
+    s.environment.color = Vec3{0, 0, 1};
+    s.sun.enabled = false;
     s.options.vd.mode = mode;
     s.options.vd.lodBias = 8;  // every patch at vd.max_level
     s.options.set("render.integrator", "path");

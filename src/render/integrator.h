@@ -58,11 +58,15 @@ struct PassParams {
 };
 
 // Whether this bounce's VD resolve asks for any hit instead of the closest:
-// the last bounce's rays only gather what they reach of an emitter or the
-// environment, so a VD patch before their closest triangle (found by the
-// trace stage) only blocks them, wherever it is hit. The resolve flags them
-// in shadowBlocked, indexed by ray slot (no shadow rays are in flight then).
-STRATA_HD bool vdOcclusionOnly(const PassParams& p, int bounce) { return p.vdAnyHitLast && bounce == p.maxBounces; }
+// the path tracer's last bounce's rays only gather what they reach of an
+// emitter or the environment, so a VD patch before their closest triangle
+// (found by the trace stage) only blocks them, wherever it is hit. The
+// resolve flags them in shadowBlocked, indexed by ray slot (no shadow rays
+// are in flight then). Whitted shades every hit with its lights, the last
+// bounce's too: its rays need the closest hit.
+STRATA_HD bool vdOcclusionOnly(const PassParams& p, int bounce) {
+    return p.vdAnyHitLast && bounce == p.maxBounces && !p.whitted;
+}
 
 // Whether shading at this bounce may spawn shadow rays: the path tracer's
 // next-event estimation stops at the last bounce; Whitted lights every hit.

@@ -170,9 +170,10 @@ TYPED_TEST(BackendRender, InstancedModeRendersTheImageOfFlatModeAndSwitchesLive)
     EXPECT_GT(recs[1].stageMs("build/blas"), 0.0);
 }
 
-// vd.last_bounce_any_hit: the last bounce's rays stop at any VD hit before
-// their closest triangle (such a ray gathers nothing either way), so the
-// image is the same, bit for bit.
+// vd.last_bounce_any_hit: the path tracer's last bounce's rays stop at any
+// VD hit before their closest triangle (such a ray gathers nothing either
+// way), so the image is the same, bit for bit; Whitted shades the last
+// bounce's hits with their lights, so it keeps the closest hit there.
 TYPED_TEST(BackendRender, VdLastBounceAnyHitRendersTheSameImage) {
     REQUIRE_BACKEND();
     test::TempDir dir;
@@ -186,10 +187,12 @@ TYPED_TEST(BackendRender, VdLastBounceAnyHitRendersTheSameImage) {
   "camera": {"position": [0, 1.2, 3], "target": [0, 0.3, 0]},
   "lights": {"environment": {"color": [0.5, 0.55, 0.6]}, "sun": {"direction": [0.4, 1, 0.3], "radiance": [3, 3, 3]}},
   "vd": {"max_level": 4, "lod_bias": 8}})")));
-    for (int bounces : {1, 2}) {
+    for (auto [integrator, bounces] : {std::pair{"path", 1}, std::pair{"path", 2}, std::pair{"whitted", 0},
+                                       std::pair{"whitted", 1}}) {
         std::vector<float> img[2];
         for (int k = 0; k < 2; ++k) {
             Scene s = base;
+            s.options.set("render.integrator", integrator);
             s.options.render.width = 48;
             s.options.render.height = 32;
             s.options.render.spp = 2;
@@ -198,7 +201,7 @@ TYPED_TEST(BackendRender, VdLastBounceAnyHitRendersTheSameImage) {
             s.options.vd.lastBounceAnyHit = k == 0;
             img[k] = test::renderOn<TypeParam>(s, 0.0f, 1);
         }
-        EXPECT_EQ(img[0], img[1]) << bounces << " bounces";
+        EXPECT_EQ(img[0], img[1]) << integrator << ", " << bounces << " bounces";
         EXPECT_GT(sum(img[0]), 0.0);
     }
 }
