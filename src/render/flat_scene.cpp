@@ -176,7 +176,7 @@ void poseFlatScene(const Scene& scene, const FlatScene& flat, float t, std::vect
     }
 }
 
-void poseVdPatches(const Scene& scene, const FlatScene& flat, float t, VdFrameData& out) {
+void poseVdPatches(const Scene& scene, const FlatScene& flat, float t, VdFrameData& out, bool worldBoxes) {
     out.objectFromWorld.resize(scene.instances.size());
     out.worldFromObject.resize(scene.instances.size());
     std::vector<char> used(scene.instances.size(), 0);
@@ -186,8 +186,8 @@ void poseVdPatches(const Scene& scene, const FlatScene& flat, float t, VdFrameDa
         out.worldFromObject[i] = instanceTransformAt(scene.instances[i], t);
         out.objectFromWorld[i] = inverse(out.worldFromObject[i]);
     }
-    out.worldBoxes.resize(flat.patches.size());
-    for (size_t k = 0; k < flat.patches.size(); ++k)
+    out.worldBoxes.resize(worldBoxes ? flat.patches.size() : 0);
+    for (size_t k = 0; k < out.worldBoxes.size(); ++k)
         out.worldBoxes[k] = transformBox(out.worldFromObject[flat.patchInstance[k]], flat.patches[k].box);
 }
 

@@ -213,7 +213,7 @@ void VdGpu::prepare(const Scene& scene, const FlatScene& flat, const VdOptions& 
     cudaStream_t stream = ctx.stream;
     Untimed phases(ctx.timer);  // the LBVH builds' phases count in the caller's stage (build/vd_boxes)
     const LbvhConfig config{lbvhVariantOf(accel), accel.mortonBits};
-    poseVdPatches(scene, flat, t, frame_);
+    poseVdPatches(scene, flat, t, frame_, !viaInstances && !o.pairCull);
     objectFromWorld_.upload(frame_.objectFromWorld, stream);
     worldFromObject_.upload(frame_.worldFromObject, stream);
     instances_ = TwoLevelView{};

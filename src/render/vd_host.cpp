@@ -12,7 +12,7 @@ float pixelAngle(const CameraView& cam, int height) { return 2.0f * length(cam.u
 
 void VdHost::prepare(const Scene& scene, const FlatScene& flat, const VdOptions& o, float t, const AccelOptions& accel,
                      bool viaInstances) {
-    poseVdPatches(scene, flat, t, frame_);
+    poseVdPatches(scene, flat, t, frame_, !viaInstances && !o.pairCull);
     viaInstances_ = viaInstances;
     // vd.pair_cull: the middle level's primitives are the patches' cull boxes
     // (object space, again when vd.max_level changes), else their loose boxes.
