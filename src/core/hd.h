@@ -13,11 +13,6 @@
 
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#include <cooperative_groups.h>
-#include <cooperative_groups/scan.h>
-#endif
-
 namespace strata {
 
 // Atomics usable from STRATA_HD code: device atomics under nvcc's device pass,
@@ -27,25 +22,6 @@ STRATA_HD uint32_t atomicAddU32(uint32_t* p, uint32_t v) {
     return atomicAdd(p, v);
 #else
     return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
-#endif
-}
-
-// atomicAddU32 for a counter many threads bump at once (a queue's tail): the
-// lanes of a warp that call it together add with one atomic (the warp's
-// coalesced threads scan their values; the last one adds the sum), so a
-// single hot address takes a warp's worth at a time. Each caller gets its
-// own range's start, as with atomicAddU32.
-STRATA_HD uint32_t atomicAddWarpU32(uint32_t* p, uint32_t v) {
-#if defined(__CUDA_ARCH__)
-    namespace cg = cooperative_groups;
-    const cg::coalesced_group g = cg::coalesced_threads();
-    const uint32_t before = cg::exclusive_scan(g, v);
-    const unsigned last = g.size() - 1;
-    uint32_t base = 0;
-    if (g.thread_rank() == last) base = atomicAdd(p, before + v);
-    return g.shfl(base, last) + before;
-#else
-    return atomicAddU32(p, v);
 #endif
 }
 

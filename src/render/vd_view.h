@@ -80,11 +80,11 @@ inline size_t vdPairCapacity(size_t rays, uint32_t mostPairs) {
 // Step 1 for one ray: the patches whose box (or one of whose cull boxes)
 // the ray enters before tmax. Collected in registers and appended a batch at
 // a time, so a ray takes its buffer space with one atomic per batch instead
-// of one per pair, and a warp's rays with one atomic between them.
+// of one per pair.
 constexpr int kVdPairBatch = 16;
 STRATA_HD void vdFlushPairs(const VdView& v, const uint32_t* patch, int n, uint32_t slot) {
     if (n == 0) return;
-    uint32_t k = atomicAddWarpU32(&v.pairCount[0], uint32_t(n));
+    uint32_t k = atomicAddU32(&v.pairCount[0], uint32_t(n));
     for (int i = 0; i < n; ++i) {
         if (k + uint32_t(i) < v.pairCapacity)
             v.pairs[k + i] = vdPair(patch[i], slot);
