@@ -64,7 +64,7 @@ void InstancedHost::build(const Scene& scene, const FlatScene& flat, const std::
                           TopLevelFrame{&transforms_, worldBounds.data(), &geometry_});
     }
     HostStageClock::Scope s(clock, "build/top");
-    top_->buildTop();
+    top_->buildTop(o);
 }
 
 }  // namespace strata

@@ -91,7 +91,9 @@ void TopLevelGpu::build(const AccelOptions& o, const std::string& staticKey,
         launch(ctx, "build/top/instance_boxes", {plan_.numDeforming(), kBoxBlock}, instanceBoxesKernel,
                frame.worldBoxes, boxJobs_.data(), memberBoxes_.data());
     Untimed phases(ctx.timer);  // the top level's build phases count under build/top
-    top_.build(LbvhConfig{LbvhVariant::Karras, 63}, memberBoxes_.data(), uint32_t(plan_.members.size()), ctx);
+    // accel.builder's LBVH variant and Morton bits, as the BLASes; traversed
+    // with a stack (the two-level walk's).
+    top_.build(blasConfig, memberBoxes_.data(), uint32_t(plan_.members.size()), ctx);
     view_ = TwoLevelView{top_.view(), instances_.data(), blasViews_.data(), uint32_t(plan_.members.size())};
 }
 

@@ -4,7 +4,7 @@
 // of accel.builder), one BLAS per deforming instance over its world-space
 // primitive boxes, and the top level every frame: the members' world boxes
 // (static: the transformed object box, on the host; deforming: one
-// reduction block each over its primitives' boxes) and a Karras LBVH over
+// reduction block each over its primitives' boxes) and accel.builder's LBVH over
 // them. Stages build/blas (the BLAS builds' phases add up in the LBVH's own
 // stages) and build/top.
 #pragma once

@@ -44,11 +44,16 @@ void TopLevelHost::buildBlases(const AccelOptions& o, const std::string& staticK
     }
 }
 
-void TopLevelHost::buildTop() { top_ = buildLbvhHost(worldBoxes_, 63, LbvhVariant::Karras).bvh; }
+// The top level is built by accel.builder too (an LBVH variant or the binned
+// SAH), and traversed with a stack: the two-level walk's (two_level.h).
+void TopLevelHost::buildTop(const AccelOptions& o) {
+    buildHostAccel(worldBoxes_, o, top_);
+    topView_ = top_.bvh.view();
+}
 
 TwoLevelView TopLevelHost::view() const {
     TwoLevelView v;
-    v.top = top_.view();
+    v.top = topView_;
     v.instances = instances_.data();
     v.blas = blas_.data();
     v.numInstances = uint32_t(instances_.size());
@@ -56,7 +61,7 @@ TwoLevelView TopLevelHost::view() const {
 }
 
 size_t TopLevelHost::memoryBytes() const {
-    size_t b = top_.bytes();
+    size_t b = top_.bytes();  // with its skip links (lbvh-skip)
     for (const HostAccel& a : blasAccel_) b += a.bytes();
     return b;
 }

@@ -1,7 +1,7 @@
 // accel/toplevel/top_level_host.h — a two-level hierarchy built on the host
 // (CPU backend) by an InstancePlan: the static BLASes in object space (again
 // when the static key changes), one BLAS per deforming instance over its
-// world-space primitive boxes, and the top level (a Karras LBVH over the
+// world-space primitive boxes, and the top level (accel.builder's BVH over the
 // members' world boxes), every frame. The same plan and inputs as
 // top_level_gpu.h; madmann91's "builders see boxes": no scene, no mesh.
 #pragma once
@@ -38,14 +38,14 @@ public:
     void build(const AccelOptions& o, const std::string& staticKey,
                const std::function<void(uint32_t, std::vector<Aabb>&)>& staticBoxes, const TopLevelFrame& frame) {
         buildBlases(o, staticKey, staticBoxes, frame);
-        buildTop();
+        buildTop(o);
     }
     // build's two phases, for callers that time them (stages build/blas and
     // build/top): the BLASes and the members' world boxes, then the top level.
     void buildBlases(const AccelOptions& o, const std::string& staticKey,
                      const std::function<void(uint32_t, std::vector<Aabb>&)>& staticBoxes,
                      const TopLevelFrame& frame);
-    void buildTop();
+    void buildTop(const AccelOptions& o);
     TwoLevelView view() const;
     const InstancePlan& plan() const { return plan_; }
     size_t memoryBytes() const;
@@ -57,7 +57,8 @@ private:
     std::vector<InstanceView> instances_;  // per member
     std::vector<Aabb> worldBoxes_;         // per member, this frame (the top level's input)
     std::string staticKey_;
-    HostBvh top_;
+    HostAccel top_;
+    BvhView topView_;
 };
 
 }  // namespace strata
