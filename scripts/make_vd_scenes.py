@@ -5,7 +5,11 @@ spikes with random sizes and headings, a floor and a turning sphere;
 assets/scenes/vd-party-large.json: the same at the paper's scale (over 10^5
 patches: Harada's party needs 52 GB pre-tessellated); and
 assets/scenes/vd-mushroom.json: one mushroom of 4 patches filling the view
-(few patches, many rays per patch)."""
+(few patches, many rays per patch); and generated stand-ins for the other
+rows of Harada's Table 1.1, sized so that pre-tessellation at level 5 takes
+about his memory: vd-bark.json (one trunk of 5,120 patches: 1.7 GB),
+vd-barks.json (seven such trunks: 12 GB) and vd-pumpkin.json (one
+round-capped asset of 1,024 patches: 380 MB; there is no pumpkin model)."""
 import json, math, os, random
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "assets", "scenes")
@@ -58,8 +62,38 @@ def mushroom():
             "vd": {"mode": "direct", "max_level": 6}}
 
 
+def lit(camera, target, meshes, inst, max_level=5):
+    return {"camera": {"position": camera, "target": target, "up": [0, 1, 0], "fov": 45},
+            "meshes": [{"name": "floor", "generator": "plane", "params": {"size": 30}}] + meshes,
+            "instances": [{"mesh": "floor"}] + inst,
+            "lights": {"environment": {"color": [0.4, 0.45, 0.55]},
+                       "sun": {"direction": [0.5, 1.0, 0.4], "radiance": [4, 3.8, 3.5]}},
+            "render": {"spp": 1, "bounces": 2},
+            "vd": {"mode": "direct", "max_level": max_level}}
+
+
+def bark():  # Harada's "Bark": 1.7 GB pre-tessellated
+    trunk = {"name": "bark", "generator": "vd-bark",
+             "params": {"around": 56, "up": 80, "radius": 0.6, "height": 6, "ridges": 24}}
+    return lit([0, 3, 5.5], [0, 2.8, 0], [trunk], [{"mesh": "bark"}])
+
+
+def barks():  # Harada's "Barks": 12 GB pre-tessellated
+    trunk = bark()["meshes"][1]
+    inst = [{"mesh": "bark", "name": "bark%d" % i, "translate": [x, 0, z]}
+            for i, (x, z) in enumerate([(0, 0), (-2.2, -1.5), (2.2, -1.5), (-4, -4), (0, -4.5), (4, -4), (0, -8)])]
+    return lit([0, 3.5, 8], [0, 2.5, -2], [trunk], inst)
+
+
+def pumpkin():  # Harada's "Pumpkin": 380 MB pre-tessellated
+    cap = {"name": "pumpkin", "generator": "vd-mushroom",
+           "params": {"patches": 32, "size": 2, "height": 0.35, "cap": 0.5}}
+    return lit([0, 1.6, 3.2], [0, 0.5, 0], [cap], [{"mesh": "pumpkin"}])
+
+
 large = party(trunks=24, around=16, up=24, field=22, spacing=0.9, patches=8, camera=(0, 14, 32), ring=21, floor=90)
-for name, scene in (("vd-party.json", party()), ("vd-party-large.json", large), ("vd-mushroom.json", mushroom())):
+for name, scene in (("vd-party.json", party()), ("vd-party-large.json", large), ("vd-mushroom.json", mushroom()),
+                     ("vd-bark.json", bark()), ("vd-barks.json", barks()), ("vd-pumpkin.json", pumpkin())):
     with open(os.path.join(ROOT, name), "w") as f:
         json.dump(scene, f, indent=1)
         f.write("\n")
