@@ -200,7 +200,7 @@ if ! nvidia-smi -L >/dev/null 2>&1; then
 fi
 # vdtable: direct VD patches against pre-tessellation, validated, then four
 # rows (each method built once and rebuilt every frame), the ratios, a CSV.
-if "$CLI" vdtable "$SRC/assets/scenes/vd-mushroom.json" --set render.backend=cpu --res 64x36 --validate-res 64x36 \
+if "$CLI" vdtable "$SRC/assets/scenes/vd-mushroom.json" --backend cpu --res 64x36 --validate-res 64x36 \
      --frames 2 --warmup 0 --level 3 --csv "$TMP/vd.csv" >"$TMP/vd.txt" 2>"$TMP/e.txt"; then
   [ "$(grep -c '^| .*vd-mushroom.json | \(direct\|pre-tessellated\) | \(built once\|rebuilt every frame\) | [0-9]' "$TMP/vd.txt")" -eq 4 ] \
     && grep -q "memory: .*x as Harada's Table 1.1 counts it" "$TMP/vd.txt" && grep -q "validated first" "$TMP/vd.txt" \
@@ -211,7 +211,7 @@ else
 fi
 # Pre-tessellation too large for the memory (Harada's party needs 52 GB): rows
 # that say so, validation at the finest level where it fits, direct timed.
-if STRATA_HOST_MEMORY_LIMIT_MB=300 "$CLI" vdtable "$SRC/assets/scenes/vd-party.json" --set render.backend=cpu \
+if STRATA_HOST_MEMORY_LIMIT_MB=300 "$CLI" vdtable "$SRC/assets/scenes/vd-party.json" --backend cpu \
      --res 32x18 --validate-res 32x18 --frames 1 --warmup 0 >"$TMP/vd.txt" 2>"$TMP/e.txt" \
    && grep -q "validated at level 3, where pre-tessellation fits" "$TMP/vd.txt" \
    && [ "$(grep -c '| pre-tessellated | .* | does not fit: .*host memory' "$TMP/vd.txt")" -eq 2 ] \
@@ -220,11 +220,20 @@ if STRATA_HOST_MEMORY_LIMIT_MB=300 "$CLI" vdtable "$SRC/assets/scenes/vd-party.j
 else
   fail "vdtable without room for pre-tessellation: $(cat "$TMP/e.txt") $(cat "$TMP/vd.txt")"
 fi
+if ! nvidia-smi -L >/dev/null 2>&1; then
+  if "$CLI" vdtable "$SRC/assets/scenes/vd-mushroom.json" --csv "$TMP/v.csv" >/dev/null 2>"$TMP/e.txt"; then
+    fail "vdtable without a GPU: exited 0"
+  elif grep -q -- "--backend cpu" "$TMP/e.txt" && [ ! -e "$TMP/v.csv" ]; then
+    pass "vdtable without a GPU says --backend cpu"
+  else
+    fail "vdtable without a GPU: $(cat "$TMP/e.txt")"
+  fi
+fi
 for bad in "has no VD patches|$SRC/tests/data/cube_scene.json" "--res: expected WxH|$SRC/assets/scenes/vd-mushroom.json --res 12"; do
   text="${bad%%|*}"
   rm -f "$TMP/vdbad.csv"
   # shellcheck disable=SC2086
-  if "$CLI" vdtable ${bad#*|} --set render.backend=cpu --csv "$TMP/vdbad.csv" >"$TMP/o.txt" 2>"$TMP/e.txt"; then
+  if "$CLI" vdtable ${bad#*|} --backend cpu --csv "$TMP/vdbad.csv" >"$TMP/o.txt" 2>"$TMP/e.txt"; then
     fail "vdtable '$text': exited 0"
   elif grep -q -- "$text" "$TMP/e.txt" && [ ! -e "$TMP/vdbad.csv" ] && ! grep -q '^|' "$TMP/o.txt"; then
     pass "vdtable: $text, no table, no CSV"
