@@ -296,6 +296,12 @@ const std::vector<Field>& fields() {
           "triangle instead of finding the closest VD hit (same image; off when a VD patch emits)",
           {}},
          [](Options& o) -> void* { return &o.vd.lastBounceAnyHit; }},
+        {{"vd.shared_trees",
+          OptionKind::Bool,
+          "direct, CUDA backend: build each patch's tree (level 5 and below) in the block's shared memory (strata's); "
+          "false: in a global-memory buffer per block, as Harada did",
+          {}},
+         [](Options& o) -> void* { return &o.vd.sharedTrees; }},
         {{"animation.fps", OptionKind::Float, "scene time per frame is 1/fps seconds", {}},
          [](Options& o) -> void* { return &o.animation.fps; }},
         {{"animation.start_time", OptionKind::Float, "scene time of the first frame (s)", {}},
@@ -442,6 +448,10 @@ std::vector<Unavailable> Options::unavailable() const {
     if (render.backend == Backend::Cuda)
         out.push_back({"accel.builder", "cpu-sah",
                        "the binned-SAH builder runs on the CPU backend only (render.backend = 'cpu')"});
+    if (render.backend == Backend::Cpu)
+        out.push_back({"vd.shared_trees", "false",
+                       "the per-patch trees' memory is the CUDA backend's choice (render.backend = 'cuda'); the CPU "
+                       "backend builds them in host memory"});
     if (accel.mode == AccelMode::Instanced)
         out.push_back({"accel.builder", "kdtree",
                        "the kd-tree runs in flat mode; accel.mode = 'instanced' builds the middle level with "
@@ -472,7 +482,7 @@ bool AccelOptions::operator==(const AccelOptions& o) const {
 
 bool VdOptions::operator==(const VdOptions& o) const {
     return mode == o.mode && maxLevel == o.maxLevel && lodBias == o.lodBias && freezeLod == o.freezeLod &&
-           pairCull == o.pairCull && lastBounceAnyHit == o.lastBounceAnyHit;
+           pairCull == o.pairCull && lastBounceAnyHit == o.lastBounceAnyHit && sharedTrees == o.sharedTrees;
 }
 
 const char* name(Integrator v) { return enumName(v, kIntegratorNames); }

@@ -113,6 +113,10 @@ struct VdOptions {
     // bottom level for any VD hit before their closest triangle, not the
     // closest VD hit (when no VD patch emits: the image is the same)
     bool lastBounceAnyHit = true;
+    // direct, CUDA backend: the per-patch trees of level 5 and below are
+    // built in the block's shared memory (strata's); false: in a global-memory
+    // work buffer per block, as Harada kept them (his §1.4.2).
+    bool sharedTrees = true;
 
     bool operator==(const VdOptions& o) const;
     bool operator!=(const VdOptions& o) const { return !(*this == o); }

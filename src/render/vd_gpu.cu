@@ -195,8 +195,9 @@ VdGpu::VdGpu(const Scene& scene, const FlatScene& flat) {
     STRATA_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
-void VdGpu::ensureWork(int maxLevel) {
-    if (maxLevel <= kVdSharedLevel) {  // shared memory: no work buffers
+void VdGpu::ensureWork(int maxLevel, bool sharedTrees) {
+    workShared_ = sharedTrees && maxLevel <= kVdSharedLevel;
+    if (workShared_) {  // shared memory: no work buffers
         work_ = DeviceBuffer<VdNode>{};
         grid_ = DeviceBuffer<Vec3>{};
         workLevel_ = maxLevel;
@@ -278,7 +279,7 @@ VdView VdGpu::view(const VdOptions& o, float angle, uint32_t rays, cudaStream_t 
     }
     // A new frame: new levels, unless vd.freeze_lod keeps the last ones.
     if (!o.freezeLod) STRATA_CUDA_CHECK(cudaMemsetAsync(frozen_.data(), 0, numPatches_, stream));
-    ensureWork(o.maxLevel);
+    ensureWork(o.maxLevel, o.sharedTrees);
     VdView v;
     v.numPatches = numPatches_;
     v.patches = patches_.data();
@@ -352,7 +353,7 @@ void VdGpu::resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t*
     {
         StageScope s(ctx.timer, "vd/bottom");
         // Levels per patch, then the jobs (a patch's rays in chunks).
-        const uint32_t blocks = workLevel_ <= kVdSharedLevel ? sharedBlocks_ : blocks_;
+        const uint32_t blocks = workShared_ ? sharedBlocks_ : blocks_;
         const uint32_t jobRays = vdJobRays(n, blocks);
         const size_t maxJobs = numPatches_ + n / jobRays + 1;
         if (jobs_.size() < maxJobs * sizeof(VdJob)) jobs_.resize(maxJobs * sizeof(VdJob));
@@ -364,7 +365,7 @@ void VdGpu::resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t*
         launch(ctx, "vd/bottom/jobs", perItem(numPatches_, 256), vdJobsKernel, numPatches_, patches_.data(),
                range_.data(), level_.data(), v.maxLevel, jobRays, frozen_.data(), jobs, uint32_t(maxJobs), job_.data());
         const uint32_t perBlock = vdNodeCount(workLevel_), gridPerBlock = vdGridCount(workLevel_);
-        const bool shared = workLevel_ <= kVdSharedLevel;
+        const bool shared = workShared_;
         const LaunchShape shape{shared ? sharedBlocks_ : blocks_, kBottomBlock, shared ? vdTreeBytes(workLevel_) : 0};
         auto bottom = [&](auto kernel) {
             launch(ctx, "vd/bottom/trees", shape, kernel, v, sorted_.data(), jobs, uint32_t(maxJobs), job_.data(), rays,

@@ -61,7 +61,7 @@ public:
     static size_t estimatePairBytes(size_t rays);
 
 private:
-    void ensureWork(int maxLevel);
+    void ensureWork(int maxLevel, bool sharedTrees);
     uint32_t numPatches_ = 0;
     int patchBits_ = 1;
     DeviceBuffer<VdPatch> patches_;
@@ -97,6 +97,7 @@ private:
     DeviceBuffer<unsigned char> sortTemp_;
     PinnedBuffer<uint32_t> hostCounts_;  // counts_, read back before each resolve
     int workLevel_ = 0;                  // the trees' finest level this frame (vd.max_level)
+    bool workShared_ = true;             // this frame's trees in shared memory (vd.shared_trees, level <= 5)
     uint32_t sharedBlocks_ = 0;          // bottom kernel blocks with the tree in shared memory (level <= 5)
     uint32_t blocks_ = 0, mostPairs_ = 0, launches_ = 0, sortLaunches_ = 0, sortLaunchesFor_ = ~0u;
     uint32_t appended_ = 0;  // pairsFit's count

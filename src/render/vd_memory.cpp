@@ -94,9 +94,10 @@ VdMemoryComparison compareVdMemory(const VdSceneCounts& c, const Options& o, uin
                           lbvhBytes(r.patches << shift, variant, wide);
     } else {
         r.direct.accel += members * (kAabb + sizeof(InstanceView)) + c.meshes.size() * sizeof(BlasView) +
-                          lbvhBytes(members, LbvhVariant::Karras, true);
+                          lbvhBytes(members, variant, wide);  // the top level: accel.builder's, as the BLASes
     }
-    if (o.vd.maxLevel > kVdSharedLevel) r.direct.accel += uint64_t(bottomBlocks) * vdTreeBytes(o.vd.maxLevel);
+    if (o.vd.maxLevel > kVdSharedLevel || !o.vd.sharedTrees)  // the bottom level's global-memory work buffers
+        r.direct.accel += uint64_t(bottomBlocks) * vdTreeBytes(o.vd.maxLevel);
     return r;
 }
 

@@ -8,7 +8,8 @@
 //           (geometry); the cull boxes, the tree over the patch boxes (flat
 //           mode) or the patch BLASes under their top level (instanced), the
 //           per-patch level and range arrays, and the bottom level's
-//           per-block work buffers above level 5 (structure);
+//           per-block work buffers above level 5 or with vd.shared_trees
+//           off (structure);
 //   pretess: the 2 * 4^level triangles and (2^level + 1)^2 vertices of each
 //           patch in the scene's vertex and triangle arrays (geometry) and
 //           their share of the triangle structure: the flat LBVH over every
@@ -57,7 +58,8 @@ struct VdMemoryComparison {
 };
 // accel.mode, accel.builder and accel.morton_bits choose the structures;
 // vd.max_level and vd.pair_cull the rest. bottomBlocks: the bottom kernel's
-// persistent blocks (each owns a work buffer above level 5).
+// persistent blocks (each owns a work buffer above level 5 or with
+// vd.shared_trees off).
 VdMemoryComparison compareVdMemory(const VdSceneCounts& counts, const Options& options, uint32_t bottomBlocks);
 
 // "direct 10.4 MiB, pre-tessellated 1,424 MiB (8.79 M triangles at level 5): 136x less"

@@ -179,4 +179,11 @@ TEST(Options, CombinationRulesAreOneListThatCheckEnforces) {
     o.set("render.backend", "cpu");
     EXPECT_NO_THROW(o.check());
     EXPECT_FALSE(listed("accel.builder=cpu-sah"));
+    // vd.shared_trees is the CUDA backend's choice: off is refused on the CPU.
+    EXPECT_TRUE(listed("vd.shared_trees=false"));
+    o.set("vd.shared_trees", "false");
+    EXPECT_THROW(o.check(), Error);
+    o.set("render.backend", "cuda");
+    o.set("accel.builder", "lbvh-karras");
+    EXPECT_NO_THROW(o.check());
 }

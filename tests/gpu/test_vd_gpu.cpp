@@ -248,3 +248,24 @@ TEST(GpuVd, MemoryReportEstimatesWhatEachModeAllocates) {
             EXPECT_NEAR(double(e.pretess.total()), pretessMeasured, 0.1 * pretessMeasured);
         }
 }
+
+// vd.shared_trees false: the per-patch trees live in a global-memory buffer per
+// block, as Harada kept them, instead of the block's shared memory: the same
+// trees and traversal, so the same image, bit for bit (closest hits and shadow
+// rays); the memory report counts the work buffers.
+TEST(GpuVd, GlobalMemoryTreesRenderTheSameImage) {
+    REQUIRE_GPU();
+    Scene s = loadTestScene();
+    Scene global = s;
+    global.options.vd.sharedTrees = false;
+    for (int bounces : {0, 1}) {
+        const std::vector<float> a = render(s, "cuda", "direct", bounces, 2), b = render(global, "cuda", "direct", bounces, 2);
+        ASSERT_EQ(a.size(), b.size());
+        EXPECT_EQ(a, b) << bounces << " bounces";
+    }
+    global.options.set("render.backend", "cuda");
+    auto r = makeCudaRenderer(global);
+    s.options.set("render.backend", "cuda");
+    auto shared = makeCudaRenderer(s);
+    EXPECT_GT(r->vdMemory().direct.accel, shared->vdMemory().direct.accel) << "the global-memory work buffers";
+}
