@@ -14,6 +14,7 @@
 #include "loader_test_util.h"
 #include "scene/scene_loader.h"
 #include "test_util.h"
+#include "vd_test_scene.h"
 
 namespace strata {
 namespace {
@@ -177,16 +178,7 @@ TYPED_TEST(BackendRender, InstancedModeRendersTheImageOfFlatModeAndSwitchesLive)
 TYPED_TEST(BackendRender, VdLastBounceAnyHitRendersTheSameImage) {
     REQUIRE_BACKEND();
     test::TempDir dir;
-    const Scene base = test::onBackend<TypeParam>(loadScene(dir.write("s.json", R"({"meshes": [
-      {"name": "f", "generator": "plane", "params": {"size": 6}},
-      {"name": "m", "generator": "vd-mushroom", "params": {"patches": 2, "resolution": 96}},
-      {"name": "h", "generator": "vd-hook", "params": {"patches": 2, "resolution": 96}}],
-  "instances": [{"mesh": "f"}, {"mesh": "m", "translate": [-0.6, 0, 0.2], "scale": 0.8},
-    {"mesh": "m", "translate": [0.1, 0.05, -0.5], "rotate": {"axis": [0, 1, 0.3], "degrees": 70}, "scale": 0.6},
-    {"mesh": "h", "translate": [0.7, 0.1, -0.3], "rotate": {"axis": [0.2, 1, 0.1], "degrees": 40}, "scale": [1, 1.3, 0.9]}],
-  "camera": {"position": [0, 1.2, 3], "target": [0, 0.3, 0]},
-  "lights": {"environment": {"color": [0.5, 0.55, 0.6]}, "sun": {"direction": [0.4, 1, 0.3], "radiance": [3, 3, 3]}},
-  "vd": {"max_level": 4, "lod_bias": 8}})")));
+    const Scene base = test::onBackend<TypeParam>(loadScene(dir.write("s.json", test::vdLitTestScene())));
     for (auto [integrator, bounces] : {std::pair{"path", 1}, std::pair{"path", 2}, std::pair{"whitted", 0},
                                        std::pair{"whitted", 1}}) {
         std::vector<float> img[2];

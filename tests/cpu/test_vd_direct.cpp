@@ -12,6 +12,7 @@
 #include "accel/cpu/sah_builder.h"
 #include "loader_test_util.h"
 #include "test_util.h"
+#include "vd_test_scene.h"
 #include "render/flat_scene.h"
 #include "render/frame_csv.h"
 #include "render/renderer.h"
@@ -22,21 +23,7 @@
 namespace strata {
 namespace {
 
-const char* kScene = R"({"meshes": [{"name": "f", "generator": "plane", "params": {"size": 6}},
-    {"name": "m", "generator": "vd-mushroom", "params": {"patches": 2, "resolution": 96}},
-    {"name": "h", "generator": "vd-hook", "params": {"patches": 2, "resolution": 96}}],
-  "instances": [{"mesh": "f"}, {"mesh": "m", "translate": [-0.6, 0, 0.2], "scale": 0.8},
-    {"mesh": "m", "translate": [0.1, 0.05, -0.5], "rotate": {"axis": [0, 1, 0.3], "degrees": 70}, "scale": 0.6},
-    {"mesh": "h", "translate": [0.7, 0.1, -0.3], "rotate": {"axis": [0.2, 1, 0.1], "degrees": 40}, "scale": [1, 1.3, 0.9]}],
-  "camera": {"position": [0, 1.2, 3], "target": [0, 0.3, 0]},
-  "vd": {"max_level": 4, "lod_bias": 8}})";
-
-// kScene lit by an environment and a sun (the shaded tests).
-std::string litScene() {
-    const std::string scene = kScene;
-    return scene.substr(0, scene.rfind('}')) + R"(, "lights": {"environment": {"color": [0.5, 0.55, 0.6]},
-        "sun": {"direction": [0.4, 1, 0.3], "radiance": [3, 3, 3]}}})";
-}
+using test::kVdTestScene;
 
 // One frame of s on the CPU backend at w x h: its radiance (and, when rec is
 // given, its record).
@@ -182,7 +169,7 @@ uint64_t checkDirectAgainstPretess(Mode& direct, Mode& pre, const std::vector<Ra
 // from far more pairs.
 TEST(VdDirect, ClosestHitsAndShadowVerdictsEqualPretessellationInBothModes) {
     test::TempDir dir;
-    const std::string path = dir.write("s.json", kScene);
+    const std::string path = dir.write("s.json", kVdTestScene);
     Mode pre, direct;
     setUp(pre, path, "pretess");
     setUp(direct, path, "direct");
@@ -227,7 +214,7 @@ TEST(VdDirect, ClosestHitsAndShadowVerdictsEqualPretessellationInBothModes) {
 // 260 texture coordinates differed.
 TEST(VdDirect, VdSurfaceMatchesTheHitCellAndPretessellationsNormal) {
     test::TempDir dir;
-    const std::string path = dir.write("s.json", kScene);
+    const std::string path = dir.write("s.json", kVdTestScene);
     Mode direct, pre;
     setUp(direct, path, "direct");
     setUp(pre, path, "pretess");
@@ -290,7 +277,7 @@ TEST(VdDirect, VdSurfaceMatchesTheHitCellAndPretessellationsNormal) {
 // backends in tests/backends/test_backends_render.cpp.)
 TEST(VdDirect, LastBounceAnyHitAppliesOnlyWhereNoPatchEmits) {
     test::TempDir dir;
-    const std::string path = dir.write("s.json", litScene());
+    const std::string path = dir.write("s.json", test::vdLitTestScene());
     Scene s = loadScene(path);
     EXPECT_TRUE(vdAnyHitLast(flattenScene(s), s.options.vd));
     s.options.vd.lastBounceAnyHit = false;
@@ -313,7 +300,7 @@ TEST(VdDirect, LastBounceAnyHitAppliesOnlyWhereNoPatchEmits) {
 // under the bound.
 TEST(VdDirect, ShadedDirectAgreesWithPretessWithinNoise) {
     test::TempDir dir;
-    const std::string path = dir.write("s.json", litScene());
+    const std::string path = dir.write("s.json", test::vdLitTestScene());
     auto render = [&](const char* mode, uint32_t seed) {
         Scene s = loadScene(path);
         s.options.set("vd.mode", mode);
@@ -368,7 +355,7 @@ TEST(VdDirect, DegenerateQuadsRenderSanelyInBothModes) {
 
 TEST(VdDirect, CpuBackendRendersDirectLikePretess) {
     test::TempDir dir;
-    const std::string path = dir.write("s.json", kScene);
+    const std::string path = dir.write("s.json", kVdTestScene);
     std::vector<float> img[2];
     const char* modes[2] = {"direct", "pretess"};
     for (int k = 0; k < 2; ++k) {
