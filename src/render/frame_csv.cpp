@@ -18,7 +18,8 @@ std::string csvHeader(const std::vector<std::string>& stages) {
     for (const OptionInfo& o : Options::all()) h += "," + o.key;
     for (const std::string& s : stages) h += "," + s + "_ms";
     for (const std::string& s : stages) h += "," + s + "_launches";
-    return h + ",total_ms,launches,build_launches,triangles,rays,shadow_rays,vd_pairs\n";
+    // The build's launches are the build stage's column (build_launches) above.
+    return h + ",total_ms,launches,triangles,rays,shadow_rays,vd_pairs\n";
 }
 
 std::string csvRow(const FrameRecord& r, const Options& options) {
@@ -34,8 +35,7 @@ std::string csvRow(const FrameRecord& r, const Options& options) {
     for (const StageTime& s : r.stages) row += "," + std::to_string(s.launches);
     std::snprintf(buf, sizeof buf, ",%.4f", r.totalMs);
     row += buf;
-    row += "," + std::to_string(r.launches) + "," + std::to_string(r.buildLaunches) + "," +
-           std::to_string(r.triangles) + "," + std::to_string(r.rays) + "," + std::to_string(r.shadowRays) + "," +
+    row += "," + std::to_string(r.launches) + "," + std::to_string(r.triangles) + "," + std::to_string(r.rays) + "," + std::to_string(r.shadowRays) + "," +
            std::to_string(r.vdPairs) + "\n";
     return row;
 }

@@ -1,10 +1,14 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <set>
 #include <vector>
 
+#include "render/frame_csv.h"
 #include "render/lights.h"
+#include "render/stages.h"
 #include "render/make_renderer.h"
 #include "render/renderer.h"
 #include "test_util.h"
@@ -124,4 +128,22 @@ TEST(Render, BackendPolicyRunsOnTheCpuOrRefusesAndChecksTheRules) {
     s.options.accel.builder = Builder::CpuSah;
     s.options.render.backend = chooseBackend(s.options, WithoutGpu::RunOnCpu);
     EXPECT_NE(makeRenderer(s), nullptr);  // cpu-sah on the CPU backend
+}
+
+// The timings CSV names each column once (Python's csv.DictReader keeps one
+// of two equal names), and every row has as many fields as the header.
+TEST(FrameCsv, EveryColumnNameOnceAndRowsAsWideAsTheHeader) {
+    const std::string header = csvHeader(stageTable());
+    std::set<std::string> names;
+    size_t columns = 0;
+    for (size_t start = 0; start < header.size();) {
+        const size_t end = header.find_first_of(",\n", start);
+        EXPECT_TRUE(names.insert(header.substr(start, end - start)).second) << header.substr(start, end - start);
+        ++columns;
+        start = end + 1;
+    }
+    FrameRecord rec;
+    for (const std::string& s : stageTable()) rec.stages.push_back({s, 0, 0});
+    const std::string row = csvRow(rec, Options{});
+    EXPECT_EQ(size_t(std::count(row.begin(), row.end(), ',')) + 1, columns);
 }
