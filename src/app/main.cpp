@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
         "Shift faster, Ctrl slower, R reset camera, Space pause, F9 record CSV,\n"
         "Tab hide/show the panel, F12 screenshot, Shift+F12 screenshot with the panel.\n"
         "Keys are rebound in the config's \"keys\" object (config/default.json lists every action)."};
+    app.set_version_flag("--version", std::string("strata ") + STRATA_VERSION);
     app.add_option("scene", a.scene, "scene file (JSON)")->required();
     app.add_option("--config", a.config, "defaults: window, display path, options")->capture_default_str();
     app.add_option("--backend", a.backend, "cuda | cpu (default: cuda, falling back to cpu without a GPU)");

@@ -1,6 +1,7 @@
 // strata-cli — headless render, benchmark and validation. Links no GL, GLFW
 // or X library, so it runs on GPU machines without a display.
 #include <cstdio>
+#include <string>
 
 #include "cli/commands.h"
 #include "core/error.h"
@@ -9,6 +10,7 @@
 int main(int argc, char** argv) {
     strata::removeOutputsOnSignal();  // Ctrl-C leaves no half-written OUT.tmp-PID
     CLI::App app{"strata-cli: headless render, bench, validate and soak for the strata path tracer"};
+    app.set_version_flag("--version", std::string("strata-cli ") + STRATA_VERSION);
     app.require_subcommand(1);
     auto render = strata::cli::addRenderCommand(app);
     auto bench = strata::cli::addBenchCommand(app);

@@ -289,6 +289,11 @@ else
   fail "SIGINT during a render: exit $rc, left $(ls "$TMP" | grep 'int\.' | tr '\n' ' ')"
 fi
 
+if "$CLI" --version | grep -Eq '^strata-cli [0-9]+\.[0-9]+ \((unknown commit|[0-9a-f]{7,}(\+dirty)?)\)$'; then
+  pass "--version: the version and the commit"
+else
+  fail "--version: $("$CLI" --version 2>&1)"
+fi
 for sub in render bench validate soak kdtable vdtable; do
   "$CLI" "$sub" --help >/dev/null && pass "$sub --help" || fail "$sub --help"
 done

@@ -26,6 +26,12 @@ if [ -n "${STRATA_VIEWER_PRELOAD:-}" ]; then
   [ -f "$STRATA_VIEWER_PRELOAD" ] || { echo "STRATA_VIEWER_PRELOAD: no file $STRATA_VIEWER_PRELOAD"; exit 1; }
   PRELOAD=(env LD_PRELOAD="$STRATA_VIEWER_PRELOAD")
 fi
+# --version needs no display and no scene.
+if "$VIEWER" --version | grep -Eq '^strata [0-9]+\.[0-9]+ \('; then
+  pass "--version"
+else
+  fail "--version: $("$VIEWER" --version 2>&1)"
+fi
 FRAMES=4
 run() {  # name, extra args...
   local name="$1"
