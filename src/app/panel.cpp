@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "core/error.h"
+#include "core/number_format.h"
 
 namespace strata {
 
@@ -136,7 +137,7 @@ void TimingOverlay::add(const FrameRecord& r, double displayMs, double wallFps) 
     fps_ = wallFps;
 }
 
-void TimingOverlay::draw(const std::vector<std::string>& stages, int width, int height) {
+void TimingOverlay::draw(const std::vector<std::string>& stages, int width, int height, bool gpuClock) {
     (void)height;
     ImGui::SetNextWindowPos(ImVec2(float(width) - 430.0f, 10.0f), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(420.0f, 560.0f), ImGuiCond_FirstUseEver);
@@ -155,12 +156,13 @@ void TimingOverlay::draw(const std::vector<std::string>& stages, int width, int 
     const FrameRecord& last = recent_.back();
     double total = avg([](const FrameRecord& r, size_t) { return r.totalMs; });
     double disp = avg([&](const FrameRecord&, size_t i) { return display_[i]; });
-    ImGui::Text("%.1f fps (window)   GPU frame %.3f ms (avg of %zu)", fps_, total, avgN);
+    ImGui::Text("%.1f fps (window)   frame %.3f ms, %s time (avg of %zu)", fps_, total, gpuClock ? "GPU" : "wall-clock",
+                avgN);
     ImGui::Text("launches: %u per frame, %u per build", last.launches, last.buildLaunches);
     double rays = avg([](const FrameRecord& r, size_t) { return double(r.rays + r.shadowRays); });
     double traceMs = avg([](const FrameRecord& r, size_t) { return r.stageMs("trace") + r.stageMs("shadow"); });
-    ImGui::Text("%.2f M rays/frame, %.0f Mrays/s (trace + shadow)", rays * 1e-6,
-                traceMs > 0 ? rays / (traceMs * 1e3) : 0.0);
+    ImGui::Text("%.2f M rays/frame, %s Mrays/s (trace + shadow)", rays * 1e-6,
+                threeDigits(traceMs > 0 ? rays / (traceMs * 1e3) : 0.0).c_str());
     if (last.vdPairs > 0) {
         double pairs = avg([](const FrameRecord& r, size_t) { return double(r.vdPairs); });
         ImGui::Text("VD: %.2f M (patch, ray) pairs/frame, vd %.3f ms (pairs %.3f, sort %.3f, bottom %.3f)",

@@ -8,6 +8,7 @@
 #include "cli/frame_runs.h"
 #include "cli/common.h"
 #include "core/error.h"
+#include "core/number_format.h"
 #include "render/frame_csv.h"
 
 namespace strata::cli {
@@ -71,17 +72,20 @@ std::function<int()> addBenchCommand(CLI::App& app) {
             std::printf("%-20s %10.3f %9s  (total less trace/bounce, vd/bounce, shade/bounce)\n", "primary+shadow",
                         median(v), "");
         }
-        std::printf("\nframe rate:          %.1f fps (GPU time of the frame's stages)\n", tot > 0 ? 1000.0 / tot : 0.0);
+        std::printf("\nframe rate:          %s fps (%s time of the frame's stages)\n",
+                    threeDigits(tot > 0 ? 1000.0 / tot : 0.0).c_str(),
+                    o.render.backend == Backend::Cuda ? "GPU" : "wall-clock");
         double traceMs = stageMedian("trace"), shadowMs = stageMedian("shadow");
         double primaryMs = stageMedian("trace/primary"), bounceMs = stageMedian("trace/bounce");
         double primaryRays = double(o.render.width) * o.render.height * o.render.spp;
-        auto mrays = [](double n, double ms) { return ms > 0 ? n / (ms * 1e3) : 0.0; };
-        std::printf("closest-hit rays:    %.0f per frame, %.1f Mrays/s\n", median(rays), mrays(median(rays), traceMs));
-        if (primaryMs > 0) std::printf("  primary:           %.1f Mrays/s\n", mrays(primaryRays, primaryMs));
+        auto mrays = [](double n, double ms) { return threeDigits(ms > 0 ? n / (ms * 1e3) : 0.0); };
+        std::printf("closest-hit rays:    %.0f per frame, %s Mrays/s\n", median(rays),
+                    mrays(median(rays), traceMs).c_str());
+        if (primaryMs > 0) std::printf("  primary:           %s Mrays/s\n", mrays(primaryRays, primaryMs).c_str());
         if (bounceMs > 0)
-            std::printf("  bounce:            %.1f Mrays/s\n", mrays(median(rays) - primaryRays, bounceMs));
-        std::printf("shadow rays:         %.0f per frame, %.1f Mrays/s\n", median(shadows),
-                    mrays(median(shadows), shadowMs));
+            std::printf("  bounce:            %s Mrays/s\n", mrays(median(rays) - primaryRays, bounceMs).c_str());
+        std::printf("shadow rays:         %.0f per frame, %s Mrays/s\n", median(shadows),
+                    mrays(median(shadows), shadowMs).c_str());
         const double mib = 1024.0 * 1024.0;
         std::printf("memory:              geometry %.2f MiB, acceleration %.2f MiB", r->geometryBytes() / mib,
                     r->accelBytes() / mib);

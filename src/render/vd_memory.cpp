@@ -6,6 +6,7 @@
 #include "accel/lbvh/lbvh_memory.h"
 #include "accel/toplevel/two_level.h"
 #include "accel/vd/vd_bvh.h"
+#include "core/number_format.h"
 #include "core/vd_patch.h"
 #include "core/texture.h"
 #include "core/transform.h"
@@ -110,9 +111,9 @@ std::string describeVdMemory(const VdMemoryComparison& c) {
     };
     char line[256];
     const double ratio = c.direct.total() ? double(c.pretess.total()) / double(c.direct.total()) : 0.0;
-    std::snprintf(line, sizeof line, "direct %s, pre-tessellated %s (%.2f M triangles at level %d): %.0fx",
+    std::snprintf(line, sizeof line, "direct %s, pre-tessellated %s (%.2f M triangles at level %d): %sx",
                   mib(c.direct.total()).c_str(), mib(c.pretess.total()).c_str(), double(c.pretessTriangles) / 1e6,
-                  c.level, ratio);
+                  c.level, threeDigits(ratio).c_str());
     return line;
 }
 

@@ -6,6 +6,7 @@
 #include <set>
 #include <vector>
 
+#include "core/number_format.h"
 #include "render/frame_csv.h"
 #include "render/lights.h"
 #include "render/stages.h"
@@ -146,4 +147,16 @@ TEST(FrameCsv, EveryColumnNameOnceAndRowsAsWideAsTheHeader) {
     for (const std::string& s : stageTable()) rec.stages.push_back({s, 0, 0});
     const std::string row = csvRow(rec, Options{});
     EXPECT_EQ(size_t(std::count(row.begin(), row.end(), ',')) + 1, columns);
+}
+
+// Rates and ratios keep three significant digits: small ones are not "0".
+TEST(NumberFormat, ThreeSignificantDigitsNeverDropTheValue) {
+    EXPECT_EQ(threeDigits(3403.2), "3403");
+    EXPECT_EQ(threeDigits(123.4), "123");
+    EXPECT_EQ(threeDigits(12.34), "12.3");
+    EXPECT_EQ(threeDigits(3.4), "3.40");
+    EXPECT_EQ(threeDigits(0.857), "0.857");
+    EXPECT_EQ(threeDigits(0.06123), "0.0612");
+    EXPECT_EQ(threeDigits(0.0), "0");
+    EXPECT_EQ(threeDigits(-0.5), "-0.500");
 }
