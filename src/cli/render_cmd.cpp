@@ -1,25 +1,49 @@
-// strata-cli render: N animation frames, the last written as PNG, every
+// strata-cli render: N animation frames, the last written as the output's
+// extension says (.png: tone-mapped 8-bit; .pfm: the linear radiance), every
 // frame's timings as CSV.
+#include <cctype>
 #include <cstdio>
 #include <memory>
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "core/error.h"
 #include "core/output_file.h"
 #include "render/frame_csv.h"
 #include "scene/image_io.h"
 
 namespace strata::cli {
+namespace {
+
+// The output file's extension in lower case (".PNG" is a PNG), or "" when
+// its name has none (a device such as /dev/null).
+std::string extensionOf(const std::string& path) {
+    const size_t slash = path.find_last_of('/'), dot = path.find_last_of('.');
+    if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return "";
+    std::string ext = path.substr(dot);
+    for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return ext;
+}
+
+}  // namespace
 
 std::function<int()> addRenderCommand(CLI::App& app) {
-    auto* cmd = app.add_subcommand("render", "render animation frames; write the last one as PNG");
+    auto* cmd = app.add_subcommand("render", "render animation frames; write the last one as PNG or PFM");
     auto a = std::make_shared<CommonArgs>();
     auto out = std::make_shared<std::string>("render.png");
     auto timings = std::make_shared<std::string>();
     addCommonOptions(*cmd, *a, 1);
-    cmd->add_option("--out", *out, "output PNG (written atomically)")->capture_default_str();
+    cmd->add_option("--out", *out,
+                    "output image, written atomically: .png (tone-mapped, 8-bit) or .pfm (linear radiance, float); a "
+                    "name without an extension (a device) gets PNG")
+        ->capture_default_str();
     cmd->add_option("--timings", *timings, "CSV file with one row of stage timings per frame");
     return [a, out, timings]() {
+        const std::string ext = extensionOf(*out);
+        const bool pfm = ext == ".pfm";
+        if (!pfm && ext != ".png" && !ext.empty())
+            throw Error(*out + ": the output's extension names its format: .png (tone-mapped, 8-bit) or .pfm "
+                               "(linear radiance); " + ext + " is not written (EXR output is not built yet)");
         Scene scene = loadWithOverrides(*a, false);
         // The outputs are opened before the work: a path that cannot be
         // written fails now, and both are committed together at the end.
@@ -46,9 +70,15 @@ std::function<int()> addRenderCommand(CLI::App& app) {
         progress.finish();
         r->finish();
         while (r->popRecord(rec)) csv += csvRow(rec, o);
-        std::vector<uint8_t> rgb;
-        r->readImage(rgb);
-        image.write(encodePng(*out, o.render.width, o.render.height, rgb));
+        if (pfm) {
+            std::vector<float> radiance;
+            r->readRadiance(radiance);
+            image.write(encodePfm(*out, o.render.width, o.render.height, radiance));
+        } else {
+            std::vector<uint8_t> rgb;
+            r->readImage(rgb);
+            image.write(encodePng(*out, o.render.width, o.render.height, rgb));
+        }
         if (timingFile) timingFile->write(csv);
         OutputFile::commitAll({&image, timingFile.get()});
         std::printf("%s\n", out->c_str());

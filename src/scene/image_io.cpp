@@ -305,7 +305,7 @@ void writePngAtomic(const std::string& path, int width, int height, const std::v
     writeFileAtomic(path, png);
 }
 
-void writePfmAtomic(const std::string& path, int width, int height, const std::vector<float>& rgb) {
+std::string encodePfm(const std::string& path, int width, int height, const std::vector<float>& rgb) {
     if (width <= 0 || height <= 0 || rgb.size() != size_t(width) * size_t(height) * 3)
         throw Error(path + ": cannot write a " + std::to_string(width) + "x" + std::to_string(height) + " PFM");
     // Portable float map: little-endian (negative scale), rows bottom to top.
@@ -314,7 +314,11 @@ void writePfmAtomic(const std::string& path, int width, int height, const std::v
     pfm.reserve(pfm.size() + row * size_t(height));
     for (int y = height - 1; y >= 0; --y)
         pfm.append(reinterpret_cast<const char*>(rgb.data() + size_t(y) * width * 3), row);
-    writeFileAtomic(path, pfm);
+    return pfm;
+}
+
+void writePfmAtomic(const std::string& path, int width, int height, const std::vector<float>& rgb) {
+    writeFileAtomic(path, encodePfm(path, width, height, rgb));
 }
 
 }  // namespace strata

@@ -43,7 +43,10 @@ std::string encodePng(const std::string& path, int width, int height, const std:
 // file or none, never a replaced device. Throws strata::Error on failure.
 void writePngAtomic(const std::string& path, int width, int height, const std::vector<uint8_t>& rgb);
 
-// Writes linear RGB floats (top row first) as a little-endian PFM, atomically.
+// Linear RGB floats (top row first) as little-endian PFM bytes; `path` names
+// the output in errors.
+std::string encodePfm(const std::string& path, int width, int height, const std::vector<float>& rgb);
+// Writes them through OutputFile, atomically.
 void writePfmAtomic(const std::string& path, int width, int height, const std::vector<float>& rgb);
 
 }  // namespace strata

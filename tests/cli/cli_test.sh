@@ -22,6 +22,24 @@ else
   fail "render on the cpu backend: $(cat "$TMP/err.txt")"
 fi
 
+# --- the output's extension names its format: .pfm is the linear radiance as
+# floats, an unknown one is refused before any work, with no file left
+if "$CLI" render "$SRC/tests/data/cube_scene.json" --backend cpu --res 20x10 --spp 2 --out "$TMP/cube.PFM" \
+     >/dev/null 2>"$TMP/err.txt" && [ "$(head -1 "$TMP/cube.PFM")" = "PF" ] && [ "$(head -2 "$TMP/cube.PFM" | tail -1)" = "20 10" ] \
+   && [ "$(stat -c %s "$TMP/cube.PFM")" -eq $((3 + 6 + 5 + 20 * 10 * 12)) ]; then
+  pass "render --out x.pfm writes a float PFM of the radiance"
+else
+  fail "render --out x.pfm: $(cat "$TMP/err.txt")"
+fi
+if "$CLI" render "$SRC/tests/data/cube_scene.json" --backend cpu --res 16x16 --out "$TMP/cube.exr" \
+     >/dev/null 2>"$TMP/err.txt"; then
+  fail "render --out x.exr: exited 0"
+elif grep -q "cube.exr: the output's extension names its format" "$TMP/err.txt" && [ ! -e "$TMP/cube.exr" ]; then
+  pass "render --out x.exr: refused, naming the formats, no file"
+else
+  fail "render --out x.exr: $(cat "$TMP/err.txt")"
+fi
+
 # --- every LBVH variant and traversal renders on the CPU backend
 for bt in "lbvh-karras stack" "lbvh-apetrei stack" "lbvh-skip stack" "lbvh-skip stackless"; do
   set -- $bt
