@@ -56,6 +56,7 @@ Scene loadWithOverrides(const CommonArgs& a, bool quadsAsTriangles) {
     if (!a.kdOpts.empty()) o.set("accel.kd_opts", a.kdOpts);
     for (const std::string& kv : a.sets) o.setAssignment(kv);
     o.check();
+    for (const std::string& w : o.inert()) std::fprintf(stderr, "strata-cli: warning: %s\n", w.c_str());
     if (quadsAsTriangles)
         if (std::unique_ptr<Scene> t = trianglesFromQuads(s)) s = std::move(*t);  // vd.mode is final here
     if (a.frames < 1 || a.frames > kMaxFrames)

@@ -468,6 +468,24 @@ std::vector<Unavailable> Options::unavailable() const {
     return out;
 }
 
+std::vector<std::string> Options::inert() const {
+    std::vector<std::string> out;
+    const AccelOptions d;
+    const bool kd = accel.builder == Builder::KdTree;
+    auto note = [&](bool changed, const char* key, const char* why) {
+        if (changed) out.push_back(std::string(key) + " = " + get(key) + " does nothing here: " + why);
+    };
+    const char* why = !kd ? "it changes the kd-tree only, and accel.builder is not kdtree"
+                          : "the GPU kd-tree builder's switch; the CPU backend builds the reference kd-tree";
+    const bool gpuKd = kd && render.backend == Backend::Cuda;
+    note(!gpuKd && accel.kdOpts != d.kdOpts, "accel.kd_opts", why);
+    note(!gpuKd && accel.kdLookahead != d.kdLookahead, "accel.kd_lookahead", why);
+    note(!gpuKd && accel.kdSnsCompact != d.kdSnsCompact, "accel.kd_sns_compact", why);
+    note(!gpuKd && accel.kdSmall != d.kdSmall, "accel.kd_small", why);
+    note(!kd && accel.kdLargeSplit != d.kdLargeSplit, "accel.kd_large_split", why);  // both kd builders split so
+    return out;
+}
+
 void Options::check() const {
     checkValues();
     for (const Unavailable& u : unavailable())

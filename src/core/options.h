@@ -175,6 +175,10 @@ struct Options {
     // other options rule out now. The panel leaves them out of its lists,
     // check() refuses them, the renderers never see them.
     std::vector<Unavailable> unavailable() const;
+    // Options set away from their defaults that the other choices make do
+    // nothing (the GPU kd-tree's switches with another builder or on the CPU
+    // backend), each as "key = value: why". The CLI warns of them.
+    std::vector<std::string> inert() const;
 
     static const std::vector<OptionInfo>& all();
     static const OptionInfo* find(const std::string& key);  // nullptr if unknown

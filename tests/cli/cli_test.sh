@@ -40,6 +40,14 @@ else
   fail "render --out x.exr: $(cat "$TMP/err.txt")"
 fi
 
+# --- kd-tree switches that do nothing here are said, not silently taken
+if "$CLI" render "$SRC/tests/data/cube_scene.json" --backend cpu --res 8x8 --kd-opts ABC --out "$TMP/w.png" \
+     >/dev/null 2>"$TMP/err.txt" && grep -q "warning: accel.kd_opts = ABC does nothing here: it changes the kd-tree only" "$TMP/err.txt"; then
+  pass "--kd-opts with an LBVH builder: a warning"
+else
+  fail "--kd-opts with an LBVH builder: $(cat "$TMP/err.txt")"
+fi
+
 # --- every LBVH variant and traversal renders on the CPU backend
 for bt in "lbvh-karras stack" "lbvh-apetrei stack" "lbvh-skip stack" "lbvh-skip stackless"; do
   set -- $bt

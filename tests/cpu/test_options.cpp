@@ -187,3 +187,19 @@ TEST(Options, CombinationRulesAreOneListThatCheckEnforces) {
     o.set("accel.builder", "lbvh-karras");
     EXPECT_NO_THROW(o.check());
 }
+
+// The GPU kd-tree's switches set where they change nothing (another builder,
+// or the CPU backend's reference kd-tree) are named, with why.
+TEST(Options, InertKdSwitchesAreNamed) {
+    Options o;
+    EXPECT_TRUE(o.inert().empty());
+    o.set("accel.kd_opts", "ABC");
+    ASSERT_EQ(o.inert().size(), 1u);
+    EXPECT_NE(o.inert()[0].find("accel.kd_opts = ABC does nothing here: it changes the kd-tree only"), std::string::npos) << o.inert()[0];
+    o.set("accel.builder", "kdtree");
+    EXPECT_TRUE(o.inert().empty()) << "the GPU kd-tree honours them";
+    o.set("accel.kd_large_split", "sah");
+    o.set("render.backend", "cpu");
+    ASSERT_EQ(o.inert().size(), 1u) << "the CPU reference splits by SAH too";
+    EXPECT_NE(o.inert()[0].find("CPU backend"), std::string::npos) << o.inert()[0];
+}
