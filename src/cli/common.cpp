@@ -56,7 +56,9 @@ Scene loadWithOverrides(const CommonArgs& a, bool quadsAsTriangles) {
     if (!a.kdOpts.empty()) o.set("accel.kd_opts", a.kdOpts);
     for (const std::string& kv : a.sets) o.setAssignment(kv);
     o.check();
-    for (const std::string& w : o.inert()) std::fprintf(stderr, "strata-cli: warning: %s\n", w.c_str());
+    // Switches that would do nothing are refused, as the combination rules are
+    // (the CSV records options, so it would say they ran).
+    if (const std::vector<std::string> inert = o.inert(); !inert.empty()) throw Error(inert.front());
     if (quadsAsTriangles)
         if (std::unique_ptr<Scene> t = trianglesFromQuads(s)) s = std::move(*t);  // vd.mode is final here
     if (a.frames < 1 || a.frames > kMaxFrames)

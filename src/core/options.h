@@ -177,7 +177,8 @@ struct Options {
     std::vector<Unavailable> unavailable() const;
     // Options set away from their defaults that the other choices make do
     // nothing (the GPU kd-tree's switches with another builder or on the CPU
-    // backend), each as "key = value: why". The CLI warns of them.
+    // backend), each as "key = value does nothing here: why". The CLI
+    // refuses them; the panel shows those switches only where they act.
     std::vector<std::string> inert() const;
 
     static const std::vector<OptionInfo>& all();
