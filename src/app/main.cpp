@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
         "Tab hide/show the panel, F12 screenshot, Shift+F12 screenshot with the panel.\n"
         "Keys are rebound in the config's \"keys\" object (config/default.json lists every action)."};
     app.set_version_flag("--version", std::string("strata ") + STRATA_VERSION);
+    app.footer("Exit status: 0 done; 1 an error strata reports (bad input, a failed write); 2 a usage error.");
     app.add_option("scene", a.scene, "scene file (JSON)")->required();
     app.add_option("--config", a.config, "defaults: window, display path, options")->capture_default_str();
     app.add_option("--backend", a.backend, "cuda | cpu (default: cuda, falling back to cpu without a GPU)");
@@ -52,7 +53,8 @@ int main(int argc, char** argv) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        return app.exit(e);
+        // --help and --version exit 0; a usage error 2 (strata's own errors: 1).
+        return app.exit(e) == 0 ? 0 : 2;
     }
     a.configGiven = app.get_option("--config")->count() > 0;
     try {

@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
     strata::removeOutputsOnSignal();  // Ctrl-C leaves no half-written OUT.tmp-PID
     CLI::App app{"strata-cli: headless render, bench, validate and soak for the strata path tracer"};
     app.set_version_flag("--version", std::string("strata-cli ") + STRATA_VERSION);
+    app.footer("Exit status: 0 done; 1 an error strata reports (bad input, no GPU, a failed check); 2 a usage error.");
     app.require_subcommand(1);
     auto render = strata::cli::addRenderCommand(app);
     auto bench = strata::cli::addBenchCommand(app);
@@ -21,7 +22,8 @@ int main(int argc, char** argv) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        return app.exit(e);
+        // --help and --version exit 0; a usage error 2 (strata's own errors: 1).
+        return app.exit(e) == 0 ? 0 : 2;
     }
     try {
         if (app.got_subcommand("render")) return render();

@@ -328,6 +328,12 @@ else
   fail "SIGINT during a render: exit $rc, left $(ls "$TMP" | grep 'int\.' | tr '\n' ' ')"
 fi
 
+"$CLI" render --no-such-flag >/dev/null 2>&1
+rc=$?
+[ "$rc" -eq 2 ] && pass "a usage error exits 2" || fail "a usage error exits $rc"
+"$CLI" render "$TMP/missing.json" --backend cpu >/dev/null 2>&1
+rc=$?
+[ "$rc" -eq 1 ] && pass "strata's own error exits 1" || fail "a missing scene exits $rc"
 if "$CLI" --version | grep -Eq '^strata-cli [0-9]+\.[0-9]+ \((unknown commit|[0-9a-f]{7,}(\+dirty)?)\)$'; then
   pass "--version: the version and the commit"
 else
