@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 
 #include "accel/lbvh/lbvh_variant.h"
@@ -66,6 +67,22 @@ Scene loadWithOverrides(const CommonArgs& a, bool quadsAsTriangles) {
     return s;
 }
 
+std::string progressLine(const std::string& what, uint64_t done, uint64_t total, double elapsed, bool bar) {
+    char line[256];
+    const double fraction = total ? double(done) / double(total) : 1.0;
+    std::string meter;
+    if (bar) {
+        const int width = 24, filled = int(fraction * width + 0.5);
+        meter = " [" + std::string(size_t(filled), '#') + std::string(size_t(width - filled), '.') + "]";
+    }
+    int n = std::snprintf(line, sizeof line, "%s %llu/%llu%s %.1f s", what.c_str(), (unsigned long long)done,
+                          (unsigned long long)total, meter.c_str(), elapsed);
+    if (done > 0 && done < total && n > 0 && size_t(n) < sizeof line)
+        std::snprintf(line + n, sizeof line - size_t(n), ", about %.0f s left",
+                      elapsed / double(done) * double(total - done));
+    return line;
+}
+
 static double nowSeconds() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
@@ -73,15 +90,22 @@ static double nowSeconds() {
 Progress::Progress(std::string what) : what_(std::move(what)), start_(nowSeconds()) {}
 
 void Progress::update(uint64_t done, uint64_t total) {
-    double now = nowSeconds(), el = now - start_;
-    if (el < 1.0) return;
-    // A terminal gets a line rewritten 4 times a second; a log a line every 10 s.
+    // A terminal gets a line rewritten 4 times a second; a log a line every
+    // 10 s (STRATA_PROGRESS_INTERVAL seconds: 0 reports every step); work
+    // shorter than a second (or the interval) none.
     static const bool tty = isatty(fileno(stderr));
-    if (now - last_ < (tty ? 0.25 : 10.0) && done != total) return;
+    static const double interval = [] {
+        const char* e = std::getenv("STRATA_PROGRESS_INTERVAL");
+        const double v = e ? std::strtod(e, nullptr) : -1.0;
+        return v >= 0 && v < 1e6 ? v : -1.0;
+    }();
+    double now = nowSeconds(), el = now - start_;
+    if (el < (interval >= 0 ? interval : 1.0)) return;
+    if (now - last_ < (interval >= 0 ? interval : tty ? 0.25 : 10.0) && done != total) return;
     last_ = now;
     shown_ = true;
-    std::fprintf(stderr, tty ? "\r%s %llu/%llu (%.1f s)" : "%s %llu/%llu (%.1f s)\n", what_.c_str(),
-                 (unsigned long long)done, (unsigned long long)total, el);
+    // On a terminal the line is rewritten in place (carriage return, erase).
+    std::fprintf(stderr, tty ? "\r\033[K%s" : "%s\n", progressLine(what_, done, total, el, tty).c_str());
     std::fflush(stderr);
 }
 

@@ -45,6 +45,12 @@ Scene loadWithOverrides(const CommonArgs& a, bool quadsAsTriangles = true);
 
 
 // A progress line on stderr, shown only once the work has taken over a second.
+// "rendering frame 12/100 [###.....] 3.2 s, about 23 s left" (the bar on a
+// terminal); the estimate once some but not all are done.
+std::string progressLine(const std::string& what, uint64_t done, uint64_t total, double elapsed, bool bar);
+
+// Progress of long work on stderr: on a terminal one line rewritten four times
+// a second, in a log a line every 10 s; nothing for work under a second.
 class Progress {
 public:
     explicit Progress(std::string what);

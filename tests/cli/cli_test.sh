@@ -50,6 +50,17 @@ else
   fail "--kd-opts with an LBVH builder: $(cat "$TMP/err.txt")"
 fi
 
+# --- long work reports its progress with the elapsed time (in a log: a line
+# every 10 s and the last; on a terminal a bar and the time left)
+if STRATA_PROGRESS_INTERVAL=0 "$CLI" render "$SRC/assets/scenes/cornell.json" --backend cpu --res 32x32 --frames 3 \
+     --out "$TMP/p.png" >/dev/null 2>"$TMP/err.txt" \
+   && grep -Eq "^rendering frame 1/3 [0-9]+\.[0-9] s, about [0-9]+ s left$" "$TMP/err.txt" \
+   && grep -Eq "^rendering frame 3/3 [0-9]+\.[0-9] s$" "$TMP/err.txt"; then
+  pass "render reports its progress"
+else
+  fail "render progress: $(cat "$TMP/err.txt")"
+fi
+
 # --- every LBVH variant and traversal renders on the CPU backend
 for bt in "lbvh-karras stack" "lbvh-apetrei stack" "lbvh-skip stack" "lbvh-skip stackless"; do
   set -- $bt
