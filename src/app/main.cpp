@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "app/viewer.h"
+#include "strata_version.h"
 #include "core/error.h"
 #include "app/viewer_config.h"
 #include "core/output_file.h"

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "cli/commands.h"
+#include "strata_version.h"
 #include "core/error.h"
 #include "core/output_file.h"
 
