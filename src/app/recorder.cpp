@@ -20,6 +20,15 @@ void Recorder::start(const std::string& path, const std::vector<std::string>& st
     add(csvHeader(stages));
 }
 
+void Recorder::startOrSay(const std::string& path, const std::vector<std::string>& stages) {
+    try {
+        start(path, stages);
+    } catch (const Error& e) {
+        error_ = e.what();
+        std::fprintf(stderr, "strata: %s; not recording\n", e.what());
+    }
+}
+
 void Recorder::add(const std::string& text) {
     if (!file_) return;
     try {

@@ -19,6 +19,9 @@ public:
     ~Recorder();
     // Throws strata::Error naming the path if it cannot be created.
     void start(const std::string& path, const std::vector<std::string>& stages);
+    // As start, from the keyboard or the panel: a file that cannot be created
+    // is error() (the panel shows it), and the viewer keeps running.
+    void startOrSay(const std::string& path, const std::vector<std::string>& stages);
     void add(const FrameRecord& r, const Options& o);
     void stop();
     bool recording() const { return file_ != nullptr; }

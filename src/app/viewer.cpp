@@ -236,7 +236,7 @@ void Viewer::handleKeys() {
         if (recorder_.recording())
             recorder_.stop();
         else
-            recorder_.start(uniqueName("strata", "csv"), recordStages());
+            recorder_.startOrSay(uniqueName("strata", "csv"), recordStages());
     }
     if (ImGui::IsKeyPressed(k.key(KeyAction::ResetCamera))) {
         camera_.reset(cameraAt(scene_->camera, time_), sceneSize(*scene_));
@@ -381,26 +381,43 @@ int Viewer::run() {
         displayMs_ = presentMs_ + drawMs_;
 
         bool done = args_.exitAfter && args_.frames > 0 && frame_ >= uint64_t(args_.frames);
-        if (wantShot_ || (done && !args_.screenshot.empty())) {
-            std::vector<uint8_t> rgb;
-            renderer_->readImage(rgb);
-            std::string path = done && !args_.screenshot.empty() ? args_.screenshot : uniqueName("strata", "png");
-            writePngAtomic(path, options_.render.width, options_.render.height, rgb);
-            statusLine_ = "saved " + path;
-            if (args_.linear) {  // the linear radiance beside it
-                std::vector<float> rad;
-                renderer_->readRadiance(rad);
-                std::string pfm = path.substr(0, path.rfind('.')) + ".pfm";
-                writePfmAtomic(pfm, options_.render.width, options_.render.height, rad);
-                statusLine_ += " and " + pfm;
+        // A screenshot that cannot be written is said in the panel and the
+        // viewer keeps running; one asked for on the command line (--exit)
+        // is an error.
+        auto saving = [&](bool scripted, auto write) {
+            try {
+                write();
+            } catch (const Error& e) {
+                if (scripted) throw;
+                statusLine_ = std::string("not saved: ") + e.what();
+                std::fprintf(stderr, "strata: %s\n", statusLine_.c_str());
             }
+        };
+        if (wantShot_ || (done && !args_.screenshot.empty())) {
+            const bool scripted = done && !args_.screenshot.empty();
+            saving(scripted, [&] {
+                std::vector<uint8_t> rgb;
+                renderer_->readImage(rgb);
+                std::string path = scripted ? args_.screenshot : uniqueName("strata", "png");
+                writePngAtomic(path, options_.render.width, options_.render.height, rgb);
+                statusLine_ = "saved " + path;
+                if (args_.linear) {  // the linear radiance beside it
+                    std::vector<float> rad;
+                    renderer_->readRadiance(rad);
+                    std::string pfm = path.substr(0, path.rfind('.')) + ".pfm";
+                    writePfmAtomic(pfm, options_.render.width, options_.render.height, rad);
+                    statusLine_ += " and " + pfm;
+                }
+            });
             wantShot_ = false;
         }
         if (wantUiShot_ || (done && !args_.screenshotUi.empty())) {
-            std::string path =
-                done && !args_.screenshotUi.empty() ? args_.screenshotUi : uniqueName("strata-ui", "png");
-            writeWindowPng(path, fbw, fbh);
-            statusLine_ = "saved " + path;
+            const bool scripted = done && !args_.screenshotUi.empty();
+            saving(scripted, [&] {
+                std::string path = scripted ? args_.screenshotUi : uniqueName("strata-ui", "png");
+                writeWindowPng(path, fbw, fbh);
+                statusLine_ = "saved " + path;
+            });
             wantUiShot_ = false;
         }
         glfwSwapBuffers(window_);

@@ -120,6 +120,9 @@ expect_viewer_error() {  # name, expected text, args...
     fail "$name: $(tail -3 "$TMP/$name.log")"
   fi
 }
+# A screenshot asked for on the command line that cannot be written is an
+# error naming it (the keys' and the panel's show it in the panel instead).
+expect_viewer_error unwritable-shot "$TMP/no/such/dir/shot.png" --screenshot "$TMP/no/such/dir/shot.png"
 sed 's/"window"/"windw"/' "$SRC/config/default.json" >"$TMP/typo.json"
 expect_viewer_error config-typo "typo.json: unknown key 'windw'" --config "$TMP/typo.json"
 sed 's/"width": 1600/"width": "wide"/' "$SRC/config/default.json" >"$TMP/type.json"
