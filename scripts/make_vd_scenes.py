@@ -2,15 +2,16 @@
 """Writes assets/scenes/vd-party.json: a "party" of VD assets (Harada's test
 scene, in spirit): a ring of bark trunks, a field of mushrooms, hooks and
 spikes with random sizes and headings, a floor and a turning sphere;
-assets/scenes/vd-party-large.json: the same at the paper's scale (over 10^5
-patches: Harada's party needs 52 GB pre-tessellated); and
+with --large OUT, only the same at the paper's scale (over 10^5 patches:
+Harada's party needs 52 GB pre-tessellated), 400 KB of generated JSON that
+the build writes to build/scenes/vd-party-large.json instead of git; and
 assets/scenes/vd-mushroom.json: one mushroom of 4 patches filling the view
 (few patches, many rays per patch); and generated stand-ins for the other
 rows of Harada's Table 1.1, sized so that pre-tessellation at level 5 takes
 about his memory: vd-bark.json (one trunk of 5,120 patches: 1.7 GB),
 vd-barks.json (seven such trunks: 12 GB) and vd-pumpkin.json (one
 round-capped asset of 1,024 patches: 380 MB; there is no pumpkin model)."""
-import json, math, os, random
+import json, math, os, random, sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "assets", "scenes")
 
@@ -91,9 +92,20 @@ def pumpkin():  # Harada's "Pumpkin": 380 MB pre-tessellated
     return lit([0, 1.6, 3.2], [0, 0.5, 0], [cap], [{"mesh": "pumpkin"}])
 
 
-large = party(trunks=24, around=16, up=24, field=22, spacing=0.9, patches=8, camera=(0, 14, 32), ring=21, floor=90)
-for name, scene in (("vd-party.json", party()), ("vd-party-large.json", large), ("vd-mushroom.json", mushroom()),
-                     ("vd-bark.json", bark()), ("vd-barks.json", barks()), ("vd-pumpkin.json", pumpkin())):
-    with open(os.path.join(ROOT, name), "w") as f:
+def write(path, scene):
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path + ".tmp", "w") as f:
         json.dump(scene, f, indent=1)
         f.write("\n")
+    os.replace(path + ".tmp", path)
+
+
+if len(sys.argv) == 3 and sys.argv[1] == "--large":
+    write(sys.argv[2], party(trunks=24, around=16, up=24, field=22, spacing=0.9, patches=8, camera=(0, 14, 32),
+                             ring=21, floor=90))
+elif len(sys.argv) == 1:
+    for name, scene in (("vd-party.json", party()), ("vd-mushroom.json", mushroom()), ("vd-bark.json", bark()),
+                        ("vd-barks.json", barks()), ("vd-pumpkin.json", pumpkin())):
+        write(os.path.join(ROOT, name), scene)
+else:
+    sys.exit("usage: scripts/make_vd_scenes.py [--large OUT.json]")
