@@ -37,17 +37,21 @@ void addCommonOptions(CLI::App& app, CommonArgs& a, int defaultFrames) {
                        std::string(kDefaultDataFolder) + ")");
 }
 
+void setResolution(Options& o, const std::string& flag, const std::string& wxh) {
+    const size_t x = wxh.find('x');
+    if (x == std::string::npos || x == 0 || x + 1 == wxh.size() ||
+        wxh.find_first_not_of("0123456789x") != std::string::npos || wxh.find('x', x + 1) != std::string::npos)
+        throw Error(flag + ": expected WxH (e.g. 1920x1080), got '" + wxh + "'");
+    o.set("render.width", wxh.substr(0, x));
+    o.set("render.height", wxh.substr(x + 1));
+}
+
 Scene loadWithOverrides(const CommonArgs& a, bool quadsAsTriangles) {
     setDataFolder(a.data);
     Scene s = loadScene(a.scene);
     Options& o = s.options;
     if (!a.backend.empty()) o.set("render.backend", a.backend);
-    if (!a.res.empty()) {
-        size_t x = a.res.find('x');
-        if (x == std::string::npos) throw Error("--res: expected WxH (e.g. 1280x720), got '" + a.res + "'");
-        o.set("render.width", a.res.substr(0, x));
-        o.set("render.height", a.res.substr(x + 1));
-    }
+    if (!a.res.empty()) setResolution(o, "--res", a.res);
     auto given = [](const CLI::Option* opt) { return opt && opt->count() > 0; };
     if (given(a.sppOption)) o.set("render.spp", std::to_string(a.spp));
     if (given(a.bouncesOption)) o.set("render.bounces", std::to_string(a.bounces));

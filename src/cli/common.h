@@ -43,6 +43,10 @@ void addCommonOptions(CLI::App& app, CommonArgs& a, int defaultFrames);
 // (its memory report compares direct with pre-tessellation in every mode).
 Scene loadWithOverrides(const CommonArgs& a, bool quadsAsTriangles = true);
 
+// Sets render.width and render.height from "WxH" given as `flag`; anything
+// else is an error naming the flag (the sizes' ranges: Options::set).
+void setResolution(Options& o, const std::string& flag, const std::string& wxh);
+
 
 // A progress line on stderr, shown only once the work has taken over a second.
 // "rendering frame 12/100 [###.....] 3.2 s, about 23 s left" (the bar on a

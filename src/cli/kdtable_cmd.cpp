@@ -246,10 +246,7 @@ std::function<int()> addKdTableCommand(CLI::App& app) {
             Scene base = loadScene(path);
             Options& o = base.options;
             for (const std::string& kv : a->sets) o.setAssignment(kv);
-            const size_t x = a->res.find('x');
-            if (x == std::string::npos) throw Error("--res: expected WxH (e.g. 1024x1024), got '" + a->res + "'");
-            o.set("render.width", a->res.substr(0, x));
-            o.set("render.height", a->res.substr(x + 1));
+            setResolution(o, "--res", a->res);
             o.set("render.backend", "cuda");
             o.set("render.integrator", "whitted");
             o.set("render.bounces", "1");

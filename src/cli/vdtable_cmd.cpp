@@ -102,9 +102,7 @@ std::vector<float> coverage(Scene s, VdMode mode, const std::string& res) {
     s.options.set("render.integrator", "path");
     s.options.render.bounces = 0;
     s.options.render.spp = 1;
-    const size_t x = res.find('x');
-    s.options.set("render.width", res.substr(0, x));
-    s.options.set("render.height", res.substr(x + 1));
+    setResolution(s.options, "--validate-res", res);
     std::unique_ptr<Renderer> r = makeRenderer(s);
     r->renderFrame(s.options.animation.startTime, 0);
     r->finish();
@@ -242,13 +240,6 @@ std::string csvOf(const std::vector<Row>& rows) {
     return out;
 }
 
-void checkRes(const std::string& flag, const std::string& res) {
-    const size_t x = res.find('x');
-    if (x == std::string::npos || x == 0 || x + 1 == res.size() ||
-        res.find_first_not_of("0123456789x") != std::string::npos || res.find('x', x + 1) != std::string::npos)
-        throw Error(flag + ": expected WxH (e.g. 1920x1080), got '" + res + "'");
-}
-
 }  // namespace
 
 std::function<int()> addVdTableCommand(CLI::App& app) {
@@ -269,8 +260,9 @@ std::function<int()> addVdTableCommand(CLI::App& app) {
     cmd->add_option("--data", a->data, "folder of the models scene files name as \"data:FILE\"");
     return [a]() -> int {
         if (a->frames < 1 || a->warmup < 0) throw Error("--frames must be at least 1 and --warmup at least 0");
-        checkRes("--res", a->res);
-        checkRes("--validate-res", a->validateRes);
+        Options probe;  // both sizes checked before any scene is loaded
+        setResolution(probe, "--res", a->res);
+        setResolution(probe, "--validate-res", a->validateRes);
         setDataFolder(a->data);
         std::unique_ptr<OutputFile> csvFile;  // opened first: a bad path fails before the measurements
         if (!a->csv.empty()) csvFile = std::make_unique<OutputFile>(a->csv);
@@ -284,9 +276,7 @@ std::function<int()> addVdTableCommand(CLI::App& app) {
             o.set("render.backend", a->backend);
             for (const std::string& kv : a->sets) o.setAssignment(kv);
             if (s.patchCount() == 0) throw Error(path + ": the scene has no VD patches (vdtable compares their methods)");
-            const size_t x = a->res.find('x');
-            o.set("render.width", a->res.substr(0, x));
-            o.set("render.height", a->res.substr(x + 1));
+            setResolution(o, "--res", a->res);
             o.set("render.integrator", "whitted");  // one primary and one shadow ray per pixel
             o.render.bounces = 0;
             o.render.spp = 1;
