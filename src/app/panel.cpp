@@ -84,7 +84,8 @@ bool optionWidgets(Options& o, const std::string& block, const std::vector<std::
 const std::vector<std::string>& kdSwitchKeys() {
     static const std::vector<std::string> keys = {"accel.kd_a",     "accel.kd_b",           "accel.kd_c",
                                                   "accel.kd_d",     "accel.kd_e",           "accel.kd_lookahead",
-                                                  "accel.kd_small", "accel.kd_sns_compact", "accel.kd_large_split"};
+                                                  "accel.kd_small", "accel.kd_sns_compact", "accel.kd_large_split",
+                                                  "accel.kd_clip_leaves"};
     return keys;
 }
 

@@ -40,6 +40,10 @@ struct Checker {
     // plane, so up to 1% of SAH apart passes.
     void kdSameAsReference(const std::string& name, const HostKdTree& gpu, const HostKdTree& cpu);
     std::vector<HitRecord> traceAll(const SceneView& s, const std::vector<Ray>& rays, bool brute);
+    // What the structure costs a ray on the host (no GPU timing involved):
+    // nodes visited and triangles tested per ray, camera rays (makeRays' even
+    // ones) and rays from points in the scene (odd ones) apart.
+    void traversalCost(const std::string& name, const SceneView& s, const std::vector<Ray>& rays);
 };
 
 // The quality of the kd-tree the scene's options build at scene time t: the

@@ -58,10 +58,12 @@ struct KdTableArgs {
 // "ABCDE"), then "+switch" for each of strata's on top: lookahead
 // (accel.kd_lookahead), subtree (accel.kd_small = subtree), compact
 // (accel.kd_sns_compact), sah (accel.kd_large_split = sah: a different
-// tree), or strata (all four, as accel.kd_preset = all+strata).
+// tree), clip (accel.kd_clip_leaves: leaves keep only the triangles that
+// cross their cells), or strata (the first four, as accel.kd_preset =
+// all+strata).
 struct Variant {
     std::string opts, label;
-    bool lookahead = false, subtree = false, compact = false, sah = false;
+    bool lookahead = false, subtree = false, compact = false, sah = false, clip = false;
 };
 
 Variant parseVariant(const std::string& text) {
@@ -75,9 +77,10 @@ Variant parseVariant(const std::string& text) {
         if (sw == "subtree" || sw == "strata") v.subtree = true;
         if (sw == "compact" || sw == "strata") v.compact = true;
         if (sw == "sah" || sw == "strata") v.sah = true;
-        if (sw != "lookahead" && sw != "subtree" && sw != "compact" && sw != "strata" && sw != "sah")
+        if (sw == "clip") v.clip = true;
+        if (sw != "lookahead" && sw != "subtree" && sw != "compact" && sw != "strata" && sw != "sah" && sw != "clip")
             throw Error("--variants: '" + text +
-                        "': expected +lookahead, +subtree, +compact, +strata or +sah after "
+                        "': expected +lookahead, +subtree, +compact, +sah, +clip or +strata after "
                         "the [A]-[E] subset, got '+" +
                         sw + "'");
         plus = next;
@@ -85,13 +88,15 @@ Variant parseVariant(const std::string& text) {
     Options probe;  // the subset is checked as accel.kd_opts checks it
     probe.set("accel.kd_opts", v.opts);
     v.label = v.opts == "none" ? "Original" : v.opts == "ABCDE" ? "All" : v.opts;
-    if (v.lookahead && v.subtree && v.compact && v.sah)
+    if (v.lookahead && v.subtree && v.compact && v.sah) {
         v.label += " + strata's";
-    else {
+        if (v.clip) v.label += " + clipped leaves";
+    } else {
         if (v.lookahead) v.label += " + lookahead";
         if (v.subtree) v.label += " + subtree";
         if (v.compact) v.label += " + compact";
         if (v.sah) v.label += " + SAH splits";
+        if (v.clip) v.label += " + clipped leaves";
     }
     return v;
 }
@@ -105,7 +110,7 @@ std::vector<Variant> variantList(const std::string& which) {
         names = {"none", "A", "AB", "ABC", "ABCD", "ABCDE", "ABCDE+strata"};
     else if (which == "strata")
         names = {"none",          "none+lookahead", "none+strata", "ABCDE",       "ABCDE+lookahead",
-                 "ABCDE+subtree", "ABCDE+compact",  "ABCDE+sah",   "ABCDE+strata"};
+                 "ABCDE+subtree", "ABCDE+compact",  "ABCDE+sah",   "ABCDE+clip", "ABCDE+strata"};
     else if (which == "all")
         for (unsigned m = 0; m < 32; ++m) {
             std::string s;
@@ -209,7 +214,7 @@ std::function<int()> addKdTableCommand(CLI::App& app) {
     cmd->add_option("--variants", a->variants,
                     "prefixes (Original, A, AB, ABC, ABCD, All, All + strata's switches), all (the 32 subsets), "
                     "strata (strata's switches one at a time on Original and All), or a comma-separated list such as "
-                    "none,ABCDE+subtree (+lookahead, +subtree, +compact, +strata, +sah)")
+                    "none,ABCDE+subtree (+lookahead, +subtree, +compact, +sah, +clip, +strata)")
         ->capture_default_str();
     cmd->add_option("--frames", a->frames, "timed frames per variant")->capture_default_str();
     cmd->add_option("--warmup", a->warmup, "frames rendered before timing")->capture_default_str();
@@ -258,8 +263,9 @@ std::function<int()> addKdTableCommand(CLI::App& app) {
             FlatScene flat = flattenScene(base);
             std::vector<Vec3> pos, nrm;
             poseFlatScene(base, flat, 0.0f, pos, nrm);
-            // The CPU reference of each large-node split rule (median, SAH), built when first needed.
-            std::unique_ptr<HostKdTree> references[2];
+            // The CPU reference of each tree (large-node split median or SAH, leaves clipped or not),
+            // built when first needed.
+            std::unique_ptr<HostKdTree> references[4];  // [sah + 2 * clip]
             const std::vector<Ray> rays = makeRays(base, pos, 0.0f, a->rays, o.render.seed);
             Checker checker;
             BruteForce brute;
@@ -270,7 +276,8 @@ std::function<int()> addKdTableCommand(CLI::App& app) {
                 s.options.accel.kdSnsCompact = variant.compact;
                 s.options.accel.kdSmall = variant.subtree ? KdSmall::Subtree : KdSmall::Zhou;
                 s.options.accel.kdLargeSplit = variant.sah ? KdLargeSplit::Sah : KdLargeSplit::Median;
-                std::unique_ptr<HostKdTree>& reference = references[variant.sah];
+                s.options.accel.kdClipLeaves = variant.clip;
+                std::unique_ptr<HostKdTree>& reference = references[int(variant.sah) + 2 * int(variant.clip)];
                 if (!reference)
                     reference =
                         std::make_unique<HostKdTree>(buildKdTreeCpu(pos, flat.tris, kdConfigOf(s.options.accel)));

@@ -73,6 +73,7 @@ void checkCpuRuns(Checker& c, const std::vector<Aabb>& bounds, int bits, const S
             SceneView s = base;
             s.bvh = viewFor(r.bvh, r.skipNodes, t);
             c.hits(name + " " + strata::name(t), c.traceAll(s, rs, false), ref);
+            if (v == LbvhVariant::ApetreiSkip) c.traversalCost(name + " " + strata::name(t), s, rs);
         }
     }
 }
@@ -111,6 +112,7 @@ std::function<int()> addValidateCommand(CLI::App& app) {
         SceneView s = base;
         s.bvh = sah.view();
         c.hits("cpu-sah stack", c.traceAll(s, rs, false), ref);
+        c.traversalCost("cpu-sah stack", s, rs);
 
         checkCpuRuns(c, bounds, bits, base, rs, ref);
 
@@ -119,6 +121,7 @@ std::function<int()> addValidateCommand(CLI::App& app) {
         s = base;
         s.kd = cpuKd.view();
         c.hits("kdtree (cpu)", c.traceAll(s, rs, false), ref);
+        c.traversalCost("kdtree (cpu)", s, rs);
 
         // Instanced mode: static instances are traced in object space, so a
         // ray grazing an edge may take the neighbouring triangle (0.5% allowed).
@@ -190,9 +193,10 @@ std::function<int()> addValidateCommand(CLI::App& app) {
             GpuKdResult kd = buildKdOnGpuForValidation(scene, t);
             char what[96];
             const AccelOptions& ao = scene.options.accel;
-            std::snprintf(what, sizeof what, "kdtree (cuda) [%s%s%s%s]", scene.options.get("accel.kd_opts").c_str(),
+            std::snprintf(what, sizeof what, "kdtree (cuda) [%s%s%s%s%s%s]", scene.options.get("accel.kd_opts").c_str(),
                           ao.kdLookahead ? " lookahead" : "", ao.kdSmall == KdSmall::Subtree ? " subtree" : "",
-                          ao.kdSnsCompact ? " compact" : "");
+                          ao.kdSnsCompact ? " compact" : "", ao.kdLargeSplit == KdLargeSplit::Sah ? " sah" : "",
+                          ao.kdClipLeaves ? " clipped leaves" : "");
             c.kdStructure(what, kd.tree, kd.positions, flat.tris);
             // The GPU posed the scene itself: the CPU tree and brute force
             // above serve where its positions are the CPU's, bit for bit.

@@ -118,9 +118,10 @@ void setKdPreset(Options& o, const std::string& value) {
 std::string getKdPreset(const Options& o) {
     const AccelOptions& a = o.accel;
     const bool none =
-        !a.kdLookahead && !a.kdSnsCompact && a.kdSmall == KdSmall::Zhou && a.kdLargeSplit == KdLargeSplit::Median;
-    const bool every =
-        a.kdLookahead && a.kdSnsCompact && a.kdSmall == KdSmall::Subtree && a.kdLargeSplit == KdLargeSplit::Sah;
+        !a.kdLookahead && !a.kdSnsCompact && a.kdSmall == KdSmall::Zhou && a.kdLargeSplit == KdLargeSplit::Median &&
+        !a.kdClipLeaves;
+    const bool every = a.kdLookahead && a.kdSnsCompact && a.kdSmall == KdSmall::Subtree &&
+                       a.kdLargeSplit == KdLargeSplit::Sah && !a.kdClipLeaves;
     if (a.kdOpts == KdOpts{} && none) return "original";
     if (a.kdOpts == KdOpts::all() && none) return "all";
     if (a.kdOpts == KdOpts::all() && every) return "all+strata";
@@ -252,13 +253,22 @@ const std::vector<Field>& fields() {
              "triangles over the node's box (32 bins per axis, one kernel per level more) and the node splits at the "
              "bin boundary of least SAH on any axis. A different tree; the CPU reference builds the same one."},
             kKdLargeSplitNames, +[](Options & o) -> auto& { return o.accel.kdLargeSplit; }),
+        {{"accel.kd_clip_leaves",
+          OptionKind::Bool,
+          "strata: kd leaves keep only the triangles that cross their cells (not in Table 13.1)",
+          {},
+          "strata's, not the chapter's: each leaf the small-node stage's SAH makes clips its triangles to its cell "
+          "and keeps those that cross it (the same splits, fewer entries). Off: Zhou08's masks, made once per "
+          "small root from the bounds the triangles had there, keep a triangle in every leaf those bounds reach. "
+          "The CPU reference builds the same tree."},
+         [](Options& o) -> void* { return &o.accel.kdClipLeaves; }},
         {{"accel.kd_preset",
           OptionKind::String,
           "kd-tree switches at once: original, all (the chapter's Original and All), all+strata (All with strata's "
           "switches on top)",
           {"original", "all", "all+strata", "custom"},
-          "Sets accel.kd_a .. kd_e and strata's accel.kd_lookahead, accel.kd_sns_compact, accel.kd_small and "
-          "accel.kd_large_split. Reads "
+          "Sets accel.kd_a .. kd_e and strata's accel.kd_lookahead, accel.kd_sns_compact, accel.kd_small, "
+          "accel.kd_large_split (not accel.kd_clip_leaves: its build costs more than its trace saves). Reads "
           "'custom' for any other combination (setting custom changes nothing).",
           true},
          nullptr,
@@ -482,7 +492,8 @@ std::vector<std::string> Options::inert() const {
     note(!gpuKd && accel.kdLookahead != d.kdLookahead, "accel.kd_lookahead", why);
     note(!gpuKd && accel.kdSnsCompact != d.kdSnsCompact, "accel.kd_sns_compact", why);
     note(!gpuKd && accel.kdSmall != d.kdSmall, "accel.kd_small", why);
-    note(!kd && accel.kdLargeSplit != d.kdLargeSplit, "accel.kd_large_split", why);  // both kd builders split so
+    note(!kd && accel.kdLargeSplit != d.kdLargeSplit, "accel.kd_large_split", why);
+    note(!kd && accel.kdClipLeaves != d.kdClipLeaves, "accel.kd_clip_leaves", why);  // both kd builders clip  // both kd builders split so
     return out;
 }
 
@@ -495,7 +506,8 @@ void Options::check() const {
 bool AccelOptions::operator==(const AccelOptions& o) const {
     return builder == o.builder && traversal == o.traversal && mortonBits == o.mortonBits && mode == o.mode &&
            rebuild == o.rebuild && kdOpts == o.kdOpts && kdLookahead == o.kdLookahead &&
-           kdSnsCompact == o.kdSnsCompact && kdSmall == o.kdSmall && kdLargeSplit == o.kdLargeSplit;
+           kdSnsCompact == o.kdSnsCompact && kdSmall == o.kdSmall && kdLargeSplit == o.kdLargeSplit &&
+           kdClipLeaves == o.kdClipLeaves;
 }
 
 bool VdOptions::operator==(const VdOptions& o) const {

@@ -91,6 +91,10 @@ struct AccelOptions {
     // The large-node stage's split plane: median (Zhou08: the spatial median
     // of the longest axis) | sah (strata's: binned SAH over 32 bins per axis).
     KdLargeSplit kdLargeSplit = KdLargeSplit::Median;
+    // strata's, not the chapter's: a leaf of the small-node stage keeps
+    // only the triangles that cross its cell (Zhou08's masks, made once per
+    // small root, keep every triangle whose bounds there reach the cell).
+    bool kdClipLeaves = false;
 
     bool operator==(const AccelOptions& o) const;
     bool operator!=(const AccelOptions& o) const { return !(*this == o); }

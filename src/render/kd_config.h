@@ -15,6 +15,7 @@ inline KdConfig kdConfigOf(const AccelOptions& a) {
     c.snsCompact = a.kdSnsCompact;
     c.snsSubtree = a.kdSmall == KdSmall::Subtree;
     c.largeSah = a.kdLargeSplit == KdLargeSplit::Sah;
+    c.clipLeaves = a.kdClipLeaves;
     return c;
 }
 

@@ -9,9 +9,11 @@
 #include <cmath>
 #include <random>
 
+#include "accel/kdtree/kd_clip.h"
 #include "accel/kdtree/kd_quality.h"
 #include "kd_test_util.h"
 #include "loader_test_util.h"
+#include "scene/generators/generators.h"
 #include "scene/obj_loader.h"
 #include "test_util.h"
 
@@ -20,9 +22,8 @@ using namespace strata::test;
 
 namespace {
 
-// Builds, validates, traces against brute force and returns the quality.
-KdQuality buildAndCheck(const Mesh& m, const char* what, uint32_t rays = 300, const KdConfig& cfg = {}) {
-    HostKdTree kd = buildKdTreeCpu(m.positions, m.triangles, cfg);
+// Validates, traces against brute force and returns the quality.
+KdQuality checkTree(const Mesh& m, const HostKdTree& kd, const char* what, uint32_t rays) {
     KdReport r = check(m, kd);
     EXPECT_TRUE(r.ok) << what << ": " << (r.errors.empty() ? "" : r.errors[0]);
     std::mt19937 rng(3);
@@ -33,6 +34,10 @@ KdQuality buildAndCheck(const Mesh& m, const char* what, uint32_t rays = 300, co
     std::printf("%s: %zu triangles, %s, largest leaf %u, depth %u\n", what, m.triangles.size(), q.summary().c_str(),
                 r.maxLeafSize, r.maxDepth);
     return q;
+}
+
+KdQuality buildAndCheck(const Mesh& m, const char* what, uint32_t rays = 300, const KdConfig& cfg = {}) {
+    return checkTree(m, buildKdTreeCpu(m.positions, m.triangles, cfg), what, rays);
 }
 
 }  // namespace
@@ -128,5 +133,103 @@ TEST(KdRealGeometry, BinnedSahSplitsHoldUp) {
         const KdQuality binned = buildAndCheck(c.mesh, c.name, 200, sah);
         EXPECT_LT(binned.ratio(), kKdSahWarnRatio) << c.name << ": " << binned.summary();
         std::printf("%s: SAH %.2f with median splits, %.2f with binned SAH\n", c.name, median.kdSah, binned.kdSah);
+    }
+}
+
+namespace {
+
+// Leaf references whose triangle does not cross the leaf's cell (the
+// triangle clipped to the cell is empty), over the whole tree.
+uint32_t refsMissingTheirCell(const Mesh& m, const KdView& kd) {
+    uint32_t missing = 0;
+    struct Item {
+        uint32_t node;
+        Aabb cell;
+    };
+    std::vector<Item> todo{{0u, kd.bounds}};
+    while (!todo.empty()) {
+        const Item it = todo.back();
+        todo.pop_back();
+        const KdNode& n = kd.nodes[it.node];
+        if (!n.isLeaf()) {
+            todo.push_back({n.leftChild(), kdChildCell(it.cell, n.axis(), n.split(), false)});
+            todo.push_back({n.rightChild(), kdChildCell(it.cell, n.axis(), n.split(), true)});
+            continue;
+        }
+        for (uint32_t k = 0; k < n.primCount(); ++k) {
+            const Tri& t = m.triangles[kd.primIndex[n.firstPrim() + k]];
+            Aabb clipped;
+            missing += !clipTriangleToCell(m.positions[t.v[0]], m.positions[t.v[1]], m.positions[t.v[2]], it.cell,
+                                           clipped);
+        }
+    }
+    return missing;
+}
+
+}  // namespace
+
+// strata's clipped leaves (accel.kd_clip_leaves): Zhou08's splits, valid
+// trees that trace like brute force, no leaf the SAH makes holding a
+// triangle that misses its cell (Zhou08's masks from the small root's bounds
+// leave many), and fewer triangles tested per ray on foliage (the generated
+// forest).
+TEST(KdRealGeometry, ClippedLeavesHoldOnlyTrianglesCrossingTheirCell) {
+    KdConfig zhou, clip;
+    zhou.largeSah = clip.largeSah = true;
+    clip.clipLeaves = true;
+    struct Case {
+        const char* name;
+        Mesh mesh;
+    };
+    std::vector<Case> cases;
+    Mesh forest = generateMesh("forest", {{"trees", 3}, {"seed", 1}}, "test: forest").mesh;
+    Aabb box;
+    for (const Vec3& p : forest.positions) box.grow(p);
+    const float s = 1.0f / maxComponent(box.extent());
+    forest = scaled(forest, s, make3(0.0f) - box.lo * s);  // into the unit cube, as the rays below
+    cases.push_back({"forest", forest});
+    cases.push_back({"slivers", slivers(20000)});
+    cases.push_back({"cluster + long triangles", clusterWithLongTriangles(20000, 40)});
+    cases.push_back({"coplanar walls + fan", wallsAndFan(60, 400)});
+    cases.push_back({"random", makeRandomTriangles(30000, 0.03f, 5)});
+    const std::string conference = testdataFile("conference.obj");
+    if (!conference.empty()) cases.push_back({"conference", loadObj(conference).mesh});
+    for (const Case& c : cases) {
+        const HostKdTree a = buildKdTreeCpu(c.mesh.positions, c.mesh.triangles, zhou);
+        const HostKdTree b = buildKdTreeCpu(c.mesh.positions, c.mesh.triangles, clip);
+        const KdQuality q = checkTree(c.mesh, b, c.name, 150);
+        EXPECT_LT(q.ratio(), kKdSahWarnRatio) << c.name << ": " << q.summary();
+        const uint32_t missA = refsMissingTheirCell(c.mesh, a.view()), missB = refsMissingTheirCell(c.mesh, b.view());
+        EXPECT_GT(missA, 0u) << c.name << ": the case must show what clipping changes";
+        // The same splits, entries dropped only (not from leaves a cap makes,
+        // as a small root of more than 64 triangles).
+        EXPECT_LE(missB, missA / 10) << c.name;
+        EXPECT_EQ(b.stats.innerNodes, a.stats.innerNodes) << c.name;
+        EXPECT_EQ(b.stats.refs + (missA - missB), a.stats.refs) << c.name;
+        std::printf("%s: %u of %u references miss their leaf's cell with Zhou08's masks, %u of %u clipped\n", c.name,
+                    missA, a.stats.refs, missB, b.stats.refs);
+        if (std::string(c.name) != "forest") continue;
+        // Triangles tested per ray (closest hit) over rays from one side
+        // through random points of the forest's box, as camera rays.
+        std::mt19937 rng(9);
+        std::uniform_real_distribution<float> u(0.0f, 1.0f);
+        const GeometryView g = geometryOf(c.mesh);
+        auto hit = [&](uint32_t prim, const Ray& ray, float tmax) { return intersectTri(g, prim, ray, tmax); };
+        uint64_t testedA = 0, testedB = 0;
+        for (int i = 0; i < 2000; ++i) {
+            Ray r;
+            r.org = Vec3{-0.8f, 0.3f, -0.6f};
+            r.dir = normalize(Vec3{u(rng), u(rng), u(rng)} - r.org);
+            TraversalStats sa, sb;
+            float ta = r.tmax, tb = r.tmax;
+            const uint32_t ha = traverseKd<false>(a.view(), r, ta, hit, &sa);
+            const uint32_t hb = traverseKd<false>(b.view(), r, tb, hit, &sb);
+            EXPECT_EQ(ha == ~0u, hb == ~0u);
+            testedA += sa.primsTested;
+            testedB += sb.primsTested;
+        }
+        std::printf("forest: %.3f triangles tested per ray with Zhou08's masks, %.3f clipped\n", testedA / 2000.0,
+                    testedB / 2000.0);
+        EXPECT_LT(double(testedB), 0.99 * double(testedA));
     }
 }

@@ -104,11 +104,13 @@ TEST(Options, KdPresetSetsTheChaptersVariantsAndStrataSwitches) {
     o.set("accel.kd_preset", "all+strata");
     EXPECT_EQ(o.get("accel.kd_opts"), "ABCDE");
     EXPECT_TRUE(o.accel.kdLookahead && o.accel.kdSnsCompact);
+    EXPECT_FALSE(o.accel.kdClipLeaves);  // not in the preset: it costs more build than it saves trace
     EXPECT_EQ(o.accel.kdSmall, KdSmall::Subtree);
     EXPECT_EQ(o.accel.kdLargeSplit, KdLargeSplit::Sah);
     o.set("accel.kd_preset", "all");
     EXPECT_EQ(o.get("accel.kd_opts"), "ABCDE");
     EXPECT_FALSE(o.accel.kdLookahead || o.accel.kdSnsCompact);
+    EXPECT_FALSE(o.accel.kdClipLeaves);
     EXPECT_EQ(o.accel.kdSmall, KdSmall::Zhou);
     EXPECT_EQ(o.accel.kdLargeSplit, KdLargeSplit::Median);
     o.set("accel.kd_small", "subtree");

@@ -183,8 +183,13 @@ TEST(GpuKdTree, SameTreeAsCpuReference) {
         strata.snsSubtree = strata.snsCompact = true;
         KdConfig sah = strata;  // and the binned-SAH large-node split, a tree of its own
         sah.largeSah = true;
+        KdConfig leaves = sah;  // and the leaves clipped to their cells (fewer entries)
+        leaves.clipLeaves = true;
+        KdConfig leavesLevels = zhou;  // the same from Zhou08's level-by-level small-node stage
+        leavesLevels.largeSah = leavesLevels.clipLeaves = true;
         const HostKdTree refMedian = buildKdTreeCpu(c.mesh.positions, c.mesh.triangles, zhou);
         const HostKdTree refSah = buildKdTreeCpu(c.mesh.positions, c.mesh.triangles, sah);
+        const HostKdTree refLeaves = buildKdTreeCpu(c.mesh.positions, c.mesh.triangles, leaves);
         const struct {
             unsigned mask;
             const KdConfig* cfg;
@@ -193,11 +198,13 @@ TEST(GpuKdTree, SameTreeAsCpuReference) {
                     {31u, &zhou, ""},
                     {31u, &strata, " + strata's"},
                     {0u, &sah, " + SAH splits"},
-                    {31u, &sah, " + strata's + SAH splits"}};
+                    {31u, &sah, " + strata's + SAH splits"},
+                    {0u, &leavesLevels, " + SAH splits + clipped leaves"},
+                    {31u, &leaves, " + strata's + SAH splits + clipped leaves"}};
         for (const auto& run : runs) {
             const KdOpts v = KdOpts::fromMask(run.mask);
             GpuTree g = buildOnGpu(c.mesh, v, *run.cfg);
-            const HostKdTree& ref = run.cfg->largeSah ? refSah : refMedian;
+            const HostKdTree& ref = run.cfg->clipLeaves ? refLeaves : run.cfg->largeSah ? refSah : refMedian;
             const double sahRef = kdSahCost(ref.view(), 1.0, 1.0);
             const std::string what = std::string(c.name) + " " + v.name() + run.label;
             KdReport r = validateKdTree(g.tree.view(), c.mesh.positions, c.mesh.triangles);

@@ -184,6 +184,18 @@ struct Builder {
         std::vector<uint32_t> triOf;
     };
 
+    // strata's accel.kd_clip_leaves: the triangles of the mask that cross
+    // the cell (KdConfig::clipLeaves).
+    uint64_t inCell(const SmallRoot& s, const Aabb& cell, uint64_t mask) const {
+        for (uint32_t i = 0; i < s.n; ++i) {
+            Aabb clipped;
+            if ((mask >> i & 1) &&
+                !clipTriangleToCell(vert(s.triOf[i], 0), vert(s.triOf[i], 1), vert(s.triOf[i], 2), cell, clipped))
+                mask &= ~(1ull << i);
+        }
+        return mask;
+    }
+
     void smallNode(const SmallRoot& s, uint32_t node, const Aabb& cell, uint64_t mask, int depth) {
         const uint32_t n = uint32_t(__builtin_popcountll(mask));
         auto leaf = [&] {
@@ -192,10 +204,16 @@ struct Builder {
                 if (mask >> i & 1) ids.push_back(s.triOf[i]);
             makeLeaf(node, ids, depth);
         };
+        // A leaf the SAH makes (no split beats it; not a cap's): with
+        // clipped leaves, only the triangles that cross its cell.
+        auto sahLeaf = [&] {
+            if (cfg.clipLeaves) mask = inCell(s, cell, mask);
+            leaf();
+        };
         const float maxExt = maxComponent(cell.extent());
-        if (n == 0 || !(maxExt > 0.0f)) return leaf();
+        if (n == 0 || !(maxExt > 0.0f)) return sahLeaf();
         const float inv = 1.0f / maxExt, area = kdScaledArea(cell, inv);
-        if (!(area > 0.0f)) return leaf();
+        if (!(area > 0.0f)) return sahLeaf();
         // Zhou08 small-node stage: SAH of every candidate plane inside the
         // cell, counts by bit counting on the masks; first minimum wins.
         float best = cfg.intersectionCost * float(n);
@@ -214,8 +232,9 @@ struct Builder {
                 bestC = int(c);
             }
         }
+        if (bestC < 0) return sahLeaf();
         NodeWork probe{node, cell, depth, {}};
-        if (bestC < 0 || !canSplit(probe)) return leaf();
+        if (!canSplit(probe)) return leaf();
         const int a = s.axis[size_t(bestC)];
         const float p = s.plane[size_t(bestC)];
         uint32_t c = allocPair();

@@ -892,6 +892,8 @@ void KdGpuBuilder::smallNodeStage(KdPassScratch& z, const KdConfig& cfg, const L
         candMask_.resize(size_t(numSmall) * 384);
         SmallStageArgs sa{reinterpret_cast<const SmallRoot*>(small_.data()),
                           numSmall,
+                          z.args.pos,
+                          z.args.tris,
                           smallTri_.data(),
                           smallBox_.data(),
                           candPlane_.data(),

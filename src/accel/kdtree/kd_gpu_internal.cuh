@@ -6,6 +6,7 @@
 
 #include "accel/kdtree/kd_gpu_primitives.cuh"
 #include "accel/kdtree/kd_rules.h"
+#include "core/geometry.h"
 #include "gpu/device_buffer.h"
 #include "gpu/launch.cuh"
 #include "gpu/pinned_buffer.h"
@@ -55,6 +56,8 @@ enum : uint32_t {
 struct SmallStageArgs {
     const SmallRoot* roots;
     uint32_t numRoots;
+    const Vec3* pos;    // the mesh, for strata's clipped leaves (cfg.clipLeaves)
+    const Tri* tris;
     const uint32_t* tri;
     const Aabb* box;
     float* candPlane;

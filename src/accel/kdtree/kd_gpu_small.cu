@@ -8,7 +8,9 @@
 //            builds its whole subtree in shared memory.
 // Both take the same decisions (bestSmallSplit) and write the same leaves
 // (leafSlot). Original vs [E]: bit counts (SWAR vs __popcll) and the leaf
-// scans (shared memory vs popc).
+// scans (shared memory vs popc). strata's accel.kd_clip_leaves keeps in a
+// leaf only the triangles that cross its cell (bestSmallSplit).
+#include "accel/kdtree/kd_clip.h"
 #include "accel/kdtree/kd_gpu_internal.cuh"
 #include "gpu/launch.cuh"
 
@@ -84,20 +86,57 @@ __device__ void blockArgmin(ArgminSmem& s, float& cost, int& idx, bool shfl) {
     __syncthreads();
 }
 
+// The 64-bit mask of `bit` over the block's threads (two warps). Every
+// thread calls it (barriers).
+static_assert(kSmallBlock == 64, "the small-node stage's masks are one bit per thread of a block");
+__device__ unsigned long long blockBallot64(bool bit, uint32_t* words) {
+    const uint32_t b = __ballot_sync(0xffffffffu, bit);
+    if ((threadIdx.x & 31) == 0) words[threadIdx.x >> 5] = b;
+    __syncthreads();
+    const unsigned long long m = words[0] | (unsigned long long)words[1] << 32;
+    __syncthreads();
+    return m;
+}
+
+// bestSmallSplit's shared memory.
+struct SplitSmem {
+    ArgminSmem am;
+    uint8_t nodeTri[64];
+    uint32_t words[2];
+};
+
+// Thread t's triangle of the small root crosses `cell` (clipTriangleToCell);
+// false where t holds no triangle of `mask`.
+__device__ bool rootTriangleInCell(const SmallStageArgs& a, const SmallRoot& root, unsigned long long mask,
+                                   const Aabb& cell) {
+    const int t = threadIdx.x;
+    if (t >= int(root.count) || !((mask >> t) & 1ull)) return false;
+    const Tri tr = a.tris[a.tri[root.offset + t]];
+    Aabb clipped;
+    return clipTriangleToCell(a.pos[tr.v[0]], a.pos[tr.v[1]], a.pos[tr.v[2]], cell, clipped);
+}
+
 // The best split of the small node w among its root's candidates (Zhou08's
-// exact SAH): bestC = -1 when no split beats the leaf. plane and masks are
-// the root's candidates (shared memory in the subtree kernel, global memory
-// in Zhou08's level kernel). Every thread of the block calls it and gets the
-// result; n is the node's triangle count.
+// exact SAH): candidate = -1 when no split beats the leaf. plane and masks
+// are the root's candidates (shared memory in the subtree kernel, global
+// memory in Zhou08's level kernel). Every thread of the block calls it and
+// gets the result. With strata's clipped leaves (ClipLeaves,
+// accel.kd_clip_leaves) a leaf the SAH chooses keeps only the triangles
+// that cross its cell.
 struct SplitChoice {
-    uint32_t n;
+    unsigned long long mask;         // the node's triangles (a clipped leaf's: those in its cell)
+    unsigned long long left, right;  // the children's, when candidate >= 0
+    uint32_t n;                      // triangles in mask
     float cost;
     int candidate;
 };
-__device__ SplitChoice bestSmallSplit(const SmallStageArgs& a, const Work& w, uint32_t rootCount, const float* plane,
-                                      const ulonglong2* masks, uint8_t* nodeTri, ArgminSmem& am) {
+template <bool ClipLeaves>
+__device__ SplitChoice bestSmallSplit(const SmallStageArgs& a, const Work& w, uint32_t rootCount, const SmallRoot& root,
+                                      const float* plane, const ulonglong2* masks, SplitSmem& sm) {
     const int t = threadIdx.x;
-    const uint32_t n = bitCount(w.mask, a.popc);
+    const unsigned long long mask = w.mask;
+    uint8_t* nodeTri = sm.nodeTri;
+    const uint32_t n = bitCount(mask, a.popc);
     const float maxExt = maxComponent(w.cell.extent());
     const float inv = maxExt > 0.0f ? 1.0f / maxExt : 0.0f;
     const float area = kdScaledArea(w.cell, inv);
@@ -107,8 +146,8 @@ __device__ SplitChoice bestSmallSplit(const SmallStageArgs& a, const Work& w, ui
     // root; Zhou08 tests each one's mask bit.
     const bool compact = a.cfg.snsCompact;
     if (compact) {
-        if (t < 64 && t < int(rootCount) && ((w.mask >> t) & 1ull))
-            nodeTri[__popcll(w.mask & ((1ull << t) - 1ull))] = uint8_t(t);
+        if (t < 64 && t < int(rootCount) && ((mask >> t) & 1ull))
+            nodeTri[__popcll(mask & ((1ull << t) - 1ull))] = uint8_t(t);
         __syncthreads();
     }
     float best = a.cfg.intersectionCost * float(n);
@@ -119,20 +158,29 @@ __device__ SplitChoice bestSmallSplit(const SmallStageArgs& a, const Work& w, ui
             int c = k;  // the candidate: 6 * triangle + kind, as the root numbers them
             if (compact)
                 c = 6 * nodeTri[k / 6] + k % 6;
-            else if (!((w.mask >> (c / 6)) & 1ull))
+            else if (!((mask >> (c / 6)) & 1ull))
                 continue;
             const int ax = (c % 6) / 2;
             const float p = plane[c];
             if (!(p > w.cell.lo[ax] && p < w.cell.hi[ax])) continue;
             const ulonglong2 m = masks[c];
-            const uint32_t nl = bitCount(w.mask & m.x, a.popc), nr = bitCount(w.mask & m.y, a.popc);
+            const uint32_t nl = bitCount(mask & m.x, a.popc), nr = bitCount(mask & m.y, a.popc);
             const float cost = kdSplitCost(a.cfg, area, kdScaledArea(kdChildCell(w.cell, ax, p, false), inv),
                                            kdScaledArea(kdChildCell(w.cell, ax, p, true), inv), nl, nr);
             if (cost < best) best = cost, bestC = c;
         }
     }
-    blockArgmin(am, best, bestC, compact);  // strata's: warp shuffles with accel.kd_sns_compact
-    return {n, best, bestC};
+    blockArgmin(sm.am, best, bestC, compact);  // strata's: warp shuffles with accel.kd_sns_compact
+    SplitChoice choice{mask, 0ull, 0ull, n, best, bestC};
+    if (bestC >= 0) {
+        const ulonglong2 m = masks[bestC];
+        choice.left = mask & m.x;
+        choice.right = mask & m.y;
+    } else if constexpr (ClipLeaves) {  // block-uniform, as bestC is: the triangles that cross the leaf's cell
+        choice.mask = blockBallot64(rootTriangleInCell(a, root, mask, w.cell), sm.words);
+        choice.n = bitCount(choice.mask, a.popc);
+    }
+    return choice;
 }
 
 // A leaf's entries: for thread t < rootCount whose triangle is in the mask,
@@ -210,6 +258,7 @@ __device__ void writeRootLeaf(const SmallStageArgs& a, const SmallRoot& root, in
 }
 
 // Zhou08 small-node stage, split small nodes by SAH until leaves (bit counting: Table 13.1 [E])
+template <bool ClipLeaves>
 __global__ void snsSplitToLeaves(SmallStageArgs a) {
     const SmallRoot root = a.roots[blockIdx.x];
     const int t = threadIdx.x;
@@ -218,9 +267,8 @@ __global__ void snsSplitToLeaves(SmallStageArgs a) {
     Work& cur = *reinterpret_cast<Work*>(curRaw);
     __shared__ int sp, decision, refsGlobal;
     __shared__ uint32_t base, nodeBase, refBase;
-    __shared__ ArgminSmem am;
+    __shared__ SplitSmem sm;
     __shared__ uint32_t scan[64];
-    __shared__ uint8_t nodeTri[64];
     __shared__ LocalTree local;
     // The root's candidates, read at every node of its subtree: in shared
     // memory (from global memory each read missed L1 and waited on L2).
@@ -247,7 +295,7 @@ __global__ void snsSplitToLeaves(SmallStageArgs a) {
         if (t == 0) cur = stack[--sp];
         __syncthreads();
         const Work w = cur;
-        const SplitChoice choice = bestSmallSplit(a, w, root.count, plane, masks, nodeTri, am);
+        const SplitChoice choice = bestSmallSplit<ClipLeaves>(a, w, root.count, root, plane, masks, sm);
         const uint32_t n = choice.n;
         const int bestC = choice.candidate;
         if (t == 0) {
@@ -264,10 +312,9 @@ __global__ void snsSplitToLeaves(SmallStageArgs a) {
                     local.nodeCount += 2;
                     const int ax = (bestC % 6) / 2;
                     const float p = plane[bestC];
-                    const ulonglong2 m = masks[bestC];
                     setLocal(local, w.node, KdNode::inner(ax, p, first));
-                    stack[sp++] = {first + 1, w.depth + 1, w.mask & m.y, kdChildCell(w.cell, ax, p, true)};
-                    stack[sp++] = {first, w.depth + 1, w.mask & m.x, kdChildCell(w.cell, ax, p, false)};
+                    stack[sp++] = {first + 1, w.depth + 1, choice.right, kdChildCell(w.cell, ax, p, true)};
+                    stack[sp++] = {first, w.depth + 1, choice.left, kdChildCell(w.cell, ax, p, false)};
                     decision = 1;
                 }
             }
@@ -293,7 +340,7 @@ __global__ void snsSplitToLeaves(SmallStageArgs a) {
         __syncthreads();
         if (decision == 2) {  // block-uniform: every thread meets the scan's barriers
             bool in;
-            const uint32_t pos = leafSlot(w.mask, root.count, a.popc, scan, in);
+            const uint32_t pos = leafSlot(choice.mask, root.count, a.popc, scan, in);
             if (in) {
                 const uint32_t tri = a.tri[root.offset + t];
                 if (refsGlobal)
@@ -367,13 +414,13 @@ __global__ void snsInitList(SmallStageArgs a, SmallNode* list) {
 // going to the next level's list, or made a leaf. The host sized `next` for
 // two children per node; this level's kernel also clears the counter the
 // level after it appends to (the one this level's list was counted in).
+template <bool ClipLeaves>
 __global__ void snsSplitLevel(SmallStageArgs a, const SmallNode* list, SmallNode* next, uint32_t level) {
     const SmallNode sn = list[blockIdx.x];
     const SmallRoot root = a.roots[sn.root];
     const int t = threadIdx.x;
-    __shared__ ArgminSmem am;
+    __shared__ SplitSmem sm;
     __shared__ uint32_t scan[64];
-    __shared__ uint8_t nodeTri[64];
     __shared__ int decision;
     __shared__ uint32_t base;
     uint32_t* nextCount = &a.counters[kSmallList0 + ((level + 1) & 1)];
@@ -383,7 +430,7 @@ __global__ void snsSplitLevel(SmallStageArgs a, const SmallNode* list, SmallNode
     const float* plane = a.candPlane + size_t(sn.root) * kCand;
     const ulonglong2* masks = a.candMask + size_t(sn.root) * kCand;
     const Work w{sn.node, sn.depth, sn.mask, sn.cell};
-    const SplitChoice choice = bestSmallSplit(a, w, root.count, plane, masks, nodeTri, am);
+    const SplitChoice choice = bestSmallSplit<ClipLeaves>(a, w, root.count, root, plane, masks, sm);
     if (t == 0) {
         decision = 0;  // 0: leaf, 1: split, 2: leaf with room for its entries
         const int c = choice.candidate;
@@ -396,11 +443,10 @@ __global__ void snsSplitLevel(SmallStageArgs a, const SmallNode* list, SmallNode
             else {
                 const int ax = (c % 6) / 2;
                 const float p = __ldg(&plane[c]);
-                const ulonglong2 m = __ldg(&masks[c]);
                 a.nodes[w.node] = KdNode::inner(ax, p, first);
                 const uint32_t s = atomicAdd(nextCount, 2u);
-                next[s] = {first, sn.root, w.depth + 1, 0u, w.mask & m.x, kdChildCell(w.cell, ax, p, false)};
-                next[s + 1] = {first + 1, sn.root, w.depth + 1, 0u, w.mask & m.y, kdChildCell(w.cell, ax, p, true)};
+                next[s] = {first, sn.root, w.depth + 1, 0u, choice.left, kdChildCell(w.cell, ax, p, false)};
+                next[s + 1] = {first + 1, sn.root, w.depth + 1, 0u, choice.right, kdChildCell(w.cell, ax, p, true)};
                 decision = 1;
             }
         }
@@ -418,20 +464,19 @@ __global__ void snsSplitLevel(SmallStageArgs a, const SmallNode* list, SmallNode
     __syncthreads();
     if (decision != 2) return;  // block-uniform
     bool in;
-    const uint32_t pos = leafSlot(w.mask, root.count, a.popc, scan, in);
+    const uint32_t pos = leafSlot(choice.mask, root.count, a.popc, scan, in);
     if (in) a.primIndex[base + pos] = a.tri[root.offset + t];
 }
 
-}  // namespace
-
-SmallStageResult runSmallStage(const SmallStageArgs& a, DeviceBuffer<unsigned char> (&lists)[2],
-                               PinnedBuffer<uint32_t>& hostCount, const LaunchContext& ctx) {
+// The small-node stage, with leaves clipped or not (accel.kd_clip_leaves).
+template <bool ClipLeaves>
+SmallStageResult smallStage(const SmallStageArgs& a, DeviceBuffer<unsigned char> (&lists)[2],
+                            PinnedBuffer<uint32_t>& hostCount, const LaunchContext& ctx) {
     SmallStageResult r;
-    if (a.numRoots == 0) return r;
     const LaunchShape perRoot{a.numRoots, kSmallBlock};
     launch(ctx, "build/kd_small/candidates", perRoot, snsCandidates, a);
     if (a.cfg.snsSubtree) {  // strata's: every small root's subtree in one launch
-        launch(ctx, "build/kd_small/split_to_leaves", perRoot, snsSplitToLeaves, a);
+        launch(ctx, "build/kd_small/split_to_leaves", perRoot, snsSplitToLeaves<ClipLeaves>, a);
         return r;
     }
     // Zhou08: level by level; the host reads each level's size back.
@@ -450,11 +495,19 @@ SmallStageResult runSmallStage(const SmallStageArgs& a, DeviceBuffer<unsigned ch
         DeviceBuffer<unsigned char>& cur = lists[level & 1];
         DeviceBuffer<unsigned char>& next = lists[(level + 1) & 1];
         next.resize(2 * size_t(n) * sizeof(SmallNode));
-        launch(ctx, "build/kd_small/split_level", {n, kSmallBlock}, snsSplitLevel, a,
+        launch(ctx, "build/kd_small/split_level", {n, kSmallBlock}, snsSplitLevel<ClipLeaves>, a,
                reinterpret_cast<const SmallNode*>(cur.data()), reinterpret_cast<SmallNode*>(next.data()), level);
         ++r.levels;
     }
     return r;
+}
+
+}  // namespace
+
+SmallStageResult runSmallStage(const SmallStageArgs& a, DeviceBuffer<unsigned char> (&lists)[2],
+                               PinnedBuffer<uint32_t>& hostCount, const LaunchContext& ctx) {
+    if (a.numRoots == 0) return {};
+    return a.cfg.clipLeaves ? smallStage<true>(a, lists, hostCount, ctx) : smallStage<false>(a, lists, hostCount, ctx);
 }
 
 }  // namespace strata::kdgpu

@@ -45,6 +45,15 @@ struct KdConfig {
     // the SAH minimum by warp shuffles. Off: every root candidate's mask bit
     // tested, a shared-memory tree reduction (Zhou08, Table 13.1's [E] too).
     bool snsCompact = false;
+    // Small-node stage leaves clipped to their cells (strata's,
+    // accel.kd_clip_leaves; both builders): a leaf the SAH makes keeps only
+    // the triangles that cross its cell (clipTriangleToCell); the splits are
+    // Zhou08's. Off: Zhou08's masks from the bounds at the small root keep a
+    // triangle in every leaf those bounds reach. (Deciding every small node
+    // with its triangles clipped to its cell was tried: with a clip that
+    // loses no touching triangle it traced more triangles per ray than
+    // Zhou08's masks on the real Sponza, the Conference room and the forest.)
+    bool clipLeaves = false;
     uint32_t maxRefs = 0;  // 0: 8 * triangles + 8192 references in one level of the large-node
                            // stage, counted as 2 per triangle of each node split (Fig. 13.2)
 };
