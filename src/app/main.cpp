@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "app/viewer_config.h"
 #include "core/output_file.h"
+#include "core/suggest.h"
 #include "scene/data_folder.h"
 
 int main(int argc, char** argv) {
@@ -55,7 +56,10 @@ int main(int argc, char** argv) {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         // --help and --version exit 0; a usage error 2 (strata's own errors: 1).
-        return app.exit(e) == 0 ? 0 : 2;
+        if (app.exit(e) == 0) return 0;
+        const std::string hint = strata::usageHint(app, argc, argv);
+        if (!hint.empty()) std::fprintf(stderr, "strata: %s\n", hint.c_str());
+        return 2;
     }
     a.configGiven = app.get_option("--config")->count() > 0;
     try {

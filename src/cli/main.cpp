@@ -7,6 +7,7 @@
 #include "strata_version.h"
 #include "core/error.h"
 #include "core/output_file.h"
+#include "core/suggest.h"
 
 int main(int argc, char** argv) {
     strata::removeOutputsOnSignal();  // Ctrl-C leaves no half-written OUT.tmp-PID
@@ -24,7 +25,10 @@ int main(int argc, char** argv) {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         // --help and --version exit 0; a usage error 2 (strata's own errors: 1).
-        return app.exit(e) == 0 ? 0 : 2;
+        if (app.exit(e) == 0) return 0;
+        const std::string hint = strata::usageHint(app, argc, argv);
+        if (!hint.empty()) std::fprintf(stderr, "strata-cli: %s\n", hint.c_str());
+        return 2;
     }
     try {
         if (app.got_subcommand("render")) return render();

@@ -329,6 +329,14 @@ fi
 "$CLI" render --no-such-flag >/dev/null 2>&1
 rc=$?
 [ "$rc" -eq 2 ] && pass "a usage error exits 2" || fail "a usage error exits $rc"
+out=$("$CLI" render --sppp 3 x.json 2>&1); rc=$?
+[ "$rc" -eq 2 ] && grep -q "did you mean --spp?" <<<"$out" && pass "a mistyped option: did you mean --spp?" ||
+  fail "a mistyped option: exit $rc, $out"
+out=$("$CLI" rendr x.json 2>&1); rc=$?
+[ "$rc" -eq 2 ] && grep -q "did you mean render?" <<<"$out" && pass "a mistyped subcommand: did you mean render?" ||
+  fail "a mistyped subcommand: exit $rc, $out"
+out=$("$CLI" render --zzzzzzzz x.json 2>&1)
+grep -q "did you mean" <<<"$out" && fail "no suggestion expected for --zzzzzzzz: $out" || pass "nothing close: no suggestion"
 "$CLI" render "$TMP/missing.json" --backend cpu >/dev/null 2>&1
 rc=$?
 [ "$rc" -eq 1 ] && pass "strata's own error exits 1" || fail "a missing scene exits $rc"

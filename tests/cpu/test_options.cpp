@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "core/options.h"
+#include "core/suggest.h"
 
 using namespace strata;
 
@@ -204,4 +205,18 @@ TEST(Options, InertKdSwitchesAreNamed) {
     o.set("render.backend", "cpu");
     ASSERT_EQ(o.inert().size(), 1u) << "the CPU reference splits by SAH too";
     EXPECT_NE(o.inert()[0].find("CPU backend"), std::string::npos) << o.inert()[0];
+}
+
+// "did you mean ...?" (core/suggest.h): the closest name by edit distance,
+// nothing when no name is close.
+TEST(Suggest, ClosestNameByEditDistance) {
+    EXPECT_EQ(editDistance("kitten", "sitting"), 3u);
+    EXPECT_EQ(editDistance("", "abc"), 3u);
+    EXPECT_EQ(editDistance("spp", "spp"), 0u);
+    const std::vector<std::string> names = {"--spp", "--seed", "--set", "--bounces", "--builder"};
+    EXPECT_EQ(closestName("--sppp", names), "--spp");
+    EXPECT_EQ(closestName("--bounce", names), "--bounces");
+    EXPECT_EQ(closestName("--biulder", names), "--builder");
+    EXPECT_EQ(closestName("--zzzzzzzz", names), "");
+    EXPECT_EQ(closestName("rendr", {"render", "bench", "validate"}), "render");
 }
