@@ -223,26 +223,31 @@ void Viewer::applyOptions(const Options& o, bool resetImage) {
 
 std::string Viewer::keyLabel(KeyAction a) const { return KeyBindings::keyName(config_.keys.key(a)); }
 
+static_assert(KeyLatch::kPressAction == GLFW_PRESS && KeyLatch::kShiftMod == GLFW_MOD_SHIFT,
+              "app/key_latch.h reads GLFW's values");
+
+// The frame's key presses (every press since the last frame counts once,
+// app/key_latch.h); none while a panel text field has the keyboard.
 void Viewer::handleKeys() {
-    ImGuiIO& io = ImGui::GetIO();
-    if (io.WantCaptureKeyboard) return;
+    const std::vector<KeyPress> presses = keyLatch_.take();
+    if (ImGui::GetIO().WantCaptureKeyboard) return;
     const KeyBindings& k = config_.keys;
-    bool shiftDown = glfwGetKey(window_, GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS ||
-                     glfwGetKey(window_, GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS;
-    if (ImGui::IsKeyPressed(k.key(KeyAction::Pause))) playing_ = !playing_;
-    if (ImGui::IsKeyPressed(k.key(KeyAction::ToggleUi))) showUi_ = !showUi_;
-    if (ImGui::IsKeyPressed(k.key(KeyAction::Screenshot))) (shiftDown ? wantUiShot_ : wantShot_) = true;
-    if (ImGui::IsKeyPressed(k.key(KeyAction::Record))) {
-        if (recorder_.recording())
-            recorder_.stop();
-        else
-            recorder_.startOrSay(uniqueName("strata", "csv"), recordStages());
-    }
-    if (ImGui::IsKeyPressed(k.key(KeyAction::ResetCamera))) {
-        camera_.reset(cameraAt(scene_->camera, time_), sceneSize(*scene_));
-        cameraOverride_ = false;
-        renderer_->setCamera(nullptr);
-        resetAccum_ = true;
+    for (const KeyPress& p : presses) {
+        if (p.key == k.key(KeyAction::Pause)) playing_ = !playing_;
+        if (p.key == k.key(KeyAction::ToggleUi)) showUi_ = !showUi_;
+        if (p.key == k.key(KeyAction::Screenshot)) (p.shift ? wantUiShot_ : wantShot_) = true;
+        if (p.key == k.key(KeyAction::Record)) {
+            if (recorder_.recording())
+                recorder_.stop();
+            else
+                recorder_.startOrSay(uniqueName("strata", "csv"), recordStages());
+        }
+        if (p.key == k.key(KeyAction::ResetCamera)) {
+            camera_.reset(cameraAt(scene_->camera, time_), sceneSize(*scene_));
+            cameraOverride_ = false;
+            renderer_->setCamera(nullptr);
+            resetAccum_ = true;
+        }
     }
 }
 
@@ -273,6 +278,11 @@ int Viewer::run() {
     if (!gladLoadGL(glfwGetProcAddress)) throw Error("cannot load OpenGL 4.5 functions");
     glfwSwapInterval(vsync_ ? 1 : 0);
     glfwSetScrollCallback(window_, [](GLFWwindow*, double, double dy) { scrollAccum += dy; });
+    // Before ImGui's backend installs its callbacks: it chains to this one.
+    glfwSetWindowUserPointer(window_, this);
+    glfwSetKeyCallback(window_, [](GLFWwindow* w, int key, int, int action, int mods) {
+        static_cast<Viewer*>(glfwGetWindowUserPointer(w))->keyLatch_.onKey(key, action, mods);
+    });
 
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();

@@ -13,6 +13,7 @@
 #include "app/display_path.h"
 #include "app/gl_display.h"
 #include "app/key_bindings.h"
+#include "app/key_latch.h"
 #include "app/panel.h"
 #include "app/recorder.h"
 #include "app/viewer.h"
@@ -76,6 +77,7 @@ private:
     Views views_;
     TimingOverlay overlay_;
     Recorder recorder_;
+    KeyLatch keyLatch_;  // GLFW key presses since the last frame (handleKeys)
     float time_ = 0, speed_ = 1;
     bool playing_ = true, fixedStep_ = false, loop_ = true, vsync_ = false;
     bool sceneHasQuads_ = false;
