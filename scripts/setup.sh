@@ -10,6 +10,7 @@ PACKAGES=(
   libglfw3-dev libgl-dev libimgui-dev python3-glad xvfb xauth
   libgl1-mesa-dri  # Mesa's GL driver for the viewer test under Xvfb (named by the sanitized tree's viewer_smoke)
   clang libclang-rt-dev  # the sanitizer build and the libFuzzer targets (scripts/test.sh, scripts/fuzz.sh)
+  python3-matplotlib  # scripts/plot.py (figures from the CSV files; tests/cli/cli_test.sh)
 )
 
 missing=()

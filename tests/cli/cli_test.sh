@@ -349,5 +349,41 @@ for sub in render bench validate soak kdtable vdtable; do
   "$CLI" "$sub" --help >/dev/null && pass "$sub --help" || fail "$sub --help"
 done
 
+# --- scripts/plot.py: figures from a timing CSV (a marker where an option
+# changed) and a kdtable CSV; the extension names the format; bad input is
+# named and leaves no file. Debian's python3 with python3-matplotlib
+# (scripts/setup.sh installs it).
+PY=python3
+/usr/bin/python3 -c "import matplotlib" 2>/dev/null && PY=/usr/bin/python3
+PLOT="$SRC/scripts/plot.py"
+if ! "$PY" -c "import matplotlib" 2>/dev/null; then
+  fail "plot.py: no matplotlib for $PY (scripts/setup.sh installs python3-matplotlib)"
+elif "$CLI" bench "$SRC/tests/data/cube_scene.json" --backend cpu --res 32x24 --spp 1 --frames 6 --warmup 1 \
+       --csv "$TMP/bench.csv" >/dev/null 2>&1; then
+  "$PY" - "$TMP/bench.csv" "$TMP/changed.csv" <<'PYEOF'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+i = rows[0].index("accel.builder")
+for r in rows[4:]:
+    r[i] = "lbvh-apetrei"
+csv.writer(open(sys.argv[2], "w", newline="")).writerows(rows)
+PYEOF
+  out=$("$PY" "$PLOT" "$TMP/changed.csv" -o "$TMP/fig.png" 2>&1)
+  head -c 8 "$TMP/fig.png" 2>/dev/null | grep -q PNG && grep -q "timings, 6 rows" <<<"$out" &&
+    pass "plot.py: a timing CSV becomes a PNG" || fail "plot.py timing CSV: $out"
+  printf 'scene,variant,build_ms,kernel_ms,calls,kernels,r_ms,t_ms,validation\ns.json,Original,9.1,6.5,775,870,2.7,12,ok\ns.json,All,6.4,-1,305,306,2.8,9.9,ok\n' >"$TMP/kd.csv"
+  "$PY" "$PLOT" "$TMP/kd.csv" -o "$TMP/kd.svg" >/dev/null 2>&1 && grep -q "<svg" "$TMP/kd.svg" &&
+    pass "plot.py: a kdtable CSV becomes an SVG" || fail "plot.py kdtable CSV"
+  "$PY" "$PLOT" "$TMP/kd.csv" -o "$TMP/kd.pdf" >/dev/null 2>&1; rc=$?
+  [ "$rc" -eq 2 ] && [ ! -e "$TMP/kd.pdf" ] && pass "plot.py: an unknown extension is a usage error" || fail "plot.py .pdf: exit $rc"
+  printf 'scene,variant,build_ms,kernel_ms,calls,kernels,r_ms,t_ms,validation\ns.json,All,fast,1,1,1,1,1,ok\n' >"$TMP/bad.csv"
+  out=$("$PY" "$PLOT" "$TMP/bad.csv" -o "$TMP/bad.png" 2>&1); rc=$?
+  [ "$rc" -eq 1 ] && grep -q "bad.csv:2: column build_ms: 'fast' is not a number" <<<"$out" && [ ! -e "$TMP/bad.png" ] &&
+    ! ls "$TMP" | grep -q "tmp-" && pass "plot.py: a bad value is named with its line, no file left" ||
+    fail "plot.py bad value: exit $rc, $out"
+else
+  fail "bench --csv for plot.py"
+fi
+
 echo "$fails failure(s)"
 [ "$fails" -eq 0 ]

@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""plot.py FILE.csv -o FIG.png|FIG.svg [--stages a,b] [--title T]
+
+Figures from strata's CSV files (matplotlib, Debian's python3-matplotlib):
+
+  * a timing file (one row per frame: `strata --record`, `strata-cli bench
+    --csv`, `render --timings`): each stage's time stacked over the frames,
+    with a marker and a label at every frame where an option changed (the
+    option columns, e.g. accel.builder, accel.kd_a); --stages picks the stages
+    (default: the top-level ones, build, trace, shade, ...);
+  * a kd-tree table (`strata-cli kdtable --csv`): Table 13.2-style bars per
+    variant and scene: build (wall), the sum of kernel times where measured,
+    and R.
+
+The format of the figure follows the extension of -o (.png or .svg). The
+figure is written to a temporary name and renamed: a failed run leaves no
+file. Exit status: 0 done, 1 bad input (named with its line), 2 usage.
+"""
+import argparse
+import csv
+import os
+import sys
+
+FORMATS = (".png", ".svg")
+
+
+class InputError(Exception):
+    pass
+
+
+def read_rows(path):
+    try:
+        with open(path, newline="") as f:
+            reader = csv.reader(f)
+            header = next(reader, None)
+            if not header:
+                raise InputError(f"{path}: empty file (expected a CSV header)")
+            rows = []
+            for line, values in enumerate(reader, start=2):
+                if not values:
+                    continue
+                if len(values) != len(header):
+                    raise InputError(f"{path}:{line}: {len(values)} fields, the header has {len(header)}")
+                rows.append((line, dict(zip(header, values))))
+    except OSError as e:
+        raise InputError(f"{path}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: not a text file") from None
+    return header, rows
+
+
+def number(path, line, key, text):
+    try:
+        return float(text)
+    except ValueError:
+        raise InputError(f"{path}:{line}: column {key}: '{text}' is not a number") from None
+
+
+def top_level_stages(header):
+    return [k[:-3] for k in header if k.endswith("_ms") and "/" not in k and k != "total_ms"]
+
+
+def plot_timings(path, header, rows, stages, ax):
+    known = [k[:-3] for k in header if k.endswith("_ms")]
+    if stages:
+        for s in stages:
+            if s not in known:
+                raise InputError(f"--stages: {path} has no stage '{s}' (it has {', '.join(known)})")
+    else:
+        stages = top_level_stages(header)
+    frames = [number(path, line, "frame", r["frame"]) for line, r in rows]
+    series = [[number(path, line, s + "_ms", r[s + "_ms"]) for line, r in rows] for s in stages]
+    # Keep the stages that took time somewhere (a flat scene has no vd stage).
+    kept = [(s, v) for s, v in zip(stages, series) if any(x > 0 for x in v)] or list(zip(stages, series))
+    ax.stackplot(frames, [v for _, v in kept], labels=[s for s, _ in kept], alpha=0.85)
+    ax.set_xlabel("frame")
+    ax.set_ylabel("time per frame (ms)")
+    ax.set_xlim(frames[0], frames[-1] if len(frames) > 1 else frames[0] + 1)
+    ax.legend(loc="upper left", fontsize="small", ncol=min(len(kept), 4))
+    # A marker where an option changed between two frames.
+    options = [k for k in header if "." in k]
+    for (_, prev), (_, cur) in zip(rows, rows[1:]):
+        changed = [f"{k}={cur[k]}" for k in options if cur[k] != prev[k]]
+        if changed:
+            x = number(path, 0, "frame", cur["frame"])
+            ax.axvline(x, color="black", linewidth=0.8, linestyle="--")
+            label = ", ".join(changed[:2]) + (f" (+{len(changed) - 2})" if len(changed) > 2 else "")
+            ax.annotate(label, (x, 1.0), xycoords=("data", "axes fraction"), rotation=90, fontsize="x-small",
+                        va="top", ha="right")
+
+
+def plot_kdtable(path, rows, ax):
+    import numpy as np
+
+    labels = [f"{r['variant']}\n{os.path.splitext(os.path.basename(r['scene']))[0]}" for _, r in rows]
+    quantities = [("build_ms", "build (wall)"), ("kernel_ms", "kernel sum"), ("r_ms", "R")]
+    x = np.arange(len(rows))
+    width = 0.8 / len(quantities)
+    for i, (key, name) in enumerate(quantities):
+        values = [number(path, line, key, r[key]) for line, r in rows]
+        values = [v if v >= 0 else 0.0 for v in values]  # kernel_ms -1: not measured
+        ax.bar(x + (i - 1) * width, values, width, label=name)
+    ax.set_xticks(x)
+    ax.set_xticklabels(labels, rotation=45, ha="right", fontsize="x-small")
+    ax.set_ylabel("ms")
+    ax.legend(fontsize="small")
+
+
+def main(argv):
+    p = argparse.ArgumentParser(description="Figures from strata's CSV files (timings, kdtable).")
+    p.add_argument("csv", help="a timing CSV (strata --record, strata-cli bench --csv) or a kdtable CSV")
+    p.add_argument("-o", "--out", required=True, help="the figure: .png or .svg")
+    p.add_argument("--stages", help="comma-separated stages of a timing file (default: the top-level ones)")
+    p.add_argument("--title", help="figure title (default: the CSV's name)")
+    a = p.parse_args(argv)
+    ext = os.path.splitext(a.out)[1].lower()
+    if ext not in FORMATS:
+        p.error(f"-o {a.out}: the extension names the format: {' or '.join(FORMATS)}")
+    try:
+        header, rows = read_rows(a.csv)
+        if not rows:
+            raise InputError(f"{a.csv}: no rows after the header")
+        if "frame" in header and any(k.endswith("_ms") for k in header):
+            kind = "timings"
+        elif {"variant", "build_ms", "r_ms"} <= set(header):
+            kind = "kdtable"
+        else:
+            raise InputError(f"{a.csv}:1: neither a timing file (frame and *_ms columns) nor a kdtable file "
+                             "(variant, build_ms, r_ms)")
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        fig, ax = plt.subplots(figsize=(10, 5.5))
+        if kind == "timings":
+            plot_timings(a.csv, header, rows, a.stages.split(",") if a.stages else None, ax)
+        else:
+            plot_kdtable(a.csv, rows, ax)
+        ax.set_title(a.title or os.path.basename(a.csv))
+        fig.tight_layout()
+        tmp = f"{a.out}.tmp-{os.getpid()}{ext}"
+        try:
+            fig.savefig(tmp, format=ext[1:])
+            os.replace(tmp, a.out)
+        except OSError as e:
+            if os.path.exists(tmp):
+                os.remove(tmp)
+            raise InputError(f"{a.out}: cannot write: {e.strerror}") from None
+    except InputError as e:
+        print(f"plot.py: error: {e}", file=sys.stderr)
+        return 1
+    print(f"plot.py: wrote {a.out} ({kind}, {len(rows)} rows)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
