@@ -8,6 +8,7 @@
 // de-indexes its result into one mesh with per-vertex attributes.
 #include "scene/obj_loader.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
@@ -106,6 +107,37 @@ void forwardWarnings(const std::string& path, const std::string& text) {
         if (line.empty() || line.find("not found in a path") != std::string::npos) continue;
         warn(path + ": " + line);
     }
+}
+
+// The MTL texture maps strata does not read (it reads map_Kd), named once
+// per OBJ with the number of materials that use each: "map_bump (24
+// materials)". Empty when every map is read.
+std::string ignoredMaps(const std::vector<tinyobj::material_t>& mtl) {
+    const struct {
+        const char* name;
+        std::string tinyobj::material_t::*field;
+    } maps[] = {{"map_Ka", &tinyobj::material_t::ambient_texname},
+                {"map_Ks", &tinyobj::material_t::specular_texname},
+                {"map_Ns", &tinyobj::material_t::specular_highlight_texname},
+                {"map_bump", &tinyobj::material_t::bump_texname},
+                {"disp", &tinyobj::material_t::displacement_texname},
+                {"map_d", &tinyobj::material_t::alpha_texname},
+                {"refl", &tinyobj::material_t::reflection_texname},
+                {"map_Pr", &tinyobj::material_t::roughness_texname},
+                {"map_Pm", &tinyobj::material_t::metallic_texname},
+                {"map_Ps", &tinyobj::material_t::sheen_texname},
+                {"map_Ke", &tinyobj::material_t::emissive_texname},
+                {"norm", &tinyobj::material_t::normal_texname}};
+    std::string out;
+    for (const auto& m : maps) {
+        const size_t users = size_t(std::count_if(mtl.begin(), mtl.end(), [&](const tinyobj::material_t& t) {
+            return !(t.*(m.field)).empty();
+        }));
+        if (users == 0) continue;
+        out += (out.empty() ? "" : ", ") + std::string(m.name) + " (" + std::to_string(users) +
+               (users == 1 ? " material)" : " materials)");
+    }
+    return out;
 }
 
 // tinyobjloader's MTL files through prescanMtl: read once with the input
@@ -314,6 +346,8 @@ LoadedMesh loadObj(const std::string& path, std::vector<std::string>* texturePat
     scan.text = std::string();  // parsed: its memory back before the mesh is built
     if (!ok) throw Error(path + ": " + (err.empty() ? "cannot parse OBJ" : trimmed(err)));
     forwardWarnings(path, warnings + err);  // on success, err holds only MTL complaints
+    const std::string ignored = ignoredMaps(mtl);
+    if (!ignored.empty()) warn(path + ": texture maps strata does not read (it reads map_Kd): " + ignored);
 
     // The pre-scan has checked every number; this guards against a parser that reads them differently.
     for (const auto* values : {&attrib.vertices, &attrib.normals, &attrib.texcoords})

@@ -150,10 +150,25 @@ private:
 
 }  // namespace
 
+// Another format given as OBJ (tinyobjloader would read it as an OBJ
+// without faces): its name, or null.
+static const char* otherMeshFormat(const std::string& text) {
+    if (text.compare(0, 4, "glTF") == 0) return "a binary glTF (.glb) file";
+    const size_t first = text.find_first_not_of(" \t\r\n");
+    if (first != std::string::npos && text[first] == '{') {
+        const bool gltf = text.find("\"asset\"", first) != std::string::npos;
+        return gltf ? "a glTF (.gltf) file" : "a JSON file";
+    }
+    if (text.compare(0, 3, "ply") == 0) return "a PLY file";
+    return nullptr;
+}
+
 ObjPrescan prescanObj(const std::string& path) {
     ObjPrescan out;
     out.text = readInputFile(path, "OBJ file", kMaxDataStreamBytes);
     const std::string& text = out.text;
+    if (const char* other = otherMeshFormat(text))
+        throw Error(path + ": this is " + other + ", not a Wavefront OBJ (strata reads meshes from OBJ files)");
     Scanner scan(path);
     forEachLine(text, [&](int line, const std::vector<std::string>& t) {
         if (t[0] == "v")

@@ -213,6 +213,43 @@ TEST(ObjLoader, MissingMtlIsOnlyAWarning) {
     EXPECT_EQ(lm.mesh.triangles.size(), 1u);
 }
 
+// MTL maps strata does not read are named once per OBJ, with how many
+// materials use each; map_Kd (read) is not named.
+TEST(ObjLoader, IgnoredMtlMapsAreNamedOnce) {
+    TempDir dir;
+    dir.write("m.mtl",
+              "newmtl a\nKd 1 0 0\nmap_Kd a.png\nmap_bump a_n.png\n"
+              "newmtl b\nKd 0 1 0\nmap_bump b_n.png\nmap_d b_a.png\n");
+    std::string path = dir.write("m.obj", "mtllib m.mtl\n" + std::string(kTriangle) + "usemtl a\nf 1 2 3\n");
+    testing::internal::CaptureStderr();
+    loadObj(path);
+    std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_CONTAINS(err, path + ": texture maps strata does not read (it reads map_Kd): map_bump (2 materials), "
+                             "map_d (1 material)");
+    EXPECT_EQ(err.find("map_Kd ("), std::string::npos);
+}
+
+// Another mesh format given as OBJ is named (tinyobjloader read it as an OBJ
+// without faces: "no triangles").
+TEST(ObjLoader, GltfPlyAndJsonGivenAsObjAreNamed) {
+    TempDir dir;
+    const std::pair<std::string, std::string> cases[] = {
+        {"{\n  \"asset\": {\"version\": \"2.0\"}, \"meshes\": []\n}\n", "a glTF (.gltf) file"},
+        {std::string("glTF\x02\0\0\0", 8), "a binary glTF (.glb) file"},
+        {"ply\nformat ascii 1.0\nend_header\n", "a PLY file"},
+        {"{\"camera\": {}}", "a JSON file"}};
+    int i = 0;
+    for (const auto& [text, what] : cases) {
+        const std::string path = dir.write("m" + std::to_string(i++) + ".obj", text);
+        try {
+            loadObj(path);
+            ADD_FAILURE() << what << ": loaded";
+        } catch (const Error& e) {
+            EXPECT_CONTAINS(std::string(e.what()), path + ": this is " + what + ", not a Wavefront OBJ");
+        }
+    }
+}
+
 TEST(ObjLoader, DegenerateTrianglesAreSkippedAndCounted) {
     TempDir dir;
     std::string path = dir.write("d.obj",
