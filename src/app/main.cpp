@@ -45,6 +45,9 @@ int main(int argc, char** argv) {
     app.add_flag("--exit", a.exitAfter, "quit after --frames frames (recordings and screenshots are finished)");
     app.add_option("--screenshot", a.screenshot, "at exit: the rendered image as PNG");
     app.add_option("--screenshot-ui", a.screenshotUi, "at exit: the whole window (panel, overlay) as PNG");
+    app.add_option("--output-dir", a.outputDir,
+                   "folder of screenshots and recordings, F12/F9 and relative --record/--screenshot paths alike "
+                   "(default: the config's output.folder, else the working directory)");
     app.add_flag("--linear", a.linear, "screenshots also write the linear radiance as .pfm beside the PNG");
     app.add_flag("--fixed-step", a.fixedStep, "advance scene time exactly 1/fps per frame");
     app.add_option("--width", a.windowWidth, "window width");

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <ctime>
+#include <filesystem>
 
 #include "core/error.h"
 
@@ -57,14 +58,26 @@ void Recorder::stop() {
     file_.reset();
 }
 
-std::string uniqueName(const std::string& stem, const std::string& ext) {
+std::string inFolder(const std::string& dir, const std::string& name) {
+    if (dir.empty() || name.empty() || name[0] == '/') return name;
+    return (std::filesystem::path(dir) / name).string();
+}
+
+std::string uniqueName(const std::string& dir, const std::string& stem, const std::string& ext) {
     char stamp[32];
     std::time_t now = std::time(nullptr);
     std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
     for (int i = 0;; ++i) {
-        std::string name = stem + "-" + stamp + (i ? "-" + std::to_string(i) : "") + "." + ext;
+        std::string name = inFolder(dir, stem + "-" + stamp + (i ? "-" + std::to_string(i) : "") + "." + ext);
         if (access(name.c_str(), F_OK) != 0) return name;
     }
+}
+
+void checkOutputFolder(const std::string& what, const std::string& dir) {
+    if (dir.empty()) return;
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec))
+        throw Error(what + ": '" + dir + "' is not a folder (screenshots and recordings go there; create it first)");
 }
 
 }  // namespace strata

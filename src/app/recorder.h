@@ -37,7 +37,15 @@ private:
     size_t rows_ = 0;
 };
 
-// "strata-YYYYmmdd-HHMMSS-N.ext" in the current folder: a name not yet taken.
-std::string uniqueName(const std::string& stem, const std::string& ext);
+// "DIR/strata-YYYYmmdd-HHMMSS-N.ext": a name not yet taken in folder `dir`
+// (empty: the working directory).
+std::string uniqueName(const std::string& dir, const std::string& stem, const std::string& ext);
+
+// `name` in folder `dir`: unchanged when it is absolute or `dir` is empty.
+std::string inFolder(const std::string& dir, const std::string& name);
+
+// Checks that `dir` (named by `what`, e.g. "--output-dir") is an existing
+// folder; throws strata::Error naming it otherwise. Empty passes.
+void checkOutputFolder(const std::string& what, const std::string& dir);
 
 }  // namespace strata

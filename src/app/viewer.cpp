@@ -127,7 +127,7 @@ bool Viewer::waitForScene() {
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
         if (loaded) return true;
         const bool done = args_.exitAfter && frames >= uint64_t(args_.frames);
-        if (done && !args_.screenshotUi.empty()) writeWindowPng(args_.screenshotUi, fbw, fbh);
+        if (done && !args_.screenshotUi.empty()) writeWindowPng(inFolder(outputDir_, args_.screenshotUi), fbw, fbh);
         glfwSwapBuffers(window_);
         if (done) break;
     }
@@ -240,7 +240,7 @@ void Viewer::handleKeys() {
             if (recorder_.recording())
                 recorder_.stop();
             else
-                recorder_.startOrSay(uniqueName("strata", "csv"), recordStages());
+                recorder_.startOrSay(uniqueName(outputDir_, "strata", "csv"), recordStages());
         }
         if (p.key == k.key(KeyAction::ResetCamera)) {
             camera_.reset(cameraAt(scene_->camera, time_), sceneSize(*scene_));
@@ -255,6 +255,8 @@ int Viewer::run() {
     scheduled_ = parseScheduledChanges(args_.at);  // before any window: bad input needs no display
     config_ = loadViewerConfig(args_.config, args_.configGiven);
     scale_ = args_.scale > 0 ? args_.scale : config_.scale;
+    outputDir_ = !args_.outputDir.empty() ? args_.outputDir : config_.outputFolder;
+    checkOutputFolder(!args_.outputDir.empty() ? "--output-dir" : args_.config + ": output.folder", outputDir_);
     vsync_ = args_.vsync || config_.vsync;
     fixedStep_ = args_.fixedStep;
     showUi_ = !args_.hideUi;
@@ -298,7 +300,7 @@ int Viewer::run() {
         shutdown();
         return 1;
     }
-    if (!args_.record.empty()) recorder_.start(args_.record, recordStages());
+    if (!args_.record.empty()) recorder_.start(inFolder(outputDir_, args_.record), recordStages());
 
     auto last = Clock::now();
     double fpsTimer = 0;
@@ -408,7 +410,7 @@ int Viewer::run() {
             saving(scripted, [&] {
                 std::vector<uint8_t> rgb;
                 renderer_->readImage(rgb);
-                std::string path = scripted ? args_.screenshot : uniqueName("strata", "png");
+                std::string path = scripted ? inFolder(outputDir_, args_.screenshot) : uniqueName(outputDir_, "strata", "png");
                 writePngAtomic(path, options_.render.width, options_.render.height, rgb);
                 statusLine_ = "saved " + path;
                 if (args_.linear) {  // the linear radiance beside it
@@ -424,7 +426,8 @@ int Viewer::run() {
         if (wantUiShot_ || (done && !args_.screenshotUi.empty())) {
             const bool scripted = done && !args_.screenshotUi.empty();
             saving(scripted, [&] {
-                std::string path = scripted ? args_.screenshotUi : uniqueName("strata-ui", "png");
+                std::string path =
+                    scripted ? inFolder(outputDir_, args_.screenshotUi) : uniqueName(outputDir_, "strata-ui", "png");
                 writeWindowPng(path, fbw, fbh);
                 statusLine_ = "saved " + path;
             });

@@ -21,6 +21,7 @@ struct ViewerArgs {
     bool exitAfter = false;
     std::string screenshot;    // tone-mapped image at exit
     std::string screenshotUi;  // the whole window at exit
+    std::string outputDir;     // --output-dir: where screenshots and recordings go (over the config's output.folder)
     bool linear = false;       // screenshots also write the linear radiance (.pfm)
     bool fixedStep = false;    // scene time advances exactly 1/fps per frame
     int windowWidth = 0, windowHeight = 0;

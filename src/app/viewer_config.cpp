@@ -60,7 +60,7 @@ ViewerConfig loadViewerConfig(const std::string& path, bool given) {
     if (!given && !std::filesystem::exists(path, ec)) return c;  // no config: built-in defaults
     const Json j = parseJsonFile(path, "config file");
     if (!j.is_object()) throw Error(path + ": a config is a JSON object, not " + jsonTypeName(j));
-    knownKeys(path, "", j, {"window", "display", "overlay", "options", "keys"});
+    knownKeys(path, "", j, {"window", "display", "overlay", "options", "keys", "output"});
     if (j.contains("window")) {
         const Json& w = object(path, j, "window");
         knownKeys(path, "window: ", w, {"width", "height", "vsync", "scale"});
@@ -93,6 +93,14 @@ ViewerConfig loadViewerConfig(const std::string& path, bool given) {
             if (!(h >= 2 && h <= 100000) || h != std::floor(h))
                 throw Error(path + ": overlay.history: " + numberText(h) + " is not a frame count in 2-100000");
             c.history = size_t(h);
+        }
+    }
+    if (j.contains("output")) {
+        const Json& o = object(path, j, "output");
+        knownKeys(path, "output: ", o, {"folder"});
+        if (o.contains("folder")) {
+            if (!o["folder"].is_string()) throw Error(path + ": output.folder: expected a folder name string");
+            c.outputFolder = o["folder"].get<std::string>();
         }
     }
     if (j.contains("keys")) {

@@ -20,6 +20,7 @@ struct ViewerConfig {
     float scale = 1.0f;
     std::string display = "auto";
     size_t history = 300;
+    std::string outputFolder;  // output.folder: screenshots and recordings (empty: the working directory)
     std::vector<std::pair<std::string, std::string>> options;  // key, value as text
     KeyBindings keys;
 };

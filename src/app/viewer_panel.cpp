@@ -128,7 +128,7 @@ void Viewer::panel() {
                 ImGui::PopTextWrapPos();
             }
             if (ImGui::Button(("Record CSV (" + keyLabel(KeyAction::Record) + ")").c_str()))
-                recorder_.startOrSay(uniqueName("strata", "csv"), recordStages());
+                recorder_.startOrSay(uniqueName(outputDir_, "strata", "csv"), recordStages());
         }
         if (ImGui::Button(("Screenshot (" + keyLabel(KeyAction::Screenshot) + ")").c_str())) wantShot_ = true;
         ImGui::SameLine();

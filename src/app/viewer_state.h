@@ -78,6 +78,7 @@ private:
     TimingOverlay overlay_;
     Recorder recorder_;
     KeyLatch keyLatch_;  // GLFW key presses since the last frame (handleKeys)
+    std::string outputDir_;  // screenshots and recordings (--output-dir, output.folder; empty: working dir)
     float time_ = 0, speed_ = 1;
     bool playing_ = true, fixedStep_ = false, loop_ = true, vsync_ = false;
     bool sceneHasQuads_ = false;

@@ -123,6 +123,19 @@ expect_viewer_error() {  # name, expected text, args...
 # A screenshot asked for on the command line that cannot be written is an
 # error naming it (the keys' and the panel's show it in the panel instead).
 expect_viewer_error unwritable-shot "$TMP/no/such/dir/shot.png" --screenshot "$TMP/no/such/dir/shot.png"
+# The output folder (--output-dir, the config's output.folder): relative
+# --record and --screenshot paths go there; one that is not a folder is named.
+mkdir -p "$TMP/out" "$TMP/cfgout"
+if run outdir --output-dir "$TMP/out" --record rec.csv --screenshot shot.png && [ -s "$TMP/out/rec.csv" ] &&
+   python3 "$SRC/tests/viewer/check_png.py" "$TMP/out/shot.png" 320 180; then
+  pass "--output-dir: the recording and the screenshot are written there"
+else
+  fail "--output-dir: $(ls "$TMP/out") $(tail -3 "$TMP/outdir.log")"
+fi
+sed "s|\"folder\": \"\"|\"folder\": \"$TMP/cfgout\"|" "$SRC/config/default.json" >"$TMP/out.json"
+run cfgout --config "$TMP/out.json" --screenshot shot.png && [ -s "$TMP/cfgout/shot.png" ] &&
+  pass "config output.folder: the screenshot is written there" || fail "output.folder: $(tail -3 "$TMP/cfgout.log")"
+expect_viewer_error outdir-missing "--output-dir: '$TMP/no/such/dir' is not a folder" --output-dir "$TMP/no/such/dir"
 sed 's/"window"/"windw"/' "$SRC/config/default.json" >"$TMP/typo.json"
 expect_viewer_error config-typo "typo.json: unknown key 'windw'" --config "$TMP/typo.json"
 sed 's/"width": 1600/"width": "wide"/' "$SRC/config/default.json" >"$TMP/type.json"
