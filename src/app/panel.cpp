@@ -89,8 +89,22 @@ const std::vector<std::string>& kdSwitchKeys() {
     return keys;
 }
 
+void disabledNote(const char* text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", text);
+    ImGui::PopStyleColor();
+}
+
 bool kdTreeWidgets(Options& o) {
     bool changed = false;
+    // The CPU backend builds the reference kd-tree: of the switches it takes
+    // the two that change the tree (Options::inert names the others).
+    if (o.render.backend != Backend::Cuda) {
+        disabledNote("[A]-[E], the presets and strata's GPU schedule switches: with the CUDA backend only");
+        for (const char* key : {"accel.kd_large_split", "accel.kd_clip_leaves"})
+            if (const OptionInfo* info = Options::find(key)) changed |= optionWidget(o, *info, key + 9, {});
+        return changed;
+    }
     ImGui::TextUnformatted("preset:");
     const std::string preset = o.get("accel.kd_preset");
     for (const char* p : {"original", "all", "all+strata"}) {

@@ -48,10 +48,12 @@ void Viewer::panel() {
     if (ImGui::CollapsingHeader("Acceleration", ImGuiTreeNodeFlags_DefaultOpen)) {
         std::vector<std::string> absent;  // what the other options rule out (Options::unavailable)
         for (const Unavailable& u : options_.unavailable()) absent.push_back(u.assignment());
-        // The GPU kd-tree builder's switches: their own group, shown when it runs.
+        // The kd-tree builders' switches: their own group, shown when the
+        // kd-tree is built (kdTreeWidgets shows those the backend honours).
         changed |= optionWidgets(next, "accel.", kdSwitchKeys(), absent);
-        if (options_.render.backend == Backend::Cuda && options_.accel.builder == Builder::KdTree &&
-            ImGui::TreeNodeEx("GPU kd-tree switches", ImGuiTreeNodeFlags_DefaultOpen)) {
+        if (options_.accel.builder != Builder::KdTree)
+            disabledNote("kd-tree switches ([A]-[E], strata's): with accel.builder = kdtree");
+        else if (ImGui::TreeNodeEx("kd-tree switches", ImGuiTreeNodeFlags_DefaultOpen)) {
             changed |= kdTreeWidgets(next);
             ImGui::TreePop();
         }
