@@ -92,6 +92,19 @@ public:
         }
     }
 
+    // A "vw VERTEX JOINT WEIGHT ..." line (vertex weights, unused by strata):
+    // tinyobjloader converts the joint ids to int, so every number must be
+    // decimal and the ids within an int (a fuzzer's 1e182 was undefined
+    // behaviour there).
+    void vertexWeights(int line, const std::vector<std::string>& t) const {
+        for (size_t i = 1; i < t.size(); ++i) {
+            number(line, t[0], t[i]);
+            const bool id = i == 1 || i % 2 == 0;  // the vertex, then joint id / weight pairs
+            if (id && !(std::fabs(std::strtof(t[i].c_str(), nullptr)) <= 1e9f))
+                fail(line, t[0] + ": '" + t[i] + "' is beyond an index (1e9)");
+        }
+    }
+
     // One number of a `key` line: decimal and finite as a float.
     void number(int line, const std::string& key, const std::string& tok) const {
         const Decimal form = decimalForm(tok);
@@ -179,6 +192,8 @@ ObjPrescan prescanObj(const std::string& path) {
             scan.numbers(line, t, 1), ++out.texcoords;
         else if (t[0] == "mtllib")
             for (size_t i = 1; i < t.size(); ++i) out.materialLibraries.push_back({line, t[i]});
+        else if (t[0] == "vw")
+            scan.vertexWeights(line, t);
     });
     const size_t total[3] = {out.positions, out.texcoords, out.normals};
     size_t soFar[3] = {0, 0, 0};

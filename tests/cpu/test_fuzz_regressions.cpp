@@ -36,6 +36,11 @@ const std::map<std::string, std::string> kExpected = {
     {"image/png_empty_idat_first.png", ""},
     // std::filesystem threw filesystem_error (name too long) out of the loader.
     {"obj/mtllib_name_too_long.obj", ""},
+    // tinyobjloader converted a vertex weight's joint id 1e182 to int (UBSan:
+    // inf outside the range of int); the pre-scan checks vw lines now.
+    {"obj/vw_joint_id_beyond_int.obj", "vw_joint_id_beyond_int.obj:2: vw: '0m*1' is not a decimal number"},
+    {"obj/vw_joint_id_1e182.obj", "vw_joint_id_1e182.obj:4: vw: '01e182' is not a finite number (beyond a float)"},
+    {"obj/vw_joint_id_3e9.obj", "vw_joint_id_3e9.obj:4: vw: '3e9' is beyond an index (1e9)"},
     {"scene/obj_name_too_long.json", "File name too long"},
     // Coordinates whose squares overflow a float (NaN/inf vertices, found by
     // the scene target's posing check).
