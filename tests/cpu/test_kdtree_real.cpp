@@ -146,21 +146,19 @@ uint32_t refsMissingTheirCell(const Mesh& m, const KdView& kd) {
         uint32_t node;
         Aabb cell;
     };
-    std::vector<Item> todo{{0u, kd.bounds}};
-    while (!todo.empty()) {
-        const Item it = todo.back();
-        todo.pop_back();
+    std::vector<Item> pending{{0u, kd.bounds}};
+    while (!pending.empty()) {
+        const Item it = pending.back();
+        pending.pop_back();
         const KdNode& n = kd.nodes[it.node];
         if (!n.isLeaf()) {
-            todo.push_back({n.leftChild(), kdChildCell(it.cell, n.axis(), n.split(), false)});
-            todo.push_back({n.rightChild(), kdChildCell(it.cell, n.axis(), n.split(), true)});
+            pending.push_back({n.leftChild(), kdChildCell(it.cell, n.axis(), n.split(), false)});
+            pending.push_back({n.rightChild(), kdChildCell(it.cell, n.axis(), n.split(), true)});
             continue;
         }
         for (uint32_t k = 0; k < n.primCount(); ++k) {
             const Tri& t = m.triangles[kd.primIndex[n.firstPrim() + k]];
-            Aabb clipped;
-            missing += !clipTriangleToCell(m.positions[t.v[0]], m.positions[t.v[1]], m.positions[t.v[2]], it.cell,
-                                           clipped);
+            missing += !triangleInCell(m.positions[t.v[0]], m.positions[t.v[1]], m.positions[t.v[2]], it.cell);
         }
     }
     return missing;

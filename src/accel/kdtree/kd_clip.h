@@ -4,7 +4,6 @@
 // triangle bounds stay tight; both builders use this one routine.
 #pragma once
 
-#include "accel/kdtree/kd_rules.h"
 #include "core/aabb.h"
 
 namespace strata {
@@ -48,24 +47,20 @@ STRATA_HD bool clipTriangleToBox(Vec3 p0, Vec3 p1, Vec3 p2, const Aabb& box, Aab
     return true;
 }
 
-// The same for deciding whether a triangle is in a cell at all (the
-// small-node stage's accel.kd_clip_leaves drops those that are not): clips
-// to the cell grown by a millionth of its coordinates' magnitude, so that
-// rounding in the clipping cannot lose a triangle that touches the cell,
-// and clamps the bounds into the cell. (Clipping to the exact cell lost
-// about one closest hit in 7,000 on the real Sponza when every small node
-// was decided with its triangles clipped.)
-STRATA_HD bool clipTriangleToCell(Vec3 p0, Vec3 p1, Vec3 p2, const Aabb& cell, Aabb& out) {
+// Whether a triangle reaches a cell at all (the small-node stage's
+// accel.kd_clip_leaves drops those that do not): clipped to the cell grown
+// by a millionth of its coordinates' magnitude, so that rounding in the
+// clipping cannot lose a triangle that touches the cell. (Clipping to the
+// exact cell lost about one closest hit in 7,000 on the real Sponza when
+// every small node was decided with its triangles clipped.)
+STRATA_HD bool triangleInCell(Vec3 p0, Vec3 p1, Vec3 p2, const Aabb& cell) {
     float m = 0.0f;
     for (int a = 0; a < 3; ++a) m = fmaxf(m, fmaxf(fabsf(cell.lo[a]), fabsf(cell.hi[a])));
-    const float slack = kdMulRn(m, 1e-6f);
+    const float slack = m * 1e-6f;
     Aabb grown = cell;
     for (int a = 0; a < 3; ++a) grown.lo[a] -= slack, grown.hi[a] += slack;
-    Aabb b;
-    if (!clipTriangleToBox(p0, p1, p2, grown, b)) return false;
-    out.lo = vmin(vmax(b.lo, cell.lo), cell.hi);
-    out.hi = vmin(vmax(b.hi, cell.lo), cell.hi);
-    return true;
+    Aabb clipped;
+    return clipTriangleToBox(p0, p1, p2, grown, clipped);
 }
 
 }  // namespace strata

@@ -187,12 +187,9 @@ struct Builder {
     // strata's accel.kd_clip_leaves: the triangles of the mask that cross
     // the cell (KdConfig::clipLeaves).
     uint64_t inCell(const SmallRoot& s, const Aabb& cell, uint64_t mask) const {
-        for (uint32_t i = 0; i < s.n; ++i) {
-            Aabb clipped;
-            if ((mask >> i & 1) &&
-                !clipTriangleToCell(vert(s.triOf[i], 0), vert(s.triOf[i], 1), vert(s.triOf[i], 2), cell, clipped))
+        for (uint32_t i = 0; i < s.n; ++i)
+            if ((mask >> i & 1) && !triangleInCell(vert(s.triOf[i], 0), vert(s.triOf[i], 1), vert(s.triOf[i], 2), cell))
                 mask &= ~(1ull << i);
-        }
         return mask;
     }
 

@@ -105,15 +105,14 @@ struct SplitSmem {
     uint32_t words[2];
 };
 
-// Thread t's triangle of the small root crosses `cell` (clipTriangleToCell);
+// Thread t's triangle of the small root reaches `cell` (triangleInCell);
 // false where t holds no triangle of `mask`.
 __device__ bool rootTriangleInCell(const SmallStageArgs& a, const SmallRoot& root, unsigned long long mask,
                                    const Aabb& cell) {
     const int t = threadIdx.x;
     if (t >= int(root.count) || !((mask >> t) & 1ull)) return false;
     const Tri tr = a.tris[a.tri[root.offset + t]];
-    Aabb clipped;
-    return clipTriangleToCell(a.pos[tr.v[0]], a.pos[tr.v[1]], a.pos[tr.v[2]], cell, clipped);
+    return triangleInCell(a.pos[tr.v[0]], a.pos[tr.v[1]], a.pos[tr.v[2]], cell);
 }
 
 // The best split of the small node w among its root's candidates (Zhou08's
@@ -131,9 +130,10 @@ struct SplitChoice {
     int candidate;
 };
 template <bool ClipLeaves>
-__device__ SplitChoice bestSmallSplit(const SmallStageArgs& a, const Work& w, uint32_t rootCount, const SmallRoot& root,
-                                      const float* plane, const ulonglong2* masks, SplitSmem& sm) {
+__device__ SplitChoice bestSmallSplit(const SmallStageArgs& a, const Work& w, const SmallRoot& root, const float* plane,
+                                      const ulonglong2* masks, SplitSmem& sm) {
     const int t = threadIdx.x;
+    const uint32_t rootCount = root.count;
     const unsigned long long mask = w.mask;
     uint8_t* nodeTri = sm.nodeTri;
     const uint32_t n = bitCount(mask, a.popc);
@@ -295,7 +295,7 @@ __global__ void snsSplitToLeaves(SmallStageArgs a) {
         if (t == 0) cur = stack[--sp];
         __syncthreads();
         const Work w = cur;
-        const SplitChoice choice = bestSmallSplit<ClipLeaves>(a, w, root.count, root, plane, masks, sm);
+        const SplitChoice choice = bestSmallSplit<ClipLeaves>(a, w, root, plane, masks, sm);
         const uint32_t n = choice.n;
         const int bestC = choice.candidate;
         if (t == 0) {
@@ -430,7 +430,7 @@ __global__ void snsSplitLevel(SmallStageArgs a, const SmallNode* list, SmallNode
     const float* plane = a.candPlane + size_t(sn.root) * kCand;
     const ulonglong2* masks = a.candMask + size_t(sn.root) * kCand;
     const Work w{sn.node, sn.depth, sn.mask, sn.cell};
-    const SplitChoice choice = bestSmallSplit<ClipLeaves>(a, w, root.count, root, plane, masks, sm);
+    const SplitChoice choice = bestSmallSplit<ClipLeaves>(a, w, root, plane, masks, sm);
     if (t == 0) {
         decision = 0;  // 0: leaf, 1: split, 2: leaf with room for its entries
         const int c = choice.candidate;

@@ -47,7 +47,7 @@ struct KdConfig {
     bool snsCompact = false;
     // Small-node stage leaves clipped to their cells (strata's,
     // accel.kd_clip_leaves; both builders): a leaf the SAH makes keeps only
-    // the triangles that cross its cell (clipTriangleToCell); the splits are
+    // the triangles that cross its cell (triangleInCell); the splits are
     // Zhou08's. Off: Zhou08's masks from the bounds at the small root keep a
     // triangle in every leaf those bounds reach. (Deciding every small node
     // with its triangles clipped to its cell was tried: with a clip that
