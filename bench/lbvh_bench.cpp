@@ -1,7 +1,8 @@
 // strata-bench-lbvh: LBVH build time per stage for N random triangles
 // (bounds through boxes), medians over many builds after warm-up, for each
-// builder (--builder karras|apetrei|skip|all). Each build's result is checked
-// against the CPU run of the same code first. The Apetrei variants build the
+// builder (--builder karras|apetrei|skip|hploc|all). Each build's result is
+// checked against the CPU run of the same code first (up to 4M triangles),
+// and its SAH printed as peerbench computes it. The Apetrei variants build the
 // hierarchy and the boxes in one pass, timed as "hierarchy" (their "aabb" is
 // empty): compare it with Karras's hierarchy + aabb.
 #include <cuda_runtime.h>
@@ -56,6 +57,7 @@ static bool benchOne(LbvhVariant variant, uint32_t n, int bits, int runs, int wa
     LbvhBuilder builder;
     std::vector<std::vector<double>> ms(stages.size());
     uint32_t launches = 0;
+    double sah = 0;
     auto collect = [&](bool wait) {
         FrameRecord rec;
         while (timer.pop(rec, wait))
@@ -75,9 +77,14 @@ static bool benchOne(LbvhVariant variant, uint32_t n, int bits, int runs, int wa
             STRATA_CUDA_CHECK(cudaStreamSynchronize(stream));
             LbvhCopy g = builder.download();
             LbvhHostResult ref = buildLbvhHost(host, bits, variant);
-            bool same = ref.bvh.primIndex == g.primIndex && ref.bvh.root == g.root &&
-                        countDifferentNodes(ref.bvh.nodes, g.nodes) == 0 &&
-                        countDifferentNodes(ref.skipNodes, g.skipNodes) == 0;
+            HostBvh gpuTree{g.nodes, g.primIndex, g.root};
+            // H-PLOC numbers its nodes as the warps make them: the same tree from the root.
+            bool same = variant == LbvhVariant::Hploc
+                            ? compareFromRoots(ref.bvh, gpuTree).empty()
+                            : ref.bvh.primIndex == g.primIndex && ref.bvh.root == g.root &&
+                                  countDifferentNodes(ref.bvh.nodes, g.nodes) == 0 &&
+                                  countDifferentNodes(ref.skipNodes, g.skipNodes) == 0;
+            sah = validateBvh(gpuTree.view(), host).peerSah();
             if (!same) {
                 std::fprintf(stderr, "strata-bench-lbvh: %s GPU build of %u differs from the CPU run\n",
                              lbvhVariantName(variant), n);
@@ -87,8 +94,8 @@ static bool benchOne(LbvhVariant variant, uint32_t n, int bits, int runs, int wa
         }
     }
     collect(true);
-    std::printf("%10u %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %8u\n", n, median(ms[1]), median(ms[2]), median(ms[3]),
-                median(ms[4]), median(ms[5]), median(ms[0]), launches);
+    std::printf("%10u %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %8u %9.1f\n", n, median(ms[1]), median(ms[2]), median(ms[3]),
+                median(ms[4]), median(ms[5]), median(ms[0]), launches, sah);
     STRATA_CUDA_CHECK(cudaStreamDestroy(stream));
     return true;
 }
@@ -102,7 +109,7 @@ int main(int argc, char** argv) {
         if (a == "--help" || a == "-h") {
             std::printf(
                 "usage: strata-bench-lbvh [--sizes N,N,...] [--runs R] [--warmup W] [--morton-bits 30|63]\n"
-                "                         [--builder karras|apetrei|skip|all]\n");
+                "                         [--builder karras|apetrei|skip|hploc|all]\n");
             return 0;
         } else if (a == "--runs" && i + 1 < argc)
             runs = std::atoi(argv[++i]);
@@ -125,8 +132,9 @@ int main(int argc, char** argv) {
     if (which == "karras" || which == "all") variants.push_back(LbvhVariant::Karras);
     if (which == "apetrei" || which == "all") variants.push_back(LbvhVariant::Apetrei);
     if (which == "skip" || which == "all") variants.push_back(LbvhVariant::ApetreiSkip);
+    if (which == "hploc" || which == "all") variants.push_back(LbvhVariant::Hploc);
     if (variants.empty()) {
-        std::fprintf(stderr, "strata-bench-lbvh: --builder: expected karras, apetrei, skip or all, got '%s'\n",
+        std::fprintf(stderr, "strata-bench-lbvh: --builder: expected karras, apetrei, skip, hploc or all, got '%s'\n",
                      which.c_str());
         return 2;
     }
@@ -143,8 +151,8 @@ int main(int argc, char** argv) {
         for (LbvhVariant v : variants) {
             std::printf("%s build, %d-bit Morton codes, %s, median of %d builds after %d warm-up\n", lbvhVariantName(v),
                         bits, gpu.name.c_str(), runs, warmup);
-            std::printf("%10s %9s %9s %9s %9s %9s %9s %8s\n", "triangles", "bounds", "morton", "sort", "hierarchy",
-                        "aabb", "total ms", "launches");
+            std::printf("%10s %9s %9s %9s %9s %9s %9s %8s %9s\n", "triangles", "bounds", "morton", "sort", "hierarchy",
+                        "aabb", "total ms", "launches", "SAH(1.2,1)");
             for (uint32_t n : sizes)
                 if (!benchOne(v, n, bits, runs, warmup)) return 1;
             std::printf("\n");

@@ -11,7 +11,7 @@ struct Walker {
     BvhReport& rep;
     std::vector<uint8_t> nodeSeen, primSeen;
     float eps;
-    double sah = 0;
+    double innerArea = 0, leafArea = 0;  // sum of A(node), of N(leaf) A(leaf); the root not counted
 
     void fail(const std::string& msg) {
         rep.ok = false;
@@ -29,7 +29,7 @@ struct Walker {
         if (count > 0) {
             rep.leaves++;
             if (uint32_t(count) > rep.maxLeafSize) rep.maxLeafSize = count;
-            sah += double(box.area()) * count;
+            leafArea += double(box.area()) * count;
             Aabb u;
             if (index < 0 || uint64_t(index) + count > bvh.numPrims) {
                 fail("leaf range out of bounds: first " + std::to_string(index));
@@ -53,7 +53,7 @@ struct Walker {
             return Aabb();
         }
         Aabb u = node(uint32_t(index), depth + 1);
-        sah += double(box.area());
+        innerArea += double(box.area());
         if (!contains(box, u)) fail("node box does not contain its subtree (node " + std::to_string(index) + ")");
         return u;
     }
@@ -117,7 +117,11 @@ BvhReport validateBvh(const BvhView& bvh, const std::vector<Aabb>& primBounds) {
         w.fail("depth " + std::to_string(rep.maxDepth) + " exceeds the deep traversal stack (" +
                std::to_string(kBvhDeepStackSize) + ")");
     float rootArea = scene.area();
-    rep.sahCost = rootArea > 0 ? float(w.sah / rootArea) : 0.0f;
+    if (rootArea > 0) {
+        rep.sahCost = float((w.innerArea + w.leafArea) / rootArea);
+        rep.innerSum = 1.0 + w.innerArea / rootArea;
+        rep.leafSum = w.leafArea / rootArea;
+    }
     return rep;
 }
 

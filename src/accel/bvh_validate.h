@@ -14,6 +14,10 @@ struct BvhReport {
     std::vector<std::string> errors;  // first few problems found
     uint32_t innerNodes = 0, leaves = 0, maxDepth = 0, maxLeafSize = 0;
     float sahCost = 0;  // traversal 1, intersection 1, relative to the root area
+    // peerbench's S_inner (root counted) and S_leaf, relative to the root
+    // area, so its SAH(C_t, C_i) = C_t * innerSum + C_i * leafSum applies.
+    double innerSum = 0, leafSum = 0;
+    double peerSah() const { return 1.2 * innerSum + leafSum; }  // peerbench's SAH(1.2, 1)
 };
 
 // Checks: every node reachable from the root exactly once; every primitive in

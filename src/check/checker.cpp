@@ -23,8 +23,8 @@ void Checker::report(const std::string& what, bool ok, const std::string& detail
 void Checker::structure(const std::string& name, const BvhView& bvh, const std::vector<Aabb>& bounds) {
     BvhReport r = validateBvh(bvh, bounds);
     char buf[160];
-    std::snprintf(buf, sizeof buf, "%u inner, %u leaves, depth %u, SAH %.1f", r.innerNodes, r.leaves, r.maxDepth,
-                  r.sahCost);
+    std::snprintf(buf, sizeof buf, "%u inner, %u leaves, depth %u, SAH %.1f (SAH(1.2,1) %.1f)", r.innerNodes, r.leaves,
+                  r.maxDepth, r.sahCost, r.peerSah());
     report(name + " invariants", r.ok, r.ok ? buf : r.errors[0]);
 }
 

@@ -25,7 +25,7 @@ void addCommonOptions(CLI::App& app, CommonArgs& a, int defaultFrames) {
     app.add_option("--frames", a.frames, "animation frames to render (1/fps of scene time each)");
     app.add_option(
         "--builder", a.builder,
-        "acceleration structure: lbvh-karras | lbvh-apetrei | lbvh-skip | kdtree, or cpu-sah (cpu backend only)");
+        "acceleration structure: lbvh-karras | lbvh-apetrei | lbvh-skip | hploc | kdtree, or cpu-sah (cpu backend only)");
     app.add_option("--traversal", a.traversal, "ray traversal: stack | stackless (stackless needs lbvh-skip)");
     app.add_option("--kd-opts", a.kdOpts,
                    "kd-tree optimizations [A]-[E] (Table 13.1): a subset of ABCDE, all, or none (Original); "

@@ -29,7 +29,7 @@ struct Field {
 const std::vector<std::string> kIntegratorNames = {"path", "whitted"};
 const std::vector<std::string> kTonemapNames = {"aces", "reinhard", "clamp"};
 const std::vector<std::string> kBackendNames = {"cuda", "cpu"};
-const std::vector<std::string> kBuilderNames = {"lbvh-karras", "lbvh-apetrei", "lbvh-skip", "cpu-sah", "kdtree"};
+const std::vector<std::string> kBuilderNames = {"lbvh-karras", "lbvh-apetrei", "lbvh-skip", "hploc", "cpu-sah", "kdtree"};
 const std::vector<std::string> kTraversalNames = {"stack", "stackless"};
 const std::vector<std::string> kModeNames = {"flat", "instanced"};
 const std::vector<std::string> kRebuildNames = {"every-frame", "animated"};
@@ -465,11 +465,11 @@ std::vector<Unavailable> Options::unavailable() const {
     if (accel.mode == AccelMode::Instanced)
         out.push_back({"accel.builder", "kdtree",
                        "the kd-tree runs in flat mode; accel.mode = 'instanced' builds the middle level with "
-                       "accel.builder lbvh-karras, lbvh-apetrei, lbvh-skip or cpu-sah"});
+                       "accel.builder lbvh-karras, lbvh-apetrei, lbvh-skip, hploc or cpu-sah"});
     if (accel.builder == Builder::KdTree)
         out.push_back({"accel.mode", "instanced",
                        "accel.mode = 'instanced' builds the middle level with accel.builder lbvh-karras, "
-                       "lbvh-apetrei, lbvh-skip or cpu-sah; the kd-tree runs in flat mode"});
+                       "lbvh-apetrei, lbvh-skip, hploc or cpu-sah; the kd-tree runs in flat mode"});
     if (accel.builder != Builder::LbvhSkip)
         out.push_back({"accel.traversal", "stackless",
                        std::string("accel.traversal = 'stackless' needs accel.builder = 'lbvh-skip' (the builder "

@@ -18,7 +18,7 @@ namespace strata {
 enum class Integrator : uint8_t { Path, Whitted };
 enum class Tonemap : int32_t { Aces, Reinhard, Clamp };  // a kernel argument
 enum class Backend : uint8_t { Cuda, Cpu };
-enum class Builder : uint8_t { LbvhKarras, LbvhApetrei, LbvhSkip, CpuSah, KdTree };
+enum class Builder : uint8_t { LbvhKarras, LbvhApetrei, LbvhSkip, Hploc, CpuSah, KdTree };
 enum class Traversal : uint8_t { Stack, Stackless };
 enum class AccelMode : uint8_t { Flat, Instanced };
 enum class Rebuild : uint8_t { EveryFrame, Animated };
@@ -37,9 +37,9 @@ const char* name(KdSmall v);
 const char* name(KdLargeSplit v);
 const char* name(VdMode v);
 
-// The LBVH builders (both backends, every mode).
+// The Morton-order builders: the LBVHs and H-PLOC (both backends, every mode).
 inline bool isLbvh(Builder b) {
-    return b == Builder::LbvhKarras || b == Builder::LbvhApetrei || b == Builder::LbvhSkip;
+    return b == Builder::LbvhKarras || b == Builder::LbvhApetrei || b == Builder::LbvhSkip || b == Builder::Hploc;
 }
 
 struct RenderOptions {
@@ -62,7 +62,7 @@ struct RenderOptions {
 };
 
 struct AccelOptions {
-    // lbvh-karras | lbvh-apetrei | lbvh-skip | kdtree (both backends) | cpu-sah (CPU backend)
+    // lbvh-karras | lbvh-apetrei | lbvh-skip | hploc | kdtree (both backends) | cpu-sah (CPU backend)
     Builder builder = Builder::LbvhKarras;
     // stack | stackless; stackless needs lbvh-skip (unavailable() says so;
     // a renderer given another builder traces with the stack traversal).

@@ -91,7 +91,8 @@ struct AccelVariant {
 template <class B>
 std::vector<AccelVariant> accelVariantsOf(const Options& base) {
     std::vector<AccelVariant> out;
-    for (Builder b : {Builder::LbvhKarras, Builder::LbvhApetrei, Builder::LbvhSkip, Builder::CpuSah, Builder::KdTree})
+    for (Builder b : {Builder::LbvhKarras, Builder::LbvhApetrei, Builder::LbvhSkip, Builder::Hploc, Builder::CpuSah,
+                      Builder::KdTree})
         for (Traversal t : {Traversal::Stack, Traversal::Stackless})
             for (KdOpts k : {KdOpts{}, KdOpts::all()}) {
                 if (k != KdOpts{} && (b != Builder::KdTree || !B::kdSwitchesApply)) continue;

@@ -1,6 +1,7 @@
 #include "accel/lbvh/lbvh_compare.h"
 
 #include <cstring>
+#include <utility>
 
 namespace strata {
 namespace {
@@ -46,6 +47,39 @@ std::string compareUpToApetreiOrder(const HostBvh& karras, const HostBvh& apetre
             return "Karras node " + std::to_string(k) + " differs from Apetrei node " + std::to_string(p);
     }
     return "";
+}
+
+std::string compareFromRoots(const HostBvh& a, const HostBvh& b) {
+    if (a.nodes.size() != b.nodes.size()) return "node counts differ";
+    if (a.primIndex != b.primIndex) return "leaf order differs";
+    if (a.nodes.empty()) return "";
+    if (a.root >= a.nodes.size() || b.root >= b.nodes.size()) return "root out of range";
+    size_t differ = 0, visited = 0;
+    std::string first;
+    std::vector<std::pair<uint32_t, uint32_t>> pending{{a.root, b.root}};
+    while (!pending.empty()) {
+        auto [ia, ib] = pending.back();
+        pending.pop_back();
+        if (++visited > a.nodes.size()) return "a cycle below the root";
+        const BvhNode &x = a.nodes[ia], &y = b.nodes[ib];
+        const bool sameBoxes = std::memcmp(&x, &y, 12 * sizeof(float)) == 0;
+        const bool sameKinds = x.leftCount == y.leftCount && x.rightCount == y.rightCount;
+        const bool sameLeaves = (x.leftCount == 0 || x.left == y.left) && (x.rightCount == 0 || x.right == y.right);
+        if (!sameBoxes || !sameKinds || !sameLeaves) {
+            if (differ++ == 0)
+                first = "node " + std::to_string(ia) + " (" + std::to_string(ib) + ") has other " +
+                        (!sameKinds ? "children" : !sameLeaves ? "leaves" : "child boxes");
+            continue;
+        }
+        for (int side = 0; side < 2; ++side) {
+            const int32_t ca = side ? x.right : x.left, cb = side ? y.right : y.left;
+            const int32_t count = side ? x.rightCount : x.leftCount;
+            if (count != 0 || ca < 0) continue;  // a leaf, or the absent child of a one-leaf root
+            if (size_t(ca) >= a.nodes.size() || size_t(cb) >= b.nodes.size()) return "child out of range";
+            pending.push_back({uint32_t(ca), uint32_t(cb)});
+        }
+    }
+    return differ ? std::to_string(differ) + " nodes differ; first: " + first : "";
 }
 
 }  // namespace strata

@@ -1,7 +1,7 @@
 // accel/lbvh/lbvh_compare.h — comparisons of built LBVHs, for the tests,
 // `strata-cli validate` and the LBVH benchmark's check: bit-for-bit node
-// arrays, and Karras's hierarchy against Apetrei's (the same tree in another
-// node ordering).
+// arrays, Karras's hierarchy against Apetrei's (the same tree in another
+// node ordering), and any two trees walked from their roots.
 #pragma once
 
 #include <string>
@@ -19,5 +19,11 @@ size_t countDifferentNodes(const std::vector<StacklessNode>& a, const std::vecto
 // Karras node k is Apetrei node karras.nodes[k].left) with the root stored;
 // otherwise what differs first.
 std::string compareUpToApetreiOrder(const HostBvh& karras, const HostBvh& apetrei);
+
+// "" when both are the same tree read from their roots (the same child boxes
+// bit for bit, leaves and leaf order), whatever their node numbering (H-PLOC
+// numbers nodes as the GPU's threads make them); otherwise how many nodes
+// differ and the first.
+std::string compareFromRoots(const HostBvh& a, const HostBvh& b);
 
 }  // namespace strata

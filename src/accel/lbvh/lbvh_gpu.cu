@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "accel/lbvh/apetrei_gpu.h"
+#include "accel/lbvh/hploc_gpu.h"
 #include "accel/lbvh/karras.h"
 #include "accel/lbvh/lbvh_memory.h"
 #include "gpu/block_reduce.cuh"
@@ -91,6 +92,15 @@ void LbvhBuilder::build(const LbvhConfig& config, const Aabb* primBounds, uint32
             storeClearedBytes_ = store_.bytes();
         }
         if (variant == LbvhVariant::Apetrei) root_.resize(1);
+        if (variant == LbvhVariant::Hploc) {
+            slots_.resize(n);
+            nodeCounter_.resize(1);
+            if (nodeCounter_.data() != counterCleared_) {
+                // 0 once per allocation; each build leaves it so.
+                STRATA_CUDA_CHECK(cudaMemsetAsync(nodeCounter_.data(), 0, sizeof(uint32_t), stream));
+                counterCleared_ = nodeCounter_.data();
+            }
+        }
         if (variant == LbvhVariant::ApetreiSkip) skipNodes_.resize(2 * size_t(n) - 1);
     }
     if (n == 1) {
@@ -173,6 +183,8 @@ void LbvhBuilder::bottomUp(const Aabb* primBounds, const void* sortedKeys, bool 
     LbvhSortedLeaves in{sortedKeys, wide, n_, primBounds, sortedPrim_.data()};
     if (variant_ == LbvhVariant::Apetrei)
         launchApetreiBottomUp(in, nodes_.data(), store_.data(), root_.data(), ctx);
+    else if (variant_ == LbvhVariant::Hploc)
+        launchHploc(in, nodes_.data(), store_.data(), slots_.data(), nodeCounter_.data(), ctx);
     else
         launchApetreiSkipBottomUp(in, skipNodes_.data(), nodes_.data(), store_.data(), ctx);
 }
@@ -190,6 +202,7 @@ BvhView LbvhBuilder::view(BvhTraversal traversal) const {
     BvhView v{nodes_.data(), sortedPrim_.data(), n_ > 1 ? n_ - 1 : (n_ ? 1u : 0u), n_};
     if (n_ == 0) return v;
     if (variant_ == LbvhVariant::Apetrei) v.rootIndex = root_.data();  // found during the pass
+    if (variant_ == LbvhVariant::Hploc) v.root = n_ > 1 ? n_ - 2 : 0;   // made last
     if (variant_ == LbvhVariant::ApetreiSkip) {
         v.skipNodes = skipNodes_.data();
         v.numSkipNodes = 2 * n_ - 1;
@@ -203,6 +216,7 @@ LbvhCopy LbvhBuilder::download() const {
     BvhView v = view();
     c.nodes.resize(v.numNodes);
     c.primIndex.resize(v.numPrims);
+    c.root = v.root;
     if (v.numNodes)
         STRATA_CUDA_CHECK(cudaMemcpy(c.nodes.data(), v.nodes, v.numNodes * sizeof(BvhNode), cudaMemcpyDeviceToHost));
     if (v.numPrims)
@@ -219,11 +233,13 @@ LbvhCopy LbvhBuilder::download() const {
 size_t LbvhBuilder::memoryBytes() const {
     return nodes_.bytes() + parent_.bytes() + visits_.bytes() + keys_.bytes() + sortedKeys_.bytes() + keys32_.bytes() +
            sortedKeys32_.bytes() + primIds_.bytes() + sortedPrim_.bytes() + sortTemp_.bytes() + store_.bytes() +
-           root_.bytes() + skipNodes_.bytes();
+           root_.bytes() + skipNodes_.bytes() + slots_.bytes() + nodeCounter_.bytes();
 }
 
 size_t LbvhBuilder::estimateBytes(size_t n) {
-    return std::max(lbvhBytes(n, LbvhVariant::Karras, true), lbvhBytes(n, LbvhVariant::ApetreiSkip, true));
+    size_t most = 0;
+    for (LbvhVariant v : kLbvhVariants) most = std::max(most, lbvhBytes(n, v, true));
+    return most;
 }
 
 }  // namespace strata

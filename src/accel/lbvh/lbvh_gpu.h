@@ -1,5 +1,5 @@
-// accel/lbvh/lbvh_gpu.h — the LBVHs on the GPU, one builder for the three
-// variants (accel/lbvh/lbvh_variant.h), chosen per build. Input: one box per
+// accel/lbvh/lbvh_gpu.h — the Morton-order builders on the GPU, one builder
+// for the three LBVHs and H-PLOC (accel/lbvh/lbvh_variant.h), chosen per build. Input: one box per
 // primitive (device memory); output: BvhNodes (n-1 internal nodes), the
 // sorted primitive order and, for lbvh-skip, the skip-link nodes. The
 // builder names its phases, each a stage of the caller's timer (or, inside
@@ -9,7 +9,8 @@
 //   build/sort       CUB radix sort of (code, primitive) pairs
 //   build/hierarchy  lbvh-karras: Karras Fig. 4, one thread per internal node;
 //                    lbvh-apetrei, lbvh-skip: the whole bottom-up pass
-//                    (hierarchy and boxes), one thread per leaf
+//                    (hierarchy and boxes), one thread per leaf;
+//                    hploc: the same climb, with PLOC merging per warp
 //   build/aabb       lbvh-karras: bottom-up boxes, one thread per leaf
 #pragma once
 
@@ -78,6 +79,10 @@ private:
     size_t storeClearedBytes_ = 0;
     DeviceBuffer<uint32_t> root_;
     DeviceBuffer<StacklessNode> skipNodes_;
+    // H-PLOC: the cluster slots and the node counter (0 between builds).
+    DeviceBuffer<int32_t> slots_;
+    DeviceBuffer<uint32_t> nodeCounter_;
+    const uint32_t* counterCleared_ = nullptr;
 };
 
 }  // namespace strata

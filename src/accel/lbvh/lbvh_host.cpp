@@ -6,6 +6,7 @@
 
 #include "accel/lbvh/apetrei.h"
 #include "accel/lbvh/apetrei_skip.h"
+#include "accel/lbvh/hploc_host.h"
 #include "accel/lbvh/karras.h"
 
 namespace strata {
@@ -74,6 +75,17 @@ void buildWithKeys(const std::vector<Aabb>& bounds, const Aabb& scene, const Lbv
             for (int leaf : leaves)
                 apetreiSkipBottomUp(leaf, n, sorted.data(), bounds.data(), order.data(), r.skipNodes.data(),
                                     r.bvh.nodes.data(), store.data());
+            return;
+        }
+        case LbvhVariant::Hploc: {
+            // H-PLOC merges within the ranges of Apetrei's LBVH.
+            std::vector<int32_t> store(n, kStoreEmpty);
+            std::vector<BvhNode> ranges(n > 1 ? n - 1 : 1);
+            uint32_t rangeRoot = 0;
+            for (int leaf : leaves)
+                apetreiBottomUp(leaf, n, sorted.data(), bounds.data(), order.data(), ranges.data(), store.data(),
+                                &rangeRoot);
+            r.bvh.root = buildHplocFromRanges(ranges, rangeRoot, bounds, order, r.bvh.nodes);
             return;
         }
     }

@@ -1,5 +1,5 @@
-// accel/lbvh/lbvh_variant.h — the three LBVH builders (one per paper
-// algorithm) and how accel.builder / accel.traversal select them. Both
+// accel/lbvh/lbvh_variant.h — the Morton-order builders: the three LBVHs
+// (one per paper algorithm) and H-PLOC over them and how accel.builder / accel.traversal select them. Both
 // backends read the options here every frame, so a switch made between
 // frames takes effect on the next one.
 #pragma once
@@ -15,13 +15,18 @@ enum class LbvhVariant {
     Karras,       // lbvh-karras:  Karras 2012, hierarchy pass then bottom-up boxes
     Apetrei,      // lbvh-apetrei: Apetrei 2014 (Algorithm 3), one pass, Apetrei's ordering
     ApetreiSkip,  // lbvh-skip:    modified Apetrei (Algorithm 4), Karras's ordering + skip links
+    Hploc,        // hploc:        H-PLOC (Benthin et al. 2024), PLOC merging in the LBVH's subtrees
 };
+
+constexpr LbvhVariant kLbvhVariants[] = {LbvhVariant::Karras, LbvhVariant::Apetrei, LbvhVariant::ApetreiSkip,
+                                         LbvhVariant::Hploc};
 
 inline const char* lbvhVariantName(LbvhVariant v) {
     switch (v) {
         case LbvhVariant::Karras: return "lbvh-karras";
         case LbvhVariant::Apetrei: return "lbvh-apetrei";
         case LbvhVariant::ApetreiSkip: return "lbvh-skip";
+        case LbvhVariant::Hploc: return "hploc";
     }
     return "?";
 }
@@ -32,6 +37,7 @@ inline LbvhVariant lbvhVariantOf(const AccelOptions& o) {
     switch (o.builder) {
         case Builder::LbvhApetrei: return LbvhVariant::Apetrei;
         case Builder::LbvhSkip: return LbvhVariant::ApetreiSkip;
+        case Builder::Hploc: return LbvhVariant::Hploc;
         default: return LbvhVariant::Karras;
     }
 }
@@ -41,6 +47,7 @@ inline Builder builderOf(LbvhVariant v) {
     switch (v) {
         case LbvhVariant::Apetrei: return Builder::LbvhApetrei;
         case LbvhVariant::ApetreiSkip: return Builder::LbvhSkip;
+        case LbvhVariant::Hploc: return Builder::Hploc;
         default: return Builder::LbvhKarras;
     }
 }

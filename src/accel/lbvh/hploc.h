@@ -1,0 +1,81 @@
+// accel/lbvh/hploc.h — H-PLOC (Benthin, Meister, Barczak, Mehalwal, Tsakok,
+// Kensler 2024, "H-PLOC: Hierarchical Parallel Locally-Ordered Clustering
+// for Bounding Volume Hierarchy Construction"): PLOC's nearest-neighbour
+// merging (Meister & Bittner 2018) run inside the subtrees of the LBVH over
+// the sorted Morton codes, bottom-up, so the tree costs one pass after the
+// sort and reaches the SAH quality of a full PLOC build.
+//
+// The rule both builders follow (the GPU's warp form, accel/lbvh/
+// hploc_gpu.cu, and the CPU reference, hploc_host.cpp, must decide alike):
+//   * The subtrees are the LBVH's: Apetrei's bottom-up pass (apetrei.h)
+//     forms the ranges [L, R] of sorted leaves, each split where Karras's
+//     hierarchy splits it.
+//   * A range of at most kHplocThreshold leaves holds its leaves as clusters.
+//     When two ranges join into one of more leaves (or into the root), their
+//     clusters (at most 2 x kHplocThreshold: one warp) are merged by PLOC
+//     until at most kHplocThreshold remain (one at the root).
+//   * One PLOC round over clusters c_0..c_{k-1} in Morton order: each
+//     cluster's nearest neighbour is the c_i with |i - j| <= kHplocRadius
+//     whose union with it has the smallest surface area (ties: plocNearer);
+//     mutual nearest neighbours merge into a new node whose left
+//     child is the lower one, which takes the lower one's place; the rest
+//     keep their order.
+// The smallest pair of a round is always mutual, so every round merges.
+//
+// Node order: internal nodes are numbered as they are made (the GPU counts
+// them with an atomic, so numbers differ between runs; the tree does not).
+// The root is made last: its index is n - 2.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include "core/aabb.h"
+#include "core/hd.h"
+
+namespace strata {
+
+// PLOC's search radius (the paper's r; H-PLOC uses 8 in a warp).
+constexpr int kHplocRadius = 8;
+// Clusters a subtree keeps once merged: half a warp, so two subtrees fill one.
+constexpr int kHplocThreshold = 16;
+
+// Cluster slots (one per sorted leaf, the GPU's hand-over between subtrees):
+// an internal node index >= 0, a leaf as hplocLeafRef(sorted position), or
+// kHplocNoCluster past a range's last cluster.
+constexpr int32_t kHplocNoCluster = -1;
+STRATA_HD int32_t hplocLeafRef(int32_t sortedPos) { return -2 - sortedPos; }
+STRATA_HD bool hplocIsLeaf(int32_t ref) { return ref <= -2; }
+STRATA_HD int32_t hplocLeafPos(int32_t ref) { return -2 - ref; }
+
+// PLOC's distance: half the surface area of the union of two boxes. Written
+// without fused multiply-adds on the GPU, so both builders compare the same
+// floats (nvcc would contract the sum of products; g++ for x86-64 does not).
+// Never NaN (fminf takes the other operand): a box too large for floats is
+// infinitely far, and ties go to the lower index like any other.
+STRATA_HD float plocDistance(const Aabb& a, const Aabb& b) {
+    Aabb u = merge(a, b);
+    float ex = u.hi.x - u.lo.x, ey = u.hi.y - u.lo.y, ez = u.hi.z - u.lo.z;
+#if defined(__CUDA_ARCH__)
+    return fminf(__fadd_rn(__fadd_rn(__fmul_rn(ex, ey), __fmul_rn(ey, ez)), __fmul_rn(ez, ex)), INFINITY);
+#else
+    return std::fmin((ex * ey + ey * ez) + ez * ex, INFINITY);
+#endif
+}
+
+// Whether candidate i (at distance d) is nearer to cluster j than the best
+// so far. Ties between equal distances are broken by a key of the pair alone
+// (so the smallest pair of a round is mutual): the nearer index, then a pair
+// starting at an even index, then the lower one. Coincident boxes (all
+// distances equal) thus pair up (0,1), (2,3), ... and make a balanced tree,
+// where "the lower index" would chain them into one of depth n.
+STRATA_HD bool plocNearer(float d, int i, float bestD, int bestI, int j) {
+    if (d != bestD) return d < bestD;
+    const int gap = i > j ? i - j : j - i, bestGap = bestI > j ? bestI - j : j - bestI;
+    if (gap != bestGap) return gap < bestGap;
+    const int lo = i < j ? i : j, bestLo = bestI < j ? bestI : j;
+    if ((lo & 1) != (bestLo & 1)) return (lo & 1) == 0;
+    return lo < bestLo;
+}
+
+}  // namespace strata

@@ -1,0 +1,217 @@
+#include "accel/lbvh/hploc_gpu.h"
+
+#include "accel/lbvh/apetrei.h"
+#include "accel/lbvh/hploc.h"
+#include "gpu/launch.cuh"
+
+namespace strata {
+namespace {
+
+constexpr int kBlock = 128;
+constexpr unsigned kFullWarp = 0xffffffffu;
+constexpr int kWarp = 32;
+static_assert(2 * kHplocThreshold == kWarp, "two subtrees' clusters fill one warp");
+
+// One cluster per lane: its box and its reference (hploc.h's slot encoding).
+struct LaneCluster {
+    Aabb box;
+    int32_t ref = kHplocNoCluster;
+};
+
+__device__ Aabb shuffleBox(const Aabb& b, int src) {
+    return Aabb{{__shfl_sync(kFullWarp, b.lo.x, src), __shfl_sync(kFullWarp, b.lo.y, src),
+                 __shfl_sync(kFullWarp, b.lo.z, src)},
+                {__shfl_sync(kFullWarp, b.hi.x, src), __shfl_sync(kFullWarp, b.hi.y, src),
+                 __shfl_sync(kFullWarp, b.hi.z, src)}};
+}
+
+__device__ Aabb shuffleBoxDown(const Aabb& b, int d) {
+    return Aabb{{__shfl_down_sync(kFullWarp, b.lo.x, d), __shfl_down_sync(kFullWarp, b.lo.y, d),
+                 __shfl_down_sync(kFullWarp, b.lo.z, d)},
+                {__shfl_down_sync(kFullWarp, b.hi.x, d), __shfl_down_sync(kFullWarp, b.hi.y, d),
+                 __shfl_down_sync(kFullWarp, b.hi.z, d)}};
+}
+
+// A cluster's box: a leaf's primitive box, or the union of a node's two
+// children (written by another warp: read from L2).
+__device__ Aabb clusterBox(int32_t ref, const BvhNode* nodes, const Aabb* primBounds, const uint32_t* sortedPrim) {
+    if (hplocIsLeaf(ref)) return primBounds[__ldg(sortedPrim + hplocLeafPos(ref))];
+    const float4* s = reinterpret_cast<const float4*>(nodes + ref);
+    float4 xy0 = __ldcg(s), xy1 = __ldcg(s + 1), z = __ldcg(s + 2);
+    return Aabb{{fminf(xy0.x, xy1.x), fminf(xy0.z, xy1.z), fminf(z.x, z.z)},
+                {fmaxf(xy0.y, xy1.y), fmaxf(xy0.w, xy1.w), fmaxf(z.y, z.w)}};
+}
+
+// The BvhNode child fields of a cluster.
+__device__ int32_t childIndex(int32_t ref) { return hplocIsLeaf(ref) ? hplocLeafPos(ref) : ref; }
+__device__ int32_t childCount(int32_t ref) { return hplocIsLeaf(ref) ? 1 : 0; }
+
+// The warp's clusters packed to lanes 0..count-1 in lane order (Morton
+// order) through the warp's part of shared memory; returns count.
+__device__ int compact(LaneCluster& c, bool keep, float4* shLo, float4* shHi) {
+    const int lane = threadIdx.x % kWarp;
+    const unsigned kept = __ballot_sync(kFullWarp, keep);
+    if (keep) {
+        int dst = __popc(kept & ((1u << lane) - 1u));
+        shLo[dst] = make_float4(c.box.lo.x, c.box.lo.y, c.box.lo.z, __int_as_float(c.ref));
+        shHi[dst] = make_float4(c.box.hi.x, c.box.hi.y, c.box.hi.z, 0.0f);
+    }
+    __syncwarp();
+    const int count = __popc(kept);
+    if (lane < count) {
+        float4 lo = shLo[lane], hi = shHi[lane];
+        c.box = Aabb{{lo.x, lo.y, lo.z}, {hi.x, hi.y, hi.z}};
+        c.ref = __float_as_int(lo.w);
+    } else {
+        c.ref = kHplocNoCluster;
+    }
+    __syncwarp();
+    return count;
+}
+
+// One PLOC round over the warp's `count` clusters (hploc.h): nearest
+// neighbours within kHplocRadius lanes, mutual pairs merged into new nodes
+// (numbered from one atomic per round, in lane order), then compacted.
+__device__ int plocRound(LaneCluster& c, int count, BvhNode* nodes, uint32_t* nodeCounter, float4* shLo,
+                         float4* shHi) {
+    const int lane = threadIdx.x % kWarp;
+    float best = INFINITY;
+    int nearest = lane + 2 * kWarp;  // "none": farther than every real candidate
+    float ahead[kHplocRadius];
+#pragma unroll
+    for (int d = 1; d <= kHplocRadius; ++d) {
+        Aabb other = shuffleBoxDown(c.box, d);
+        ahead[d - 1] = plocDistance(c.box, other);
+        if (lane + d < count && plocNearer(ahead[d - 1], lane + d, best, nearest, lane)) {
+            best = ahead[d - 1];
+            nearest = lane + d;
+        }
+    }
+#pragma unroll
+    for (int d = 1; d <= kHplocRadius; ++d) {
+        // The pair (lane - d, lane) as lane - d measured it ahead of itself.
+        float dist = __shfl_up_sync(kFullWarp, ahead[d - 1], d);
+        if (lane - d >= 0 && plocNearer(dist, lane - d, best, nearest, lane)) {
+            best = dist;
+            nearest = lane - d;
+        }
+    }
+    if (lane >= count) nearest = lane;
+    const int nearestOfNearest = __shfl_sync(kFullWarp, nearest, nearest);
+    const bool mutual = lane < count && nearestOfNearest == lane && nearest != lane;
+    const Aabb partnerBox = shuffleBox(c.box, nearest);
+    const int32_t partnerRef = __shfl_sync(kFullWarp, c.ref, nearest);
+    const bool makes = mutual && lane < nearest;
+    const unsigned makers = __ballot_sync(kFullWarp, makes);
+    uint32_t base = 0;
+    if (lane == 0) base = atomicAdd(nodeCounter, uint32_t(__popc(makers)));
+    base = __shfl_sync(kFullWarp, base, 0);
+    if (makes) {
+        const int32_t index = int32_t(base + __popc(makers & ((1u << lane) - 1u)));
+        storeNode(nodes + index, makeNode(c.box, childIndex(c.ref), childCount(c.ref), partnerBox,
+                                          childIndex(partnerRef), childCount(partnerRef)));
+        c.box = merge(c.box, partnerBox);
+        c.ref = index;
+    }
+    return compact(c, lane < count && !(mutual && lane > nearest), shLo, shHi);
+}
+
+// The range [lo, hi] (split after sorted leaf `split`) completed by one lane:
+// the warp loads both halves' clusters (lanes 0-15 the left's, 16-31 the
+// right's), merges them down to kHplocThreshold (1 at the root) and leaves
+// them in the range's first slots.
+__device__ void mergeRange(int lo, int hi, int split, uint32_t n, const Aabb* primBounds, const uint32_t* sortedPrim,
+                           BvhNode* nodes, int32_t* slots, uint32_t* nodeCounter, float4* shLo, float4* shHi) {
+    const int lane = threadIdx.x % kWarp;
+    const bool leftHalf = lane < kHplocThreshold;
+    const int k = leftHalf ? lane : lane - kHplocThreshold;
+    const int first = leftHalf ? lo : split + 1;
+    const int size = leftHalf ? split - lo + 1 : hi - split;
+    LaneCluster c;
+    if (k < size) c.ref = size <= kHplocThreshold ? hplocLeafRef(first + k) : __ldcg(slots + first + k);
+    if (c.ref != kHplocNoCluster) c.box = clusterBox(c.ref, nodes, primBounds, sortedPrim);
+    int count = compact(c, c.ref != kHplocNoCluster, shLo, shHi);
+    const bool root = lo == 0 && hi == int(n) - 1;
+    const int target = root ? 1 : kHplocThreshold;
+    while (count > target) count = plocRound(c, count, nodes, nodeCounter, shLo, shHi);
+    if (root) {
+        if (lane == 0) *nodeCounter = 0;  // every node is made: ready for the next build
+    } else if (lane < kHplocThreshold) {
+        slots[lo + lane] = lane < count ? c.ref : kHplocNoCluster;
+    }
+}
+
+// build/hierarchy (hploc): one thread per sorted leaf climbs Apetrei's LBVH
+// (Algorithm 3's hand-over, apetrei.h); the warp merges every range it
+// completes past kHplocThreshold leaves.
+template <class Key>
+__global__ void __launch_bounds__(kBlock) hplocKernel(const Key* keys, uint32_t n, const Aabb* primBounds,
+                                                      const uint32_t* sortedPrim, BvhNode* nodes, int32_t* store,
+                                                      int32_t* slots, uint32_t* nodeCounter) {
+    __shared__ float4 shLo[kBlock], shHi[kBlock];
+    float4* warpLo = shLo + (threadIdx.x & ~(kWarp - 1));
+    float4* warpHi = shHi + (threadIdx.x & ~(kWarp - 1));
+    const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (n == 1) {
+        if (i == 0) setSingleLeafRoot(nodes[0], primBounds[sortedPrim[0]]);
+        return;
+    }
+    bool active = i < n;
+    int lo = int(i), hi = int(i);
+    uint64_t deltaLo = active ? apetreiDelta(keys, int(n), lo - 1) : 0;
+    uint64_t deltaHi = active ? apetreiDelta(keys, int(n), hi) : 0;
+    while (__any_sync(kFullWarp, active)) {
+        int split = 0;
+        bool merges = false;
+        if (active) {
+            int32_t other;
+            if (deltaHi < deltaLo) {  // the left child of split `hi`
+                split = hi;
+                other = atomicCAS(&store[split], kStoreEmpty, lo);
+                if (other != kStoreEmpty) {
+                    hi = other;
+                    deltaHi = apetreiDelta(keys, int(n), hi);
+                }
+            } else {  // the right child of split `lo - 1`
+                split = lo - 1;
+                other = atomicCAS(&store[split], kStoreEmpty, hi);
+                if (other != kStoreEmpty) {
+                    lo = other;
+                    deltaLo = apetreiDelta(keys, int(n), lo - 1);
+                }
+            }
+            if (other == kStoreEmpty) {
+                active = false;  // the first up: the sibling's thread goes on
+            } else {
+                store[split] = kStoreEmpty;
+                __threadfence();
+                merges = hi - lo + 1 > kHplocThreshold || (lo == 0 && hi == int(n) - 1);
+            }
+        }
+        for (unsigned pending = __ballot_sync(kFullWarp, merges); pending; pending &= pending - 1) {
+            const int src = __ffs(pending) - 1;
+            mergeRange(__shfl_sync(kFullWarp, lo, src), __shfl_sync(kFullWarp, hi, src),
+                       __shfl_sync(kFullWarp, split, src), n, primBounds, sortedPrim, nodes, slots, nodeCounter,
+                       warpLo, warpHi);
+        }
+        if (active && lo == 0 && hi == int(n) - 1) active = false;
+        // The warp's nodes and slots are visible before any of its lanes
+        // hands its range over at the next step.
+        __threadfence();
+    }
+}
+
+}  // namespace
+
+void launchHploc(const LbvhSortedLeaves& in, BvhNode* nodes, int32_t* store, int32_t* slots, uint32_t* nodeCounter,
+                 const LaunchContext& ctx) {
+    const LaunchShape shape = perItem(in.n, kBlock);
+    if (in.wide)
+        launch(ctx, "build/hierarchy", shape, hplocKernel<uint64_t>, static_cast<const uint64_t*>(in.keys), in.n,
+               in.primBounds, in.sortedPrim, nodes, store, slots, nodeCounter);
+    else
+        launch(ctx, "build/hierarchy", shape, hplocKernel<uint32_t>, static_cast<const uint32_t*>(in.keys), in.n,
+               in.primBounds, in.sortedPrim, nodes, store, slots, nodeCounter);
+}
+
+}  // namespace strata

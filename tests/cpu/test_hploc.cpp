@@ -1,0 +1,180 @@
+// H-PLOC on the CPU (accel/lbvh/hploc.h, hploc_host.cpp): a valid tree of
+// one primitive per leaf with the root made last; for at most 9 leaves (every
+// pair within PLOC's radius) the tree greedy agglomerative clustering builds
+// (Walter et al. 2008: locally-ordered clustering gives the greedy result);
+// independent of the order in which Apetrei's pass meets the leaves; a lower
+// SAH than the LBVH it starts from; closest hits equal brute force.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <set>
+
+#include "accel/bvh_validate.h"
+#include "accel/lbvh/hploc.h"
+#include "accel/lbvh/lbvh_compare.h"
+#include "accel/lbvh/lbvh_host.h"
+#include "lbvh_cases.h"
+
+using namespace strata;
+
+namespace {
+
+using LeafSet = std::set<uint32_t>;
+
+// The tree as the set of its nodes' primitive sets (numbering-free).
+void collect(const HostBvh& t, int32_t index, int32_t count, std::set<LeafSet>& out, LeafSet& below) {
+    if (count > 0) {
+        for (int32_t k = 0; k < count; ++k) below.insert(t.primIndex[index + k]);
+        return;
+    }
+    const BvhNode& n = t.nodes[index];
+    LeafSet mine;
+    collect(t, n.left, n.leftCount, out, mine);
+    collect(t, n.right, n.rightCount, out, mine);
+    out.insert(mine);
+    below.insert(mine.begin(), mine.end());
+}
+
+std::set<LeafSet> clustersOf(const HostBvh& t) {
+    std::set<LeafSet> out;
+    LeafSet all;
+    collect(t, int32_t(t.root), 0, out, all);
+    return out;
+}
+
+// Greedy agglomerative clustering: merge the pair whose union box has the
+// smallest area until one cluster is left; every cluster made, as sets.
+std::set<LeafSet> greedyClusters(const std::vector<Aabb>& bounds) {
+    std::vector<std::pair<Aabb, LeafSet>> c;
+    for (uint32_t i = 0; i < bounds.size(); ++i) c.push_back({bounds[i], {i}});
+    std::set<LeafSet> out;
+    while (c.size() > 1) {
+        size_t bi = 0, bj = 1;
+        float best = INFINITY;
+        for (size_t i = 0; i < c.size(); ++i)
+            for (size_t j = i + 1; j < c.size(); ++j) {
+                float d = merge(c[i].first, c[j].first).area();
+                if (d < best) best = d, bi = i, bj = j;
+            }
+        c[bi].first = merge(c[bi].first, c[bj].first);
+        c[bi].second.insert(c[bj].second.begin(), c[bj].second.end());
+        out.insert(c[bi].second);
+        c.erase(c.begin() + long(bj));
+    }
+    return out;
+}
+
+::testing::AssertionResult sameTree(const LbvhHostResult& a, const LbvhHostResult& b) {
+    std::string why = compareFromRoots(a.bvh, b.bvh);
+    if (why.empty()) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << why;
+}
+
+}  // namespace
+
+TEST(Hploc, ValidTreeWithTheRootMadeLast) {
+    for (const test::LbvhCase& c : test::lbvhCases())
+        for (int bits : {30, 63}) {
+            auto bounds = test::boundsOf(c.mesh);
+            LbvhHostResult r = buildLbvhHost(bounds, bits, LbvhVariant::Hploc);
+            const size_t n = bounds.size();
+            ASSERT_EQ(r.bvh.nodes.size(), n > 1 ? n - 1 : 1) << c.name;
+            EXPECT_EQ(r.bvh.root, n > 1 ? uint32_t(n - 2) : 0u) << c.name;
+            BvhReport rep = validateBvh(r.bvh.view(), bounds);
+            EXPECT_TRUE(rep.ok) << c.name << ": " << (rep.errors.empty() ? "" : rep.errors[0]);
+            EXPECT_EQ(rep.maxLeafSize, 1u) << c.name;
+            EXPECT_EQ(rep.leaves, n) << c.name;
+        }
+}
+
+TEST(Hploc, SmallInputsGiveGreedyAgglomerativeClustering) {
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<float> u(0.0f, 1.0f);
+    for (int trial = 0; trial < 300; ++trial) {
+        const int n = 2 + trial % 8;  // 2..9: every pair within the radius
+        ASSERT_LE(n - 1, kHplocRadius);
+        std::vector<Aabb> bounds(n);
+        for (Aabb& b : bounds) {
+            Vec3 p{u(rng), u(rng), u(rng)};
+            b = Aabb{p, p + Vec3{u(rng), u(rng), u(rng)} * 0.2f};
+        }
+        LbvhHostResult r = buildLbvhHost(bounds, 63, LbvhVariant::Hploc);
+        EXPECT_EQ(clustersOf(r.bvh), greedyClusters(bounds)) << "trial " << trial << ", " << n << " boxes";
+    }
+}
+
+// Three boxes in a row, the first two close: they pair first.
+TEST(Hploc, NearestBoxesPairFirst) {
+    std::vector<Aabb> b = {Aabb{{0, 0, 0}, {1, 1, 1}}, Aabb{{1.5f, 0, 0}, {2.5f, 1, 1}}, Aabb{{9, 0, 0}, {10, 1, 1}}};
+    LbvhHostResult r = buildLbvhHost(b, 63, LbvhVariant::Hploc);
+    std::set<LeafSet> want = {{0, 1}, {0, 1, 2}};
+    EXPECT_EQ(clustersOf(r.bvh), want);
+}
+
+// GPU threads climb in any order; Apetrei's ranges, and so the clusters
+// merged in each, depend only on the keys.
+TEST(Hploc, LeafArrivalOrderDoesNotChangeTheTree) {
+    for (const test::LbvhCase& c : test::lbvhCases(false)) {
+        auto bounds = test::boundsOf(c.mesh);
+        LbvhHostResult ref = buildLbvhHost(bounds, 63, LbvhVariant::Hploc);
+        for (uint32_t seed : {1u, 2u}) {
+            LbvhHostConfig cfg;
+            cfg.variant = LbvhVariant::Hploc;
+            cfg.leafOrderSeed = seed;
+            EXPECT_TRUE(sameTree(buildLbvhHost(bounds, 63, cfg), ref)) << c.name;
+        }
+    }
+}
+
+// Triangles in clusters of very different sizes and densities, as real
+// models have them (uniform random triangles are the LBVH's best case: its
+// spatial-median splits are what the SAH would choose there).
+Mesh makeClustered(uint32_t n, uint32_t seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(0.0f, 1.0f);
+    std::normal_distribution<float> g(0.0f, 1.0f);
+    struct Cluster {
+        Vec3 centre;
+        float sigma;
+    };
+    std::vector<Cluster> clusters(64);
+    for (Cluster& c : clusters) c = {Vec3{u(rng), u(rng), u(rng)} * 10.0f, 0.01f * std::pow(50.0f, u(rng))};
+    Mesh m;
+    for (uint32_t i = 0; i < n; ++i) {
+        const Cluster& c = clusters[rng() % clusters.size()];
+        Vec3 p = c.centre + Vec3{g(rng), g(rng), g(rng)} * c.sigma;
+        float s = 0.1f * c.sigma;
+        test::addTriangle(m, p, p + Vec3{u(rng), u(rng), u(rng)} * s, p + Vec3{u(rng), u(rng), u(rng)} * s);
+    }
+    return m;
+}
+
+// The point of the builder: the LBVH's leaves regrouped by PLOC cost less.
+TEST(Hploc, LowerSahThanTheLbvhItStartsFrom) {
+    auto bounds = test::boundsOf(makeClustered(30000, 3));
+    BvhReport lbvh = validateBvh(buildLbvhHost(bounds, 63, LbvhVariant::Karras).bvh.view(), bounds);
+    BvhReport hploc = validateBvh(buildLbvhHost(bounds, 63, LbvhVariant::Hploc).bvh.view(), bounds);
+    ASSERT_TRUE(hploc.ok);
+    std::printf("clustered: SAH(1.2,1) lbvh %.1f, hploc %.1f\n", lbvh.peerSah(), hploc.peerSah());
+    EXPECT_LT(hploc.peerSah(), 0.9 * lbvh.peerSah());
+}
+
+TEST(Hploc, ClosestHitsEqualBruteForce) {
+    Mesh m = test::makeRandomTriangles(20000, 0.03f, 21);
+    auto bounds = test::boundsOf(m);
+    LbvhHostResult r = buildLbvhHost(bounds, 63, LbvhVariant::Hploc);
+    SceneView s;
+    s.geo = test::geometryOf(m);
+    s.bvh = r.bvh.view();
+    std::vector<Ray> rays = test::raysAtTriangles(m, 5000, 8);
+    size_t hits = 0;
+    for (size_t i = 0; i < rays.size(); ++i) {
+        HitRecord got = traceClosest(s, rays[i]), ref = traceBruteForce(s.geo, rays[i]);
+        ASSERT_EQ(got, ref) << "ray " << i;
+        EXPECT_EQ(traceAny(s, rays[i]), isHit(ref)) << "ray " << i;
+        hits += isHit(ref);
+    }
+    EXPECT_GT(hits, rays.size() / 3);
+}
