@@ -21,6 +21,8 @@
 #include "accel/lbvh/lbvh_host.h"
 #include "gpu/device.h"
 #include "gpu/launch_context.h"
+#include "render/flat_scene.h"
+#include "scene/obj_loader.h"
 
 using namespace strata;
 
@@ -45,8 +47,8 @@ static double median(std::vector<double> v) {
 
 // Builds n boxes `runs` times after `warmup` and prints one table row;
 // false if the first build differs from the CPU run.
-static bool benchOne(LbvhVariant variant, uint32_t n, int bits, int runs, int warmup) {
-    std::vector<Aabb> host = randomTriangleBounds(n, n);
+static bool benchOne(LbvhVariant variant, const std::vector<Aabb>& host, int bits, int runs, int warmup) {
+    const uint32_t n = uint32_t(host.size());
     DeviceBuffer<Aabb> d;
     d.upload(host);
     cudaStream_t stream;
@@ -103,13 +105,16 @@ static bool benchOne(LbvhVariant variant, uint32_t n, int bits, int runs, int wa
 int main(int argc, char** argv) {
     std::vector<uint32_t> sizes = {100000, 1000000, 4000000, 16000000};
     int runs = 100, warmup = 10, bits = 63;
+    std::string objPath;
     std::string which = "all";
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         if (a == "--help" || a == "-h") {
             std::printf(
                 "usage: strata-bench-lbvh [--sizes N,N,...] [--runs R] [--warmup W] [--morton-bits 30|63]\n"
-                "                         [--builder karras|apetrei|skip|hploc|all]\n");
+                "                         [--builder karras|apetrei|skip|hploc|all] [--obj FILE]\n"
+                "--obj: also the triangles of an OBJ, zero-area ones kept (as peerbench keeps them),\n"
+                "       before the random sets (--sizes '' for none)\n");
             return 0;
         } else if (a == "--runs" && i + 1 < argc)
             runs = std::atoi(argv[++i]);
@@ -119,6 +124,8 @@ int main(int argc, char** argv) {
             bits = std::atoi(argv[++i]);
         else if (a == "--builder" && i + 1 < argc)
             which = argv[++i];
+        else if (a == "--obj" && i + 1 < argc)
+            objPath = argv[++i];
         else if (a == "--sizes" && i + 1 < argc) {
             sizes.clear();
             for (char* tok = std::strtok(argv[++i], ","); tok; tok = std::strtok(nullptr, ","))
@@ -142,6 +149,20 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "strata-bench-lbvh: --morton-bits: expected 30 or 63, got %d\n", bits);
         return 2;
     }
+    std::vector<Aabb> objBounds;
+    if (!objPath.empty()) {
+        try {
+            ObjLoadOptions keepAll;
+            keepAll.skipZeroArea = false;
+            LoadedMesh m = loadObj(objPath, nullptr, keepAll);
+            triangleBounds(m.mesh.positions, m.mesh.triangles, objBounds);
+            std::printf("%s: %zu triangles (%zu with a repeated vertex dropped)\n", objPath.c_str(), objBounds.size(),
+                        m.skippedDegenerate);
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "strata-bench-lbvh: %s\n", e.what());
+            return 1;
+        }
+    }
     GpuInfo gpu = queryGpu();
     if (!gpu.available) {
         std::fprintf(stderr, "strata-bench-lbvh: no GPU (%s)\n", gpu.reason.c_str());
@@ -153,8 +174,9 @@ int main(int argc, char** argv) {
                         bits, gpu.name.c_str(), runs, warmup);
             std::printf("%10s %9s %9s %9s %9s %9s %9s %8s %9s\n", "triangles", "bounds", "morton", "sort", "hierarchy",
                         "aabb", "total ms", "launches", "SAH(1.2,1)");
+            if (!objBounds.empty() && !benchOne(v, objBounds, bits, runs, warmup)) return 1;
             for (uint32_t n : sizes)
-                if (!benchOne(v, n, bits, runs, warmup)) return 1;
+                if (!benchOne(v, randomTriangleBounds(n, n), bits, runs, warmup)) return 1;
             std::printf("\n");
         }
     } catch (const std::exception& e) {

@@ -6,6 +6,8 @@
 // merges them by PLOC rounds, one range at a time ("build/hierarchy").
 #pragma once
 
+#include <cuda_runtime.h>
+
 #include <cstdint>
 
 #include "accel/bvh.h"
@@ -15,9 +17,9 @@
 namespace strata {
 
 // nodes: n-1 BvhNodes, made in merge order, root n-2. store: n-1 entries,
-// all ◇ (-1) on entry, left so. slots: n cluster slots (no state between
-// builds). nodeCounter: 0 on entry, left so.
-void launchHploc(const LbvhSortedLeaves& in, BvhNode* nodes, int32_t* store, int32_t* slots, uint32_t* nodeCounter,
+// all ◇ (-1) on entry, left so. slots: 2n float4, the n cluster slots with
+// their boxes (no state between builds). nodeCounter: 0 on entry, left so.
+void launchHploc(const LbvhSortedLeaves& in, BvhNode* nodes, int32_t* store, float4* slots, uint32_t* nodeCounter,
                  const LaunchContext& ctx);
 
 }  // namespace strata

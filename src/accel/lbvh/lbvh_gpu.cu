@@ -93,7 +93,7 @@ void LbvhBuilder::build(const LbvhConfig& config, const Aabb* primBounds, uint32
         }
         if (variant == LbvhVariant::Apetrei) root_.resize(1);
         if (variant == LbvhVariant::Hploc) {
-            slots_.resize(n);
+            slots_.resize(2 * size_t(n));
             nodeCounter_.resize(1);
             if (nodeCounter_.data() != counterCleared_) {
                 // 0 once per allocation; each build leaves it so.

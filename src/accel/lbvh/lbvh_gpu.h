@@ -79,8 +79,8 @@ private:
     size_t storeClearedBytes_ = 0;
     DeviceBuffer<uint32_t> root_;
     DeviceBuffer<StacklessNode> skipNodes_;
-    // H-PLOC: the cluster slots and the node counter (0 between builds).
-    DeviceBuffer<int32_t> slots_;
+    // H-PLOC: the cluster slots with their boxes, the node counter (0 between builds).
+    DeviceBuffer<float4> slots_;
     DeviceBuffer<uint32_t> nodeCounter_;
     const uint32_t* counterCleared_ = nullptr;
 };
