@@ -6,11 +6,13 @@
 // Layout: n sorted primitives; internal nodes 0..n-2 (root 0) are BvhNodes;
 // leaf i is the sorted primitive i, referenced from its parent with count 1.
 // parent[] holds the parents of internal nodes (0..n-2) then of leaves
-// (n-1..2n-2).
+// (n-1..2n-2), each as karrasParentEntry (the parent and the child's side).
 #pragma once
 
 #include "accel/bvh.h"
 #include "accel/lbvh/morton.h"
+#include "accel/lbvh/node_io.h"
+#include "core/hd.h"
 
 namespace strata {
 
@@ -25,11 +27,14 @@ STRATA_HD int karrasDelta(const Key* keys, int n, int i, int j) {
     return int(sizeof(Key) * 8) + clz32(uint32_t(i ^ j));
 }
 
+// A parent[] entry: the parent node and whether the child is its right one.
+STRATA_HD int32_t karrasParentEntry(int parent, bool right) { return int32_t(parent) * 2 + (right ? 1 : 0); }
+
 // Karras 2012, Figure 4: for internal node i, find its range [first, last]
-// and split, and install its children. Writes node i's child indices (boxes
-// come in the bottom-up pass) and the children's parent pointers.
+// and split, and install its children: the children's parent entries (the
+// bottom-up pass writes node i whole, children and boxes).
 template <class Key>
-STRATA_HD void karrasInternalNode(const Key* keys, int n, int i, BvhNode* nodes, int32_t* parent) {
+STRATA_HD void karrasInternalNode(const Key* keys, int n, int i, int32_t* parent) {
     // Determine the direction of the range (+1 or -1).
     int dPlus = karrasDelta(keys, n, i, i + 1), dMinus = karrasDelta(keys, n, i, i - 1);
     int d = dPlus > dMinus ? 1 : -1;
@@ -53,49 +58,40 @@ STRATA_HD void karrasInternalNode(const Key* keys, int n, int i, BvhNode* nodes,
     int gamma = i + s * d + (d < 0 ? -1 : 0);
     // Output child pointers: a child is a leaf when its range is one primitive.
     int lo = i < j ? i : j, hi = i < j ? j : i;
-    BvhNode& node = nodes[i];
-    node.left = gamma;
-    node.leftCount = lo == gamma ? 1 : 0;
-    node.right = gamma + 1;
-    node.rightCount = hi == gamma + 1 ? 1 : 0;
-    parent[node.leftCount ? (n - 1) + gamma : gamma] = i;
-    parent[node.rightCount ? (n - 1) + gamma + 1 : gamma + 1] = i;
+    parent[lo == gamma ? (n - 1) + gamma : gamma] = karrasParentEntry(i, false);
+    parent[hi == gamma + 1 ? (n - 1) + gamma + 1 : gamma + 1] = karrasParentEntry(i, true);
 }
 
 // Karras 2012 §4, bottom-up bounding boxes: one thread per leaf walks towards
 // the root; at each internal node the first thread to arrive stops, the second
-// (whose sibling box is then complete) continues. Each node stores its
-// children's boxes, so a thread writes the box of the subtree it comes from
-// into its parent's slot, then votes with an atomic counter.
+// (whose sibling box is then complete) continues. The hand-over is Apetrei's
+// (node_io.h): a thread leaves its subtree (box, index, count) in its side of
+// the parent, votes with an atomic counter, and the second thread reads its
+// sibling's side and writes the parent whole, left then right, so every
+// arrival order gives the same bits.
 STRATA_HD void karrasBottomUp(int leaf, int n, const Aabb* primBounds, const uint32_t* sortedPrim, BvhNode* nodes,
                               const int32_t* parent, uint32_t* visits) {
     Aabb box = primBounds[sortedPrim[leaf]];
     int child = (n - 1) + leaf;  // parent[] index of the current subtree
-    int childNode = leaf;        // index as the parent refers to it
-    bool childIsLeaf = true;
+    int32_t index = leaf;        // the subtree as its parent refers to it
+    int32_t count = 1;
     for (;;) {
-        int p = parent[child];
-        BvhNode& node = nodes[p];
-        bool isLeft = node.left == childNode && (node.leftCount > 0) == childIsLeaf;
-        if (isLeft)
-            node.setLeft(box, node.left, node.leftCount);
-        else
-            node.setRight(box, node.right, node.rightCount);
+        const int32_t entry = parent[child];
+        const int p = entry >> 1;
+        const bool right = (entry & 1) != 0;
+        storeChild(&nodes[p], right, box, index, count);
         memoryFence();
         if (atomicAddU32(&visits[p], 1u) == 0) return;  // the sibling is not done yet
         memoryFence();
-        // Both child boxes are in place: this subtree's box is their union.
-#if defined(__CUDA_ARCH__)
-        const volatile BvhNode& v = nodes[p];
-        box = Aabb{{fminf(v.lxLo, v.rxLo), fminf(v.lyLo, v.ryLo), fminf(v.lzLo, v.rzLo)},
-                   {fmaxf(v.lxHi, v.rxHi), fmaxf(v.lyHi, v.ryHi), fmaxf(v.lzHi, v.rzHi)}};
-#else
+        const ChildHandOver sibling = loadChildCoherent(&nodes[p], !right);
+        const BvhNode node = right ? makeNode(sibling.box, sibling.index, sibling.count, box, index, count)
+                                   : makeNode(box, index, count, sibling.box, sibling.index, sibling.count);
+        storeNode(&nodes[p], node);
         box = merge(node.leftBox(), node.rightBox());
-#endif
         if (p == 0) return;
         child = p;
-        childNode = p;
-        childIsLeaf = false;
+        index = p;
+        count = 0;
     }
 }
 

@@ -48,10 +48,10 @@ __global__ void mortonKernel(const Aabb* bounds, uint32_t n, const uint32_t* box
 // build/hierarchy: Karras 2012 Fig. 4, one thread per internal node; also
 // clears the visit counters of the bottom-up pass.
 template <class Key>
-__global__ void hierarchyKernel(const Key* keys, uint32_t n, BvhNode* nodes, int32_t* parent, uint32_t* visits) {
+__global__ void hierarchyKernel(const Key* keys, uint32_t n, int32_t* parent, uint32_t* visits) {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n - 1) return;
-    karrasInternalNode(keys, int(n), int(i), nodes, parent);
+    karrasInternalNode(keys, int(n), int(i), parent);
     visits[i] = 0;
 }
 
@@ -170,11 +170,11 @@ void LbvhBuilder::build(const LbvhConfig& config, const Aabb* primBounds, uint32
     }
     const LaunchShape perInternal = perItem(n - 1, kBlock);
     if (wide)
-        launch(ctx, "build/hierarchy", perInternal, hierarchyKernel<uint64_t>, sortedKeys_.data(), n, nodes_.data(),
-               parent_.data(), visits_.data());
+        launch(ctx, "build/hierarchy", perInternal, hierarchyKernel<uint64_t>, sortedKeys_.data(), n, parent_.data(),
+               visits_.data());
     else
-        launch(ctx, "build/hierarchy", perInternal, hierarchyKernel<uint32_t>, sortedKeys32_.data(), n, nodes_.data(),
-               parent_.data(), visits_.data());
+        launch(ctx, "build/hierarchy", perInternal, hierarchyKernel<uint32_t>, sortedKeys32_.data(), n, parent_.data(),
+               visits_.data());
     launch(ctx, "build/aabb", perPrim, bottomUpKernel, primBounds, n, sortedPrim_.data(), nodes_.data(), parent_.data(),
            visits_.data());
 }

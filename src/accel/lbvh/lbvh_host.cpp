@@ -55,7 +55,7 @@ void buildWithKeys(const std::vector<Aabb>& bounds, const Aabb& scene, const Lbv
             }
             r.parent.assign(2 * n - 1, -1);
             for (int i = 0; i < n - 1; ++i)
-                karrasInternalNode(sorted.data(), n, i, r.bvh.nodes.data(), r.parent.data());
+                karrasInternalNode(sorted.data(), n, i, r.parent.data());
             std::vector<uint32_t> visits(n - 1, 0);
             for (int leaf : leaves)
                 karrasBottomUp(leaf, n, bounds.data(), order.data(), r.bvh.nodes.data(), r.parent.data(),

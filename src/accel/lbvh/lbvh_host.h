@@ -24,7 +24,7 @@ struct LbvhHostResult {
     HostBvh bvh;                           // BvhNodes from bvh.root; sorted primitive order
     std::vector<StacklessNode> skipNodes;  // lbvh-skip: the skip-link layout (2n-1 nodes)
     std::vector<uint64_t> sortedKeys;      // 30-bit codes widen to 64 bits here
-    std::vector<int32_t> parent;           // lbvh-karras: parents of nodes, then of leaves
+    std::vector<int32_t> parent;           // lbvh-karras: parent entries of nodes, then of leaves (karras.h)
 };
 
 // Scene box of primitive centroids, as the GPU's bounds stage computes it.

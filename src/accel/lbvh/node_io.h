@@ -1,5 +1,5 @@
-// accel/lbvh/node_io.h — how the bottom-up passes (accel/lbvh/apetrei.h,
-// apetrei_skip.h) move nodes between threads on the GPU: vector stores (the
+// accel/lbvh/node_io.h — how the bottom-up passes (accel/lbvh/karras.h,
+// apetrei.h, apetrei_skip.h) move nodes between threads on the GPU: vector stores (the
 // 128-bit accesses the layouts are sized for) and coherent loads of what
 // another thread wrote before its atomicCAS (ld.global.cg: from L2, past the
 // SM's incoherent L1). On the host, plain accesses.
@@ -34,9 +34,9 @@ STRATA_HD void storeNode(StacklessNode* dst, const StacklessNode& v) {
 #endif
 }
 
-// A child subtree (its box and index) handed to the thread that completes
-// the parent (Apetrei: each child's thread leaves its subtree in the parent
-// before the vote). On the GPU it goes into the parent's own 64 bytes in a
+// A child subtree (its box, index and count) handed to the thread that
+// completes the parent (Apetrei, and Karras's bottom-up pass: each child's
+// thread leaves its subtree in the parent before the vote). On the GPU it goes into the parent's own 64 bytes in a
 // transfer form, the left child in bytes 0-31 and the right one in 32-63:
 // one full 32-byte sector each, where the node's final layout interleaves the
 // two children over both sectors. The thread that completes the parent reads
@@ -46,12 +46,13 @@ STRATA_HD void storeNode(StacklessNode* dst, const StacklessNode& v) {
 struct ChildHandOver {
     Aabb box;
     int32_t index;
+    int32_t count;  // BvhNode child count: 1 for a leaf, 0 for a node
 };
 STRATA_HD void storeChild(BvhNode* n, bool right, const Aabb& b, int32_t index, int32_t count) {
 #if defined(__CUDA_ARCH__)
     float4* d = reinterpret_cast<float4*>(n) + (right ? 2 : 0);
     d[0] = make_float4(b.lo.x, b.lo.y, b.lo.z, __int_as_float(index));
-    d[1] = make_float4(b.hi.x, b.hi.y, b.hi.z, 0.0f);
+    d[1] = make_float4(b.hi.x, b.hi.y, b.hi.z, __int_as_float(count));
 #else
     if (right)
         n->setRight(b, index, count);
@@ -63,9 +64,10 @@ STRATA_HD ChildHandOver loadChildCoherent(const BvhNode* n, bool right) {
 #if defined(__CUDA_ARCH__)
     const float4* s = reinterpret_cast<const float4*>(n) + (right ? 2 : 0);
     float4 lo = __ldcg(s), hi = __ldcg(s + 1);
-    return {Aabb{{lo.x, lo.y, lo.z}, {hi.x, hi.y, hi.z}}, __float_as_int(lo.w)};
+    return {Aabb{{lo.x, lo.y, lo.z}, {hi.x, hi.y, hi.z}}, __float_as_int(lo.w), __float_as_int(hi.w)};
 #else
-    return right ? ChildHandOver{n->rightBox(), n->right} : ChildHandOver{n->leftBox(), n->left};
+    return right ? ChildHandOver{n->rightBox(), n->right, n->rightCount}
+                 : ChildHandOver{n->leftBox(), n->left, n->leftCount};
 #endif
 }
 
