@@ -79,7 +79,7 @@ STRATA_HD void karrasBottomUp(int leaf, int n, const Aabb* primBounds, const uin
         const int32_t entry = parent[child];
         const int p = entry >> 1;
         const bool right = (entry & 1) != 0;
-        storeChild(&nodes[p], right, box, index, count);
+        storeChild<true>(&nodes[p], right, box, index, count);
         memoryFence();
         if (atomicAddU32(&visits[p], 1u) == 0) return;  // the sibling is not done yet
         memoryFence();

@@ -46,13 +46,17 @@ STRATA_HD void storeNode(StacklessNode* dst, const StacklessNode& v) {
 struct ChildHandOver {
     Aabb box;
     int32_t index;
-    int32_t count;  // BvhNode child count: 1 for a leaf, 0 for a node
+    int32_t count;  // BvhNode child count: 1 for a leaf, 0 for a node (GPU: if handed over)
 };
+// HandsCount: whether the GPU's transfer form carries the count (Karras's
+// pass needs it; Apetrei's knows its children's kinds from the ranges, and
+// a constant there keeps its kernel at 39 registers instead of 43).
+template <bool HandsCount = false>
 STRATA_HD void storeChild(BvhNode* n, bool right, const Aabb& b, int32_t index, int32_t count) {
 #if defined(__CUDA_ARCH__)
     float4* d = reinterpret_cast<float4*>(n) + (right ? 2 : 0);
     d[0] = make_float4(b.lo.x, b.lo.y, b.lo.z, __int_as_float(index));
-    d[1] = make_float4(b.hi.x, b.hi.y, b.hi.z, __int_as_float(count));
+    d[1] = make_float4(b.hi.x, b.hi.y, b.hi.z, HandsCount ? __int_as_float(count) : 0.0f);
 #else
     if (right)
         n->setRight(b, index, count);
