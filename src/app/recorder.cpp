@@ -15,6 +15,7 @@ Recorder::~Recorder() { stop(); }
 void Recorder::start(const std::string& path, const std::vector<std::string>& stages) {
     stop();
     file_ = std::make_unique<OutputFile>(path);  // throws naming the path
+    file_->keepOnSignal();  // every row is one write: a crash or Ctrl-C keeps the rows recorded so far
     path_ = path;
     rows_ = 0;
     error_.clear();

@@ -1,8 +1,10 @@
 // app/recorder.h — records one CSV row per frame while on. Rows go through
 // an OutputFile (core/output_file.h: a temporary beside the target, every
 // write checked); stop() (also run when the window closes) commits it, so
-// the file at the target path is always complete and valid. A failed write
-// ends the recording with a message and leaves nothing.
+// the file at the target path is always complete and valid. Each row is one
+// write, and the file is marked keepOnSignal: a crash or Ctrl-C moves the
+// rows recorded so far into place. A failed write ends the recording with a
+// message and leaves nothing.
 #pragma once
 
 #include <memory>

@@ -16,20 +16,23 @@
 namespace strata {
 namespace {
 
-// Temporaries the signal handler removes: fixed storage, no allocation in
-// the handler; a slot is published (used = 1) only once its path is written.
+// Temporaries the signal handler removes (or moves into place): fixed
+// storage, no allocation in the handler; a slot is published (kRemove) only
+// once its path is written.
 constexpr int kSlots = 32;
 constexpr size_t kPathBytes = PATH_MAX;
+enum SlotState : int { kFree = 0, kRemove = 1, kFilling = 2, kKeep = 3 };
 char gTemp[kSlots][kPathBytes];
+char gTarget[kSlots][kPathBytes];  // kKeep: where the temporary goes
 std::atomic<int> gUsed[kSlots];
 
 int claimSlot(const std::string& tmp) {
     if (tmp.size() >= kPathBytes) return -1;
     for (int i = 0; i < kSlots; ++i) {
         int expected = 0;
-        if (gUsed[i].compare_exchange_strong(expected, 2)) {  // 2: being filled
+        if (gUsed[i].compare_exchange_strong(expected, kFilling)) {
             std::memcpy(gTemp[i], tmp.c_str(), tmp.size() + 1);
-            gUsed[i].store(1);
+            gUsed[i].store(kRemove);
             return i;
         }
     }
@@ -37,12 +40,16 @@ int claimSlot(const std::string& tmp) {
 }
 
 void releaseSlot(int slot) {
-    if (slot >= 0) gUsed[slot].store(0);
+    if (slot >= 0) gUsed[slot].store(kFree);
 }
 
+// unlink and rename are async-signal-safe.
 extern "C" void removeTemporariesAndDie(int sig) {
-    for (int i = 0; i < kSlots; ++i)
-        if (gUsed[i].load() == 1) ::unlink(gTemp[i]);
+    for (int i = 0; i < kSlots; ++i) {
+        const int state = gUsed[i].load();
+        if (state == kRemove) ::unlink(gTemp[i]);
+        if (state == kKeep) ::rename(gTemp[i], gTarget[i]);
+    }
     std::signal(sig, SIG_DFL);
     std::raise(sig);
 }
@@ -145,6 +152,13 @@ void OutputFile::publish() {
     done_ = true;
 }
 
+void OutputFile::keepOnSignal() {
+    if (slot_ < 0 || target_.size() >= kPathBytes) return;
+    gUsed[slot_].store(kFilling);  // the handler skips the slot while its target is written
+    std::memcpy(gTarget[slot_], target_.c_str(), target_.size() + 1);
+    gUsed[slot_].store(kKeep);
+}
+
 void OutputFile::commit() {
     finish();
     publish();
@@ -164,7 +178,11 @@ void writeFileAtomic(const std::string& path, const std::string& contents) {
 }
 
 void removeOutputsOnSignal() {
-    for (int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, removeTemporariesAndDie);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGABRT}) std::signal(sig, removeTemporariesAndDie);
+#if !defined(__SANITIZE_ADDRESS__)
+    // Under AddressSanitizer its own handler reports the faulting access.
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE}) std::signal(sig, removeTemporariesAndDie);
+#endif
 }
 
 }  // namespace strata

@@ -11,8 +11,11 @@
 //   - A directory, FIFO, socket or block device is refused at once (a FIFO
 //     would block until some reader opened it).
 // Every error is a strata::Error naming the path and the system's reason.
-// With removeOutputsOnSignal(), SIGINT/SIGTERM/SIGHUP remove the open
-// temporaries before the process dies of the signal.
+// With removeOutputsOnSignal(), a signal that ends the process (Ctrl-C,
+// SIGTERM, SIGHUP, or a crash: SIGSEGV, SIGBUS, SIGFPE, SIGABRT) removes the
+// open temporaries first, except those marked keepOnSignal(): a log whose
+// every write leaves it valid (a recording's whole CSV rows) is moved into
+// place with what it holds.
 #pragma once
 
 #include <cstddef>
@@ -34,6 +37,11 @@ public:
     void write(const std::string& s) { write(s.data(), s.size()); }
     // Flushes, syncs and closes, then renames the temporary into place.
     void commit();
+    // For a file that is valid after every write() (rows of a log, each one
+    // write): a signal that ends the process moves it into place instead of
+    // removing it, so a crash keeps what was written. Each write() is one
+    // system call, so what was written is in the file, not in a buffer.
+    void keepOnSignal();
     // Commits several outputs of one run: every one is flushed, synced and
     // closed before any is renamed, so a late failure leaves none in place
     // (short of a failing rename in the same folder).
@@ -56,8 +64,10 @@ private:
 // PATH's whole contents, through OutputFile.
 void writeFileAtomic(const std::string& path, const std::string& contents);
 
-// Installs handlers of SIGINT, SIGTERM and SIGHUP that remove the temporaries
-// of uncommitted OutputFiles, then end the process by the same signal.
+// Installs handlers of SIGINT, SIGTERM, SIGHUP, SIGSEGV, SIGBUS, SIGFPE and
+// SIGABRT that remove the temporaries of uncommitted OutputFiles (and move
+// those marked keepOnSignal into place), then end the process by the same
+// signal (a crash still dumps core).
 void removeOutputsOnSignal();
 
 }  // namespace strata

@@ -1,11 +1,13 @@
 // core/output_file.h: an output is complete or absent, a device is written
 // in place and never replaced, a FIFO or directory is refused at once, and a
-// full disk (a file-size limit here) is an error that leaves nothing behind.
+// full disk (a file-size limit here) is an error that leaves nothing behind;
+// a signal keeps a log's rows and removes other temporaries.
 #include <gtest/gtest.h>
 
 #include <dirent.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <csignal>
@@ -150,4 +152,31 @@ TEST(OutputFile, CommitAllPublishesTogether) {
     OutputFile::commitAll({&a, &b, nullptr});
     EXPECT_EQ(contents(d / "a.png"), "image");
     EXPECT_EQ(contents(d / "b.csv"), "rows");
+}
+
+// A recording (keepOnSignal) survives the process dying of a signal with
+// the rows written so far; an ordinary output's temporary is removed. The
+// process that dies is a fork of the test.
+TEST(OutputFile, ASignalKeepsALogAndRemovesOtherTemporaries) {
+    for (int sig : {SIGTERM, SIGINT, SIGABRT}) {
+        TempDir dir;
+        const std::string log = dir / "rec.csv", image = dir / "shot.png";
+        const pid_t child = ::fork();
+        ASSERT_GE(child, 0);
+        if (child == 0) {
+            removeOutputsOnSignal();
+            OutputFile rec(log), shot(image);
+            rec.keepOnSignal();
+            rec.write("frame,ms\n");
+            rec.write("0,1.5\n");
+            shot.write("half an image");
+            std::raise(sig);
+            std::_Exit(0);  // not reached
+        }
+        int status = 0;
+        ASSERT_EQ(::waitpid(child, &status, 0), child);
+        EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == sig) << "signal " << sig;
+        EXPECT_EQ(contents(log), "frame,ms\n0,1.5\n") << "signal " << sig;
+        EXPECT_EQ(dir.entries(), std::vector<std::string>{"rec.csv"}) << "signal " << sig;
+    }
 }

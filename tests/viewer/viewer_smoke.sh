@@ -136,6 +136,25 @@ sed "s|\"folder\": \"\"|\"folder\": \"$TMP/cfgout\"|" "$SRC/config/default.json"
 run cfgout --config "$TMP/out.json" --screenshot shot.png && [ -s "$TMP/cfgout/shot.png" ] &&
   pass "config output.folder: the screenshot is written there" || fail "output.folder: $(tail -3 "$TMP/cfgout.log")"
 expect_viewer_error outdir-missing "--output-dir: '$TMP/no/such/dir' is not a folder" --output-dir "$TMP/no/such/dir"
+# A recording keeps its rows when the viewer is killed (each row is written
+# at once; the signal moves the temporary into place): SIGTERM mid-run.
+xvfb-run -a -s "-screen 0 1024x768x24" "${PRELOAD[@]}" "$VIEWER" "$SRC/assets/scenes/default.json" --backend cpu \
+  --width 128 --height 72 --frames 100000 --exit --fixed-step --record "$TMP/killed.csv" >"$TMP/killed.log" 2>&1 &
+xpid=$!
+for _ in $(seq 1 150); do
+  t=$(ls "$TMP"/killed.csv.tmp-* 2>/dev/null | head -1)
+  [ -n "$t" ] && [ "$(wc -l <"$t")" -ge 3 ] && break
+  sleep 0.2
+done
+vpid=$(pgrep -n -f "^$VIEWER .*killed.csv")
+[ -n "$vpid" ] && kill -TERM "$vpid"
+wait "$xpid"
+if [ -s "$TMP/killed.csv" ] && [ "$(wc -l <"$TMP/killed.csv")" -ge 3 ] && ! ls "$TMP" | grep -q "killed.csv.tmp" &&
+   head -1 "$TMP/killed.csv" | grep -q "^frame," && [ -z "$(tail -c 1 "$TMP/killed.csv")" ]; then
+  pass "killed mid-run: the recording keeps its $(($(wc -l <"$TMP/killed.csv") - 1)) whole rows"
+else
+  fail "killed mid-run: $(ls "$TMP" | grep killed) $(tail -3 "$TMP/killed.log")"
+fi
 sed 's/"window"/"windw"/' "$SRC/config/default.json" >"$TMP/typo.json"
 expect_viewer_error config-typo "typo.json: unknown key 'windw'" --config "$TMP/typo.json"
 sed 's/"width": 1600/"width": "wide"/' "$SRC/config/default.json" >"$TMP/type.json"
