@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "app/panel_layout.h"
 #include "core/error.h"
 #include "core/number_format.h"
 
@@ -82,10 +83,9 @@ bool optionWidgets(Options& o, const std::string& block, const std::vector<std::
 }
 
 const std::vector<std::string>& kdSwitchKeys() {
-    static const std::vector<std::string> keys = {"accel.kd_a",     "accel.kd_b",           "accel.kd_c",
-                                                  "accel.kd_d",     "accel.kd_e",           "accel.kd_lookahead",
-                                                  "accel.kd_small", "accel.kd_sns_compact", "accel.kd_large_split",
-                                                  "accel.kd_clip_leaves"};
+    static const std::vector<std::string> keys = {
+        "accel.kd_a",         "accel.kd_b",     "accel.kd_c",           "accel.kd_d",           "accel.kd_e",
+        "accel.kd_lookahead", "accel.kd_small", "accel.kd_sns_compact", "accel.kd_large_split", "accel.kd_clip_leaves"};
     return keys;
 }
 
@@ -152,10 +152,11 @@ void TimingOverlay::add(const FrameRecord& r, double displayMs, double wallFps) 
     fps_ = wallFps;
 }
 
-void TimingOverlay::draw(const std::vector<std::string>& stages, int width, int height, bool gpuClock) {
-    (void)height;
-    ImGui::SetNextWindowPos(ImVec2(float(width) - 430.0f, 10.0f), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(420.0f, 560.0f), ImGuiCond_FirstUseEver);
+void TimingOverlay::draw(const std::vector<std::string>& stages, bool gpuClock) {
+    const ImVec2 display = ImGui::GetIO().DisplaySize;  // ImGui's units (screen coordinates)
+    const WindowRect r = panelLayout(display.x, display.y).timings;
+    ImGui::SetNextWindowPos(ImVec2(r.x, r.y), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(r.w, r.h), ImGuiCond_FirstUseEver);
     ImGui::Begin("Timings");
     if (recent_.empty()) {
         ImGui::Text("waiting for the first frame...");
@@ -171,13 +172,13 @@ void TimingOverlay::draw(const std::vector<std::string>& stages, int width, int 
     const FrameRecord& last = recent_.back();
     double total = avg([](const FrameRecord& r, size_t) { return r.totalMs; });
     double disp = avg([&](const FrameRecord&, size_t i) { return display_[i]; });
-    ImGui::Text("%.1f fps (window)   frame %.3f ms, %s time (avg of %zu)", fps_, total, gpuClock ? "GPU" : "wall-clock",
-                avgN);
-    ImGui::Text("launches: %u per frame, %u per build", last.launches, last.buildLaunches);
+    ImGui::TextWrapped("%.1f fps (window)   frame %.3f ms, %s time (avg of %zu)", fps_, total,
+                       gpuClock ? "GPU" : "wall-clock", avgN);
+    ImGui::TextWrapped("launches: %u per frame, %u per build", last.launches, last.buildLaunches);
     double rays = avg([](const FrameRecord& r, size_t) { return double(r.rays + r.shadowRays); });
     double traceMs = avg([](const FrameRecord& r, size_t) { return r.stageMs("trace") + r.stageMs("shadow"); });
-    ImGui::Text("%.2f M rays/frame, %s Mrays/s (trace + shadow)", rays * 1e-6,
-                threeDigits(traceMs > 0 ? rays / (traceMs * 1e3) : 0.0).c_str());
+    ImGui::TextWrapped("%.2f M rays/frame, %s Mrays/s (trace + shadow)", rays * 1e-6,
+                       threeDigits(traceMs > 0 ? rays / (traceMs * 1e3) : 0.0).c_str());
     if (last.vdPairs > 0) {
         double pairs = avg([](const FrameRecord& r, size_t) { return double(r.vdPairs); });
         ImGui::Text("VD: %.2f M (patch, ray) pairs/frame, vd %.3f ms (pairs %.3f, sort %.3f, bottom %.3f)",

@@ -33,7 +33,7 @@ public:
     explicit TimingOverlay(size_t history = 300) : history_(history) {}
     void add(const FrameRecord& r, double displayMs, double wallFps);
     // gpuClock: the stages are GPU times (CUDA backend), else wall-clock ones.
-    void draw(const std::vector<std::string>& stages, int width, int height, bool gpuClock);
+    void draw(const std::vector<std::string>& stages, bool gpuClock);
     void clear();
 
 private:

@@ -375,7 +375,7 @@ int Viewer::run() {
             overlay_.add(rec, displayMs_, wallFps_);
             recorder_.add(rec, optionsOfFrame(rec.frame));
         }
-        overlay_.draw(renderer_->stageNames(), fbw, fbh, renderer_->deviceDisplay());
+        overlay_.draw(renderer_->stageNames(), renderer_->deviceDisplay());
 
         // Display = CUDA's map + write + unmap (or the host copy) + GL's draw
         // and ImGui, each timed on its GPU queue and read a frame late.

@@ -6,6 +6,7 @@
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
+#include "app/panel_layout.h"
 #include "app/viewer_state.h"
 #include "core/output_file.h"
 #include "render/vd_memory.h"
@@ -22,18 +23,20 @@ void errorText(const std::string& msg) {
 }
 
 void Viewer::panel() {
-    ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(400, 700), ImGuiCond_FirstUseEver);
+    const ImVec2 fb = ImGui::GetIO().DisplaySize;
+    const WindowRect r = panelLayout(fb.x, fb.y).panel;
+    ImGui::SetNextWindowPos(ImVec2(r.x, r.y), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(r.w, r.h), ImGuiCond_FirstUseEver);
     ImGui::Begin("strata");
     Options next = options_;
     bool changed = false;
     if (ImGui::CollapsingHeader("Scene", ImGuiTreeNodeFlags_DefaultOpen)) {
         ImGui::TextWrapped("%s", scene_->path.c_str());
-        ImGui::Text("%zu triangles, %zu instances, %zu meshes, %zu VD patches", scene_->triangleCount(),
-                    scene_->instances.size(), scene_->meshes.size(), scene_->patchCount());
-        ImGui::Text("%s memory: geometry %.1f MiB, acceleration %.1f MiB",
-                    options_.render.backend == Backend::Cuda ? "GPU" : "host", renderer_->geometryBytes() / 1048576.0,
-                    renderer_->accelBytes() / 1048576.0);
+        ImGui::TextWrapped("%zu triangles, %zu instances, %zu meshes, %zu VD patches", scene_->triangleCount(),
+                           scene_->instances.size(), scene_->meshes.size(), scene_->patchCount());
+        ImGui::TextWrapped("%s memory: geometry %.1f MiB, acceleration %.1f MiB",
+                           options_.render.backend == Backend::Cuda ? "GPU" : "host",
+                           renderer_->geometryBytes() / 1048576.0, renderer_->accelBytes() / 1048576.0);
         ImGui::InputText("##path", loadPath_, sizeof loadPath_);
         ImGui::SameLine();
         if (ImGui::Button("Load")) {
