@@ -1,18 +1,50 @@
 #include "accel/host_accel.h"
 
+#include "accel/lbvh/apetrei.h"
 #include "accel/lbvh/lbvh_host.h"
+#include "accel/lbvh/refit.h"
 
 namespace strata {
 
 void buildHostAccel(const std::vector<Aabb>& primBounds, const AccelOptions& o, HostAccel& out) {
+    if (o.rebuild == Rebuild::Refit && out.refittable && out.builtWith == o.builder && out.builtBits == o.mortonBits &&
+        out.bvh.primIndex.size() == primBounds.size()) {
+        refitHostAccel(primBounds, out);
+        return;
+    }
+    out.builtWith = o.builder;
+    out.builtBits = o.mortonBits;
+    out.refittable = isLbvh(o.builder) && !primBounds.empty();
     if (!isLbvh(o.builder)) {
         out.bvh = buildSahBvh(primBounds);
         out.skipNodes.clear();
+        out.parent.clear();
         return;
     }
     LbvhHostResult r = buildLbvhHost(primBounds, o.mortonBits, lbvhVariantOf(o));
     out.bvh = std::move(r.bvh);
     out.skipNodes = std::move(r.skipNodes);
+    out.parent = std::move(r.parent);  // Karras's; the others' are found at the first refit
+}
+
+void refitHostAccel(const std::vector<Aabb>& primBounds, HostAccel& a) {
+    const int n = int(primBounds.size());
+    if (n == 0) return;
+    std::vector<BvhNode>& nodes = a.bvh.nodes;
+    if (n == 1) {
+        setSingleLeafRoot(nodes[0], primBounds[0]);
+    } else {
+        if (a.parent.size() != size_t(2 * n - 1)) {
+            a.parent.assign(2 * n - 1, -1);
+            for (int i = 0; i < n - 1; ++i) setParentEntries(nodes[i], i, n, a.parent.data());
+        }
+        std::vector<uint32_t> visits(n - 1, 0);
+        for (int leaf = 0; leaf < n; ++leaf)
+            karrasBottomUp(leaf, n, primBounds.data(), a.bvh.primIndex.data(), nodes.data(), a.parent.data(),
+                           visits.data());
+    }
+    for (int k = 0; k < int(a.skipNodes.size()); ++k)
+        refitSkipNode(k, nodes.data(), primBounds.data(), a.skipNodes.data());
 }
 
 BvhView HostAccel::view(const AccelOptions& o) const {

@@ -1,7 +1,7 @@
 // accel/host_accel.h — the CPU backend's per-frame structure: whichever
 // builder accel.builder names (the LBVH variants through the same code as
-// the GPU, or the binned SAH reference), viewed for the traversal
-// accel.traversal names.
+// the GPU, or the binned SAH reference), built or refitted (accel.rebuild),
+// viewed for the traversal accel.traversal names.
 #pragma once
 
 #include <vector>
@@ -14,12 +14,24 @@ namespace strata {
 struct HostAccel {
     HostBvh bvh;
     std::vector<StacklessNode> skipNodes;  // lbvh-skip only
+    // accel.rebuild = refit: what the tree was built with (it is refitted
+    // while these hold), and its parent entries (accel/lbvh/refit.h).
+    Builder builtWith = Builder::CpuSah;
+    int builtBits = 0;
+    bool refittable = false;
+    std::vector<int32_t> parent;
     // The BvhView to trace with: stackless only where skip links exist
     // (accel/lbvh/lbvh_variant.h: traversalOf).
     BvhView view(const AccelOptions& o) const;
     size_t bytes() const { return bvh.bytes() + skipNodes.size() * sizeof(StacklessNode); }
 };
 
+// Builds the structure accel.builder names; with accel.rebuild = refit,
+// refits the last one instead where it was built by the same Morton-order
+// builder and Morton bits over as many primitives.
 void buildHostAccel(const std::vector<Aabb>& primBounds, const AccelOptions& o, HostAccel& out);
+
+// Refits `a`'s tree to `primBounds` (same count as it was built over).
+void refitHostAccel(const std::vector<Aabb>& primBounds, HostAccel& a);
 
 }  // namespace strata

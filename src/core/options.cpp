@@ -32,7 +32,7 @@ const std::vector<std::string> kBackendNames = {"cuda", "cpu"};
 const std::vector<std::string> kBuilderNames = {"lbvh-karras", "lbvh-apetrei", "lbvh-skip", "hploc", "cpu-sah", "kdtree"};
 const std::vector<std::string> kTraversalNames = {"stack", "stackless"};
 const std::vector<std::string> kModeNames = {"flat", "instanced"};
-const std::vector<std::string> kRebuildNames = {"every-frame", "animated"};
+const std::vector<std::string> kRebuildNames = {"every-frame", "animated", "refit"};
 const std::vector<std::string> kKdSmallNames = {"zhou", "subtree"};
 const std::vector<std::string> kKdLargeSplitNames = {"median", "sah"};
 const std::vector<std::string> kVdModeNames = {"direct", "pretess", "off"};
@@ -173,7 +173,8 @@ const std::vector<Field>& fields() {
             kModeNames, +[](Options & o) -> auto& { return o.accel.mode; }),
         choiceField(
             {"accel.rebuild", OptionKind::String,
-             "every-frame: animate and rebuild each frame; animated: only when scene time or a build option changed"},
+             "every-frame: animate and rebuild each frame; animated: only when scene time or a build option changed; "
+             "refit: animate each frame and refit the last tree's boxes (a Morton-order builder in flat mode)"},
             kRebuildNames, +[](Options & o) -> auto& { return o.accel.rebuild; }),
         kdSwitchField({"accel.kd_a",
                        OptionKind::Bool,
@@ -470,6 +471,19 @@ std::vector<Unavailable> Options::unavailable() const {
         out.push_back({"accel.mode", "instanced",
                        "accel.mode = 'instanced' builds the middle level with accel.builder lbvh-karras, "
                        "lbvh-apetrei, lbvh-skip, hploc or cpu-sah; the kd-tree runs in flat mode"});
+    // Refitting moves a tree's boxes and keeps its shape: the flat BVHs of the
+    // Morton-order builders (one primitive per leaf).
+    const char* refitNeeds =
+        "accel.rebuild = 'refit' keeps a BVH's tree and refits its boxes: it needs a Morton-order builder "
+        "(lbvh-karras, lbvh-apetrei, lbvh-skip, hploc) in flat mode";
+    if (!isLbvh(accel.builder) || accel.mode == AccelMode::Instanced)
+        out.push_back({"accel.rebuild", "refit",
+                       std::string(refitNeeds) + ", got accel.builder = '" + name(accel.builder) +
+                           "', accel.mode = '" + name(accel.mode) + "'"});
+    if (accel.rebuild == Rebuild::Refit) {
+        for (const char* b : {"cpu-sah", "kdtree"}) out.push_back({"accel.builder", b, refitNeeds});
+        out.push_back({"accel.mode", "instanced", refitNeeds});
+    }
     if (accel.builder != Builder::LbvhSkip)
         out.push_back({"accel.traversal", "stackless",
                        std::string("accel.traversal = 'stackless' needs accel.builder = 'lbvh-skip' (the builder "

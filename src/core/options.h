@@ -21,7 +21,7 @@ enum class Backend : uint8_t { Cuda, Cpu };
 enum class Builder : uint8_t { LbvhKarras, LbvhApetrei, LbvhSkip, Hploc, CpuSah, KdTree };
 enum class Traversal : uint8_t { Stack, Stackless };
 enum class AccelMode : uint8_t { Flat, Instanced };
-enum class Rebuild : uint8_t { EveryFrame, Animated };
+enum class Rebuild : uint8_t { EveryFrame, Animated, Refit };
 enum class KdSmall : uint8_t { Zhou, Subtree };
 enum class KdLargeSplit : uint8_t { Median, Sah };
 enum class VdMode : uint8_t { Direct, Pretess, Off };
@@ -74,7 +74,9 @@ struct AccelOptions {
     AccelMode mode = AccelMode::Flat;
     // every-frame: animate and rebuild each frame (what the tool measures);
     // animated: only when scene time or a build option changed since the last
-    // build (a paused scene keeps its structure).
+    // build (a paused scene keeps its structure); refit: animate each frame
+    // and refit the last tree's boxes (a new tree only when the builder, the
+    // Morton bits or the primitive count changed; Morton builders, flat mode).
     Rebuild rebuild = Rebuild::EveryFrame;
     // Kd-tree build optimizations of Chang et al. (Table 13.1): accel.kd_a .. kd_e.
     KdOpts kdOpts;

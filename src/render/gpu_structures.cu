@@ -16,7 +16,11 @@ void GpuStructures::build(const Scene& scene, const FlatScene& flat, GpuScene& g
         if (!instanced_) instanced_ = std::make_unique<InstancedGpu>(scene, flat, gpu);
         instanced_->build(t, o, ctx);
     } else {
-        lbvh_.build(LbvhConfig{lbvhVariantOf(o), o.mortonBits}, gpu.bounds(), gpu.numTris(), ctx);
+        const LbvhConfig config{lbvhVariantOf(o), o.mortonBits};
+        if (o.rebuild == Rebuild::Refit && lbvh_.canRefit(config, gpu.numTris()))
+            lbvh_.refit(gpu.bounds(), ctx);
+        else
+            lbvh_.build(config, gpu.bounds(), gpu.numTris(), ctx);
     }
 }
 

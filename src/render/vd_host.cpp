@@ -31,7 +31,9 @@ void VdHost::prepare(const Scene& scene, const FlatScene& flat, const VdOptions&
                                  &worldSixteenths_[kVdCullBoxes * k], &worldQuadrants_[4 * k]);
             sixteenths_ = worldSixteenths_.data();
         }
-        buildHostAccel(o.pairCull ? worldQuadrants_ : frame_.worldBoxes, accel, boxes_);
+        AccelOptions rebuilt = accel;  // the patch boxes' tree is built each frame (as on the GPU), never refitted
+        rebuilt.rebuild = Rebuild::EveryFrame;
+        buildHostAccel(o.pairCull ? worldQuadrants_ : frame_.worldBoxes, rebuilt, boxes_);
         boxesView_ = boxes_.view(accel);
     } else {
         // One object-space BLAS per VD mesh over its patches' boxes (again

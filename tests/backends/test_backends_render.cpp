@@ -1,8 +1,8 @@
 // What both backends must render alike, one typed test per subject (the CUDA
 // instance skips without a GPU): the furnace, bit-identical frames for the
-// same seed, the same image with every builder and traversal, instanced mode
-// showing the flat scene while options switch live, and the VD last bounce's
-// any-hit rays changing nothing.
+// same seed, the same image with every builder and traversal, refitted trees
+// following the animation, instanced mode showing the flat scene while
+// options switch live, and the VD last bounce's any-hit rays changing nothing.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -127,6 +127,52 @@ TYPED_TEST(BackendRender, EveryBuilderAndTraversalRendersTheSameImage) {
         size_t differ = 0;
         for (size_t i = 0; i < rad.size(); ++i) differ += std::fabs(rad[i] - ref[i]) > 1e-3f * (1 + ref[i]);
         EXPECT_LE(differ, rad.size() / 200) << v.name();
+    }
+}
+
+// accel.rebuild = refit follows the animation: a renderer that refits its
+// tree (built at the first frame) renders each later frame of the animated
+// scene as one that rebuilds every frame does, with every Morton-order
+// builder; on the GPU the later frames refit ("build/refit") and sort nothing.
+TYPED_TEST(BackendRender, RefitRendersTheFramesOfRebuilding) {
+    REQUIRE_BACKEND();
+    Scene s = test::onBackend<TypeParam>(test::animatedScene());
+    s.options.render.width = 48;
+    s.options.render.height = 32;
+    s.options.render.spp = 2;
+    s.options.render.threads = 2;
+    for (const char* builder : {"lbvh-karras", "lbvh-apetrei", "lbvh-skip", "hploc"}) {
+        s.options.set("accel.builder", builder);
+        s.options.set("accel.rebuild", "every-frame");
+        auto rebuilt = test::makeOn<TypeParam>(s);
+        s.options.set("accel.rebuild", "refit");
+        auto refitted = test::makeOn<TypeParam>(s);
+        uint64_t frame = 0;
+        for (float t : {0.0f, 0.4f, 0.9f}) {
+            std::vector<float> a, b;
+            rebuilt->renderFrame(t, frame, false);
+            rebuilt->readRadiance(a);
+            refitted->renderFrame(t, frame, false);
+            refitted->readRadiance(b);
+            ++frame;
+            ASSERT_EQ(a.size(), b.size());
+            ASSERT_GT(sum(a), 0.0);
+            size_t differ = 0;
+            for (size_t i = 0; i < a.size(); ++i) differ += std::fabs(a[i] - b[i]) > 1e-3f * (1 + a[i]);
+            EXPECT_LE(differ, a.size() / 200) << builder << " at t = " << t;
+        }
+        refitted->finish();
+        std::vector<FrameRecord> recs;
+        for (FrameRecord rec; refitted->popRecord(rec);) recs.push_back(rec);
+        ASSERT_EQ(recs.size(), 3u);
+        if (TypeParam::kind == Backend::Cuda) {
+            EXPECT_EQ(recs[0].stageMs("build/refit"), 0.0) << builder << ": the first frame builds";
+            EXPECT_GT(recs[0].stageMs("build/sort"), 0.0) << builder;
+            for (size_t k = 1; k < recs.size(); ++k) {
+                EXPECT_GT(recs[k].stageMs("build/refit"), 0.0) << builder << " frame " << k;
+                EXPECT_EQ(recs[k].stageMs("build/sort"), 0.0) << builder << " frame " << k;
+            }
+        }
     }
 }
 

@@ -12,6 +12,7 @@
 #include "lbvh_cases.h"
 #include "accel/bvh_validate.h"
 #include "check/hit_compare.h"
+#include "accel/host_accel.h"
 #include "accel/lbvh/lbvh_compare.h"
 #include "accel/lbvh/lbvh_gpu.h"
 #include "accel/lbvh/lbvh_host.h"
@@ -238,5 +239,50 @@ TEST(GpuLbvhVariants, MemoryFromTheCountMatchesTheBuildersBuffers) {
                 std::printf("lbvh %u %s %d bits: %.0f bytes, estimated %.0f\n", n, lbvhVariantName(v), bits, got, est);
                 EXPECT_NEAR(est, got, 0.05 * got + 65536) << n << " " << lbvhVariantName(v) << " " << bits;
             }
+    STRATA_CUDA_CHECK(cudaStreamDestroy(stream));
+}
+
+// accel.rebuild = refit on the GPU equals the CPU refit of the same tree
+// (accel/lbvh/refit.h, one code): built over one set of boxes, refitted to
+// another of the same count, node for node (H-PLOC: from the root), skip
+// links included; a second refit reuses the parent entries found by the first.
+TEST(GpuLbvhVariants, RefitEqualsTheCpuRefit) {
+    REQUIRE_GPU();
+    cudaStream_t stream;
+    STRATA_CUDA_CHECK(cudaStreamCreate(&stream));
+    for (uint32_t n : {1u, 2u, 17u, 5000u, 200000u})
+        for (LbvhVariant v : kVariants) {
+            const Mesh m = test::makeRandomTriangles(n, 0.02f, n + 3);
+            const std::vector<Aabb> a = test::boundsOf(m);
+            std::vector<Aabb> later = a;
+            for (size_t i = 0; i < later.size(); ++i) {  // each box moved its own way
+                Vec3 off{0.01f * float(i % 7), -0.02f * float(i % 5), 0.015f * float(i % 3)};
+                later[i] = Aabb{later[i].lo + off, later[i].hi + off};
+            }
+            DeviceBuffer<Aabb> dA, dB;
+            dA.upload(a, stream);
+            dB.upload(later, stream);
+            LbvhBuilder b;
+            const LbvhConfig config{v, 63};
+            b.build(config, dA.data(), n, LaunchContext{stream});
+            ASSERT_TRUE(b.canRefit(config, n));
+            EXPECT_FALSE(b.canRefit(config, n + 1));
+            b.refit(dB.data(), LaunchContext{stream});
+            b.refit(dB.data(), LaunchContext{stream});  // again: the same result
+            STRATA_CUDA_CHECK(cudaStreamSynchronize(stream));
+            LbvhCopy g = b.download();
+            AccelOptions o;
+            o.builder = builderOf(v);
+            o.rebuild = Rebuild::Refit;
+            HostAccel cpu;
+            buildHostAccel(a, o, cpu);
+            buildHostAccel(later, o, cpu);
+            LbvhHostResult ref;
+            ref.bvh = cpu.bvh;
+            ref.skipNodes = cpu.skipNodes;
+            EXPECT_EQ(differences(g, ref, v), "") << n << " " << lbvhVariantName(v);
+            BvhReport rep = validateBvh(HostBvh{g.nodes, g.primIndex, g.root}.view(), later);
+            EXPECT_TRUE(rep.ok) << n << " " << lbvhVariantName(v) << ": " << (rep.errors.empty() ? "" : rep.errors[0]);
+        }
     STRATA_CUDA_CHECK(cudaStreamDestroy(stream));
 }

@@ -33,8 +33,10 @@ STRATA_HD int32_t karrasParentEntry(int parent, bool right) { return int32_t(par
 // Karras 2012, Figure 4: for internal node i, find its range [first, last]
 // and split, and install its children: the children's parent entries (the
 // bottom-up pass writes node i whole, children and boxes).
+// Node 0, the root, has no parent: its entry is -1 (written by node 0's call).
 template <class Key>
 STRATA_HD void karrasInternalNode(const Key* keys, int n, int i, int32_t* parent) {
+    if (i == 0) parent[0] = -1;
     // Determine the direction of the range (+1 or -1).
     int dPlus = karrasDelta(keys, n, i, i + 1), dMinus = karrasDelta(keys, n, i, i - 1);
     int d = dPlus > dMinus ? 1 : -1;
@@ -63,7 +65,7 @@ STRATA_HD void karrasInternalNode(const Key* keys, int n, int i, int32_t* parent
 }
 
 // Karras 2012 §4, bottom-up bounding boxes: one thread per leaf walks towards
-// the root; at each internal node the first thread to arrive stops, the second
+// the root (the node whose parent entry is -1); at each internal node the first thread to arrive stops, the second
 // (whose sibling box is then complete) continues. The hand-over is Apetrei's
 // (node_io.h): a thread leaves its subtree (box, index, count) in its side of
 // the parent, votes with an atomic counter, and the second thread reads its
@@ -88,7 +90,7 @@ STRATA_HD void karrasBottomUp(int leaf, int n, const Aabb* primBounds, const uin
                                    : makeNode(box, index, count, sibling.box, sibling.index, sibling.count);
         storeNode(&nodes[p], node);
         box = merge(node.leftBox(), node.rightBox());
-        if (p == 0) return;
+        if (parent[p] < 0) return;  // the root (Karras's is node 0; a refit's, wherever its tree has it)
         child = p;
         index = p;
         count = 0;

@@ -4,10 +4,12 @@
 
 #include <vector>
 
+#include "accel/lbvh/apetrei.h"
 #include "accel/lbvh/apetrei_gpu.h"
 #include "accel/lbvh/hploc_gpu.h"
 #include "accel/lbvh/karras.h"
 #include "accel/lbvh/lbvh_memory.h"
+#include "accel/lbvh/refit.h"
 #include "gpu/block_reduce.cuh"
 #include "gpu/launch.cuh"
 #include "gpu/ordered_float.cuh"
@@ -63,6 +65,21 @@ __global__ void bottomUpKernel(const Aabb* bounds, uint32_t n, const uint32_t* s
     karrasBottomUp(int(i), int(n), bounds, sortedPrim, nodes, parent, visits);
 }
 
+// build/refit: node i's children's parent entries (the root's stays -1).
+__global__ void parentEntriesKernel(const BvhNode* nodes, uint32_t n, int32_t* parent) {
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n - 1) setParentEntries(nodes[i], int(i), int(n), parent);
+}
+
+// build/refit: lbvh-skip's skip-link boxes from the refitted nodes.
+__global__ void refitSkipKernel(const BvhNode* nodes, uint32_t count, const Aabb* primBounds, StacklessNode* skip) {
+    uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < count) refitSkipNode(int(k), nodes, primBounds, skip);
+}
+
+// build/refit of a one-primitive tree.
+__global__ void refitSingleLeafKernel(const Aabb* bounds, BvhNode* nodes) { setSingleLeafRoot(nodes[0], bounds[0]); }
+
 // A one-primitive tree: the root holds the leaf and an empty right child.
 __global__ void singleLeafKernel(const Aabb* bounds, BvhNode* nodes, uint32_t* sortedPrim) {
     nodes[0].setLeft(bounds[0], 0, 1);
@@ -79,6 +96,9 @@ void LbvhBuilder::build(const LbvhConfig& config, const Aabb* primBounds, uint32
     cudaStream_t stream = ctx.stream;
     n_ = n;
     variant_ = variant;
+    mortonBits_ = config.mortonBits;
+    built_ = n > 0;
+    parentsFound_ = variant == LbvhVariant::Karras && n > 1;  // its hierarchy pass writes them
     if (n == 0) return;
     const bool apetrei = variant != LbvhVariant::Karras;
     nodes_.resize(n > 1 ? n - 1 : 1);
@@ -179,6 +199,32 @@ void LbvhBuilder::build(const LbvhConfig& config, const Aabb* primBounds, uint32
            visits_.data());
 }
 
+bool LbvhBuilder::canRefit(const LbvhConfig& config, uint32_t n) const {
+    return built_ && n == n_ && config.variant == variant_ && config.mortonBits == mortonBits_;
+}
+
+void LbvhBuilder::refit(const Aabb* primBounds, const LaunchContext& ctx) {
+    StageScope s(ctx.timer, "build/refit");
+    const uint32_t n = n_;
+    if (n == 1) {
+        launch(ctx, "build/refit", {1, 1}, refitSingleLeafKernel, primBounds, nodes_.data());
+    } else {
+        parent_.resize(2 * size_t(n) - 1);
+        visits_.resize(n - 1);
+        if (!parentsFound_) {
+            STRATA_CUDA_CHECK(cudaMemsetAsync(parent_.data(), 0xff, parent_.bytes(), ctx.stream));  // all -1
+            launch(ctx, "build/refit", perItem(n - 1, kBlock), parentEntriesKernel, nodes_.data(), n, parent_.data());
+            parentsFound_ = true;
+        }
+        STRATA_CUDA_CHECK(cudaMemsetAsync(visits_.data(), 0, visits_.bytes(), ctx.stream));
+        launch(ctx, "build/refit", perItem(n, kBlock), bottomUpKernel, primBounds, n, sortedPrim_.data(), nodes_.data(),
+               parent_.data(), visits_.data());
+    }
+    if (variant_ == LbvhVariant::ApetreiSkip)
+        launch(ctx, "build/refit", perItem(2 * n - 1, kBlock), refitSkipKernel, nodes_.data(), 2 * n - 1, primBounds,
+               skipNodes_.data());
+}
+
 void LbvhBuilder::bottomUp(const Aabb* primBounds, const void* sortedKeys, bool wide, const LaunchContext& ctx) {
     LbvhSortedLeaves in{sortedKeys, wide, n_, primBounds, sortedPrim_.data()};
     if (variant_ == LbvhVariant::Apetrei)
@@ -202,7 +248,7 @@ BvhView LbvhBuilder::view(BvhTraversal traversal) const {
     BvhView v{nodes_.data(), sortedPrim_.data(), n_ > 1 ? n_ - 1 : (n_ ? 1u : 0u), n_};
     if (n_ == 0) return v;
     if (variant_ == LbvhVariant::Apetrei) v.rootIndex = root_.data();  // found during the pass
-    if (variant_ == LbvhVariant::Hploc) v.root = n_ > 1 ? n_ - 2 : 0;   // made last
+    if (variant_ == LbvhVariant::Hploc) v.root = n_ > 1 ? n_ - 2 : 0;  // made last
     if (variant_ == LbvhVariant::ApetreiSkip) {
         v.skipNodes = skipNodes_.data();
         v.numSkipNodes = 2 * n_ - 1;

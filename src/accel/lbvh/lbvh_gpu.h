@@ -12,6 +12,8 @@
 //                    (hierarchy and boxes), one thread per leaf;
 //                    hploc: the same climb, with PLOC merging per warp
 //   build/aabb       lbvh-karras: bottom-up boxes, one thread per leaf
+//   build/refit      refit() instead of a build: parent entries (once per
+//                    build, lbvh-karras has them), then the bottom-up boxes
 #pragma once
 
 #include <cuda_runtime.h>
@@ -44,6 +46,12 @@ class LbvhBuilder {
 public:
     // One box per primitive in, the tree out; the boxes stay the caller's.
     void build(const LbvhConfig& config, const Aabb* primBounds, uint32_t n, const LaunchContext& ctx);
+    // Whether the last build can be refitted to boxes of `config` and `n`
+    // (the same variant, Morton bits and count).
+    bool canRefit(const LbvhConfig& config, uint32_t n) const;
+    // accel.rebuild = refit: the last build's tree with every box recomputed
+    // from `primBounds` (accel/lbvh/refit.h), as stage "build/refit".
+    void refit(const Aabb* primBounds, const LaunchContext& ctx);
     // The last build, traced with `traversal` where it can be (stackless
     // needs the skip links of lbvh-skip; otherwise the stack traversal).
     BvhView view(BvhTraversal traversal = BvhTraversal::Stack) const;
@@ -62,6 +70,9 @@ private:
 
     uint32_t n_ = 0;
     LbvhVariant variant_ = LbvhVariant::Karras;
+    int mortonBits_ = 0;
+    bool built_ = false;
+    bool parentsFound_ = false;  // parent_ holds the last build's parent entries
     uint32_t sortLaunches_ = 0, sortLaunchesFor_ = 0;
     int sortBitsFor_ = 0;
     DeviceBuffer<BvhNode> nodes_;
