@@ -6,12 +6,31 @@
 
 namespace strata {
 
+namespace {
+
+// refit.h's SAH of a Morton-order tree (one primitive per leaf).
+float treeSah(const HostBvh& t) {
+    if (t.nodes.empty()) return 0;
+    double sum = 0;
+    for (const BvhNode& n : t.nodes) sum += sahTerms(n);
+    const float root = rootArea(t.nodes[t.root]);
+    return root > 0 ? float(sum / root) : 0.0f;
+}
+
+}  // namespace
+
 void buildHostAccel(const std::vector<Aabb>& primBounds, const AccelOptions& o, HostAccel& out) {
-    if (o.rebuild == Rebuild::Refit && out.refittable && out.builtWith == o.builder && out.builtBits == o.mortonBits &&
-        out.bvh.primIndex.size() == primBounds.size()) {
+    const bool refits = o.rebuild == Rebuild::Refit || o.rebuild == Rebuild::Auto;
+    const bool sameTree = out.refittable && out.builtWith == o.builder && out.builtBits == o.mortonBits &&
+                          out.bvh.primIndex.size() == primBounds.size();
+    const bool grown = o.rebuild == Rebuild::Auto && out.sahGrowth() > o.refitGrowth;
+    if (refits && sameTree && !grown) {
         refitHostAccel(primBounds, out);
+        out.sah = treeSah(out.bvh);
+        ++out.refits;
         return;
     }
+    out.refits = 0;
     out.builtWith = o.builder;
     out.builtBits = o.mortonBits;
     out.refittable = isLbvh(o.builder) && !primBounds.empty();
@@ -25,6 +44,7 @@ void buildHostAccel(const std::vector<Aabb>& primBounds, const AccelOptions& o, 
     out.bvh = std::move(r.bvh);
     out.skipNodes = std::move(r.skipNodes);
     out.parent = std::move(r.parent);  // Karras's; the others' are found at the first refit
+    out.builtSah = out.sah = treeSah(out.bvh);
 }
 
 void refitHostAccel(const std::vector<Aabb>& primBounds, HostAccel& a) {

@@ -20,6 +20,11 @@ struct HostAccel {
     int builtBits = 0;
     bool refittable = false;
     std::vector<int32_t> parent;
+    // accel.rebuild = auto: the SAH (refit.h's) when built and now, and the
+    // refits since the build.
+    float builtSah = 0, sah = 0;
+    uint32_t refits = 0;
+    float sahGrowth() const { return builtSah > 0 ? sah / builtSah - 1.0f : 0.0f; }
     // The BvhView to trace with: stackless only where skip links exist
     // (accel/lbvh/lbvh_variant.h: traversalOf).
     BvhView view(const AccelOptions& o) const;
@@ -28,7 +33,8 @@ struct HostAccel {
 
 // Builds the structure accel.builder names; with accel.rebuild = refit,
 // refits the last one instead where it was built by the same Morton-order
-// builder and Morton bits over as many primitives.
+// builder and Morton bits over as many primitives; with auto, too, unless
+// its SAH has grown past accel.refit_growth (then it builds anew).
 void buildHostAccel(const std::vector<Aabb>& primBounds, const AccelOptions& o, HostAccel& out);
 
 // Refits `a`'s tree to `primBounds` (same count as it was built over).

@@ -54,6 +54,16 @@ void Viewer::panel() {
         // The kd-tree builders' switches: their own group, shown when the
         // kd-tree is built (kdTreeWidgets shows those the backend honours).
         changed |= optionWidgets(next, "accel.", kdSwitchKeys(), absent);
+        if (options_.accel.rebuild == Rebuild::Refit || options_.accel.rebuild == Rebuild::Auto) {
+            const RefitStatus r = renderer_->refitStatus();
+            if (options_.accel.rebuild == Rebuild::Auto)
+                ImGui::TextWrapped(
+                    "refitted %u frames since the build; SAH %+.1f%% of the built tree's (rebuilds past "
+                    "%+.0f%%)",
+                    r.refits, 100.0 * r.sahGrowth, 100.0 * options_.accel.refitGrowth);
+            else
+                ImGui::TextWrapped("refits since the build: %u", r.refits);
+        }
         if (options_.accel.builder != Builder::KdTree)
             disabledNote("kd-tree switches ([A]-[E], strata's): with accel.builder = kdtree");
         else if (ImGui::TreeNodeEx("kd-tree switches", ImGuiTreeNodeFlags_DefaultOpen)) {

@@ -32,7 +32,7 @@ const std::vector<std::string> kBackendNames = {"cuda", "cpu"};
 const std::vector<std::string> kBuilderNames = {"lbvh-karras", "lbvh-apetrei", "lbvh-skip", "hploc", "cpu-sah", "kdtree"};
 const std::vector<std::string> kTraversalNames = {"stack", "stackless"};
 const std::vector<std::string> kModeNames = {"flat", "instanced"};
-const std::vector<std::string> kRebuildNames = {"every-frame", "animated", "refit"};
+const std::vector<std::string> kRebuildNames = {"every-frame", "animated", "refit", "auto"};
 const std::vector<std::string> kKdSmallNames = {"zhou", "subtree"};
 const std::vector<std::string> kKdLargeSplitNames = {"median", "sah"};
 const std::vector<std::string> kVdModeNames = {"direct", "pretess", "off"};
@@ -174,8 +174,14 @@ const std::vector<Field>& fields() {
         choiceField(
             {"accel.rebuild", OptionKind::String,
              "every-frame: animate and rebuild each frame; animated: only when scene time or a build option changed; "
-             "refit: animate each frame and refit the last tree's boxes (a Morton-order builder in flat mode)"},
+             "refit: animate each frame and refit the last tree's boxes (a Morton-order builder in flat mode); auto: "
+             "refit, and rebuild once the SAH has grown by accel.refit_growth"},
             kRebuildNames, +[](Options & o) -> auto& { return o.accel.rebuild; }),
+        {{"accel.refit_growth", OptionKind::Float,
+          "accel.rebuild = auto: rebuild once the refitted tree's SAH exceeds the built tree's by this fraction "
+          "(0.2: 20%)",
+          {}},
+         [](Options& o) -> void* { return &o.accel.refitGrowth; }},
         kdSwitchField({"accel.kd_a",
                        OptionKind::Bool,
                        "[A] LNS1 triangle sorting: per-block atomics",
@@ -415,6 +421,7 @@ void Options::set(const std::string& key, const std::string& value) {
             if (key == "animation.start_time") checkRange(key, v, -1e9, 1e9);
             if (key == "render.exposure") checkRange(key, v, -64, 64);
             if (key == "vd.lod_bias") checkRange(key, v, -8, 8);
+            if (key == "accel.refit_growth") checkRange(key, v, 0, 100);
             *static_cast<float*>(p) = static_cast<float>(v);
             return;
         }
@@ -474,13 +481,14 @@ std::vector<Unavailable> Options::unavailable() const {
     // Refitting moves a tree's boxes and keeps its shape: the flat BVHs of the
     // Morton-order builders (one primitive per leaf).
     const char* refitNeeds =
-        "accel.rebuild = 'refit' keeps a BVH's tree and refits its boxes: it needs a Morton-order builder "
+        "accel.rebuild = 'refit' or 'auto' keeps a BVH's tree and refits its boxes: it needs a Morton-order builder "
         "(lbvh-karras, lbvh-apetrei, lbvh-skip, hploc) in flat mode";
     if (!isLbvh(accel.builder) || accel.mode == AccelMode::Instanced)
-        out.push_back({"accel.rebuild", "refit",
-                       std::string(refitNeeds) + ", got accel.builder = '" + name(accel.builder) +
-                           "', accel.mode = '" + name(accel.mode) + "'"});
-    if (accel.rebuild == Rebuild::Refit) {
+        for (const char* r : {"refit", "auto"})
+            out.push_back({"accel.rebuild", r,
+                           std::string(refitNeeds) + ", got accel.builder = '" + name(accel.builder) +
+                               "', accel.mode = '" + name(accel.mode) + "'"});
+    if (accel.rebuild == Rebuild::Refit || accel.rebuild == Rebuild::Auto) {
         for (const char* b : {"cpu-sah", "kdtree"}) out.push_back({"accel.builder", b, refitNeeds});
         out.push_back({"accel.mode", "instanced", refitNeeds});
     }
@@ -507,6 +515,8 @@ std::vector<std::string> Options::inert() const {
     note(!gpuKd && accel.kdSnsCompact != d.kdSnsCompact, "accel.kd_sns_compact", why);
     note(!gpuKd && accel.kdSmall != d.kdSmall, "accel.kd_small", why);
     note(!kd && accel.kdLargeSplit != d.kdLargeSplit, "accel.kd_large_split", why);
+    note(accel.rebuild != Rebuild::Auto && accel.refitGrowth != d.refitGrowth, "accel.refit_growth",
+         "it sets when accel.rebuild = 'auto' rebuilds");
     note(!kd && accel.kdClipLeaves != d.kdClipLeaves, "accel.kd_clip_leaves", why);  // both kd builders clip  // both kd builders split so
     return out;
 }
@@ -519,7 +529,7 @@ void Options::check() const {
 
 bool AccelOptions::operator==(const AccelOptions& o) const {
     return builder == o.builder && traversal == o.traversal && mortonBits == o.mortonBits && mode == o.mode &&
-           rebuild == o.rebuild && kdOpts == o.kdOpts && kdLookahead == o.kdLookahead &&
+           rebuild == o.rebuild && refitGrowth == o.refitGrowth && kdOpts == o.kdOpts && kdLookahead == o.kdLookahead &&
            kdSnsCompact == o.kdSnsCompact && kdSmall == o.kdSmall && kdLargeSplit == o.kdLargeSplit &&
            kdClipLeaves == o.kdClipLeaves;
 }

@@ -21,7 +21,7 @@ enum class Backend : uint8_t { Cuda, Cpu };
 enum class Builder : uint8_t { LbvhKarras, LbvhApetrei, LbvhSkip, Hploc, CpuSah, KdTree };
 enum class Traversal : uint8_t { Stack, Stackless };
 enum class AccelMode : uint8_t { Flat, Instanced };
-enum class Rebuild : uint8_t { EveryFrame, Animated, Refit };
+enum class Rebuild : uint8_t { EveryFrame, Animated, Refit, Auto };
 enum class KdSmall : uint8_t { Zhou, Subtree };
 enum class KdLargeSplit : uint8_t { Median, Sah };
 enum class VdMode : uint8_t { Direct, Pretess, Off };
@@ -77,7 +77,10 @@ struct AccelOptions {
     // build (a paused scene keeps its structure); refit: animate each frame
     // and refit the last tree's boxes (a new tree only when the builder, the
     // Morton bits or the primitive count changed; Morton builders, flat mode).
+    // auto: refit, and rebuild once the refitted tree's SAH has grown past
+    // (1 + refitGrowth) times the SAH it had when it was built.
     Rebuild rebuild = Rebuild::EveryFrame;
+    float refitGrowth = 0.2f;
     // Kd-tree build optimizations of Chang et al. (Table 13.1): accel.kd_a .. kd_e.
     KdOpts kdOpts;
     // strata's, not the chapter's: the GPU kd builder's host enqueues two

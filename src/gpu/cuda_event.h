@@ -22,6 +22,14 @@ public:
     }
     // Waits on the host for the work recorded before record().
     void synchronize() const { STRATA_CUDA_CHECK(cudaEventSynchronize(e_)); }
+    // Whether the work recorded before record() is done (never waits).
+    bool done() const {
+        if (!e_) return true;
+        const cudaError_t e = cudaEventQuery(e_);
+        if (e == cudaErrorNotReady) return false;
+        STRATA_CUDA_CHECK(e);
+        return true;
+    }
 
 private:
     cudaEvent_t e_ = nullptr;

@@ -159,6 +159,7 @@ public:
         return flat_.tris.size() * (sizeof(Tri) + 4 + 4) + flat_.uv.size() * sizeof(Vec2) +
                (pos_.size() + nrm_.size()) * sizeof(Vec3) + bounds_.size() * sizeof(Aabb) + vdGeometryBytes();
     }
+    RefitStatus refitStatus() const override { return RefitStatus{accel_.refits, accel_.sahGrowth()}; }
     size_t accelBytes() const override {
         return accel_.bytes() + kd_.nodes.size() * sizeof(KdNode) + kd_.primIndex.size() * 4 +
                instanced_.memoryBytes() + vd_.memoryBytes();

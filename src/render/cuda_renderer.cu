@@ -191,6 +191,7 @@ public:
 
     size_t geometryBytes() const override { return gpu_->geometryBytes() + (vd_ ? vd_->geometryBytes() : 0); }
     size_t accelBytes() const override { return structures_.memoryBytes() + (vd_ ? vd_->memoryBytes() : 0); }
+    RefitStatus refitStatus() const override { return structures_.refitStatus(); }
     size_t vdPairBytes() const override { return vd_ ? vd_->pairBytes() : 0; }
     size_t vdBytes() const override { return vd_ ? vd_->geometryBytes() + vd_->memoryBytes() : 0; }
     uint32_t vdBottomBlocks() const override { return vd_ ? vd_->workBlocks() : RendererBase::vdBottomBlocks(); }

@@ -17,10 +17,15 @@ void GpuStructures::build(const Scene& scene, const FlatScene& flat, GpuScene& g
         instanced_->build(t, o, ctx);
     } else {
         const LbvhConfig config{lbvhVariantOf(o), o.mortonBits};
-        if (o.rebuild == Rebuild::Refit && lbvh_.canRefit(config, gpu.numTris()))
+        const bool refits = o.rebuild == Rebuild::Refit || o.rebuild == Rebuild::Auto;
+        const bool auto_ = o.rebuild == Rebuild::Auto;
+        const float growth = auto_ ? lbvh_.sahGrowth() : 0.0f;
+        if (refits && lbvh_.canRefit(config, gpu.numTris()) && !(auto_ && growth > o.refitGrowth))
             lbvh_.refit(gpu.bounds(), ctx);
         else
             lbvh_.build(config, gpu.bounds(), gpu.numTris(), ctx);
+        if (auto_) lbvh_.measureSah(ctx);  // read a frame or so later
+        refit_ = RefitStatus{lbvh_.refitsSinceBuild(), lbvh_.refitsSinceBuild() ? growth : 0.0f};
     }
 }
 

@@ -11,6 +11,7 @@
 #include "accel/lbvh/lbvh_gpu.h"
 #include "render/gpu_scene.h"
 #include "render/instanced_gpu.h"
+#include "render/renderer.h"
 
 namespace strata {
 
@@ -25,8 +26,11 @@ public:
     const LbvhBuilder& lbvh() const { return lbvh_; }
     const KdGpuBuilder& kd() const { return kd_; }
     size_t memoryBytes() const;
+    // accel.rebuild = refit | auto: the flat tree's refits and SAH growth.
+    RefitStatus refitStatus() const { return refit_; }
 
 private:
+    RefitStatus refit_;
     LbvhBuilder lbvh_;
     KdGpuBuilder kd_;
     std::unique_ptr<InstancedGpu> instanced_;  // made when accel.mode is first instanced

@@ -16,6 +16,12 @@
 
 namespace strata {
 
+// accel.rebuild = refit | auto: where the refitted tree stands.
+struct RefitStatus {
+    uint32_t refits = 0;  // frames refitted since the tree was built
+    float sahGrowth = 0;  // auto: its SAH over the built tree's, minus 1 (a frame late on the GPU)
+};
+
 class Renderer {
 public:
     virtual ~Renderer() = default;
@@ -36,6 +42,7 @@ public:
     virtual size_t triangleCount() const = 0;      // over instances, the quads as vd.mode makes them
     virtual size_t geometryBytes() const { return 0; }
     virtual size_t accelBytes() const { return 0; }
+    virtual RefitStatus refitStatus() const { return {}; }
     // vd.mode direct: the (patch, ray) pair buffers (transient, sized by the
     // image, not the scene) and the pairs resolved so far.
     virtual size_t vdPairBytes() const { return 0; }

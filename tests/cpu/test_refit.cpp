@@ -166,3 +166,39 @@ TEST(Refit, OptionsRefuseItWhereItCannotApply) {
     ok.set("accel.rebuild", "refit");
     EXPECT_NO_THROW(ok.check());
 }
+
+// accel.rebuild = auto: refits while the SAH has grown by at most
+// accel.refit_growth over the built tree's, then builds anew (the growth
+// back to 0); with a large threshold it never rebuilds.
+TEST(Refit, AutoRebuildsOnceTheSahHasGrown) {
+    const Mesh m = test::makeRandomTriangles(3000, 0.01f, 12);
+    for (float threshold : {0.05f, 100.0f}) {
+        AccelOptions o = refitOptions(Builder::Hploc);
+        o.rebuild = Rebuild::Auto;
+        o.refitGrowth = threshold;
+        HostAccel a;
+        buildHostAccel(test::boundsOf(m), o, a);
+        EXPECT_GT(a.builtSah, 0.0f);
+        int rebuilds = 0;
+        float grown = 0;
+        for (int frame = 1; frame <= 12; ++frame) {
+            const uint32_t before = a.refits;
+            buildHostAccel(test::boundsOf(deformed(m, 0.01f * float(frame), 40 + frame)), o, a);
+            if (a.refits == 0) {
+                ++rebuilds;
+                EXPECT_GT(grown, threshold) << "frame " << frame << ": rebuilt before the SAH grew past it";
+                EXPECT_FLOAT_EQ(a.sahGrowth(), 0.0f);
+            } else {
+                EXPECT_EQ(a.refits, before + 1);
+                EXPECT_LE(grown, threshold) << "frame " << frame << ": refitted past the threshold";
+            }
+            grown = a.sahGrowth();
+        }
+        if (threshold < 1) {
+            EXPECT_GT(rebuilds, 0) << "the deformation grows the SAH past 5%";
+        } else {
+            EXPECT_EQ(rebuilds, 0);
+            EXPECT_GT(grown, 0.05f);
+        }
+    }
+}

@@ -77,6 +77,17 @@ __global__ void refitSkipKernel(const BvhNode* nodes, uint32_t count, const Aabb
     if (k < count) refitSkipNode(int(k), nodes, primBounds, skip);
 }
 
+// accel.rebuild = auto: the tree's SAH terms summed (out[0]) and the root's
+// area (out[1]); out[0] is 0 on entry.
+__global__ void sahKernel(const BvhNode* nodes, uint32_t count, const uint32_t* rootIndex, uint32_t root, float* out) {
+    float sum = 0;
+    for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += gridDim.x * blockDim.x)
+        sum += sahTerms(nodes[i]);
+    for (int d = 16; d >= 1; d >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, d);
+    if ((threadIdx.x & 31) == 0) atomicAdd(&out[0], sum);
+    if (blockIdx.x == 0 && threadIdx.x == 0) out[1] = rootArea(nodes[rootIndex ? *rootIndex : root]);
+}
+
 // build/refit of a one-primitive tree.
 __global__ void refitSingleLeafKernel(const Aabb* bounds, BvhNode* nodes) { setSingleLeafRoot(nodes[0], bounds[0]); }
 
@@ -98,6 +109,9 @@ void LbvhBuilder::build(const LbvhConfig& config, const Aabb* primBounds, uint32
     variant_ = variant;
     mortonBits_ = config.mortonBits;
     built_ = n > 0;
+    refits_ = 0;
+    ++builds_;
+    haveBuiltSah_ = false;
     parentsFound_ = variant == LbvhVariant::Karras && n > 1;  // its hierarchy pass writes them
     if (n == 0) return;
     const bool apetrei = variant != LbvhVariant::Karras;
@@ -206,6 +220,7 @@ bool LbvhBuilder::canRefit(const LbvhConfig& config, uint32_t n) const {
 void LbvhBuilder::refit(const Aabb* primBounds, const LaunchContext& ctx) {
     StageScope s(ctx.timer, "build/refit");
     const uint32_t n = n_;
+    ++refits_;
     if (n == 1) {
         launch(ctx, "build/refit", {1, 1}, refitSingleLeafKernel, primBounds, nodes_.data());
     } else {
@@ -223,6 +238,39 @@ void LbvhBuilder::refit(const Aabb* primBounds, const LaunchContext& ctx) {
     if (variant_ == LbvhVariant::ApetreiSkip)
         launch(ctx, "build/refit", perItem(2 * n - 1, kBlock), refitSkipKernel, nodes_.data(), 2 * n - 1, primBounds,
                skipNodes_.data());
+}
+
+void LbvhBuilder::collectSah() {
+    if (!sahPending_ || !sahDone_.done()) return;
+    sahPending_ = false;
+    if (sahOfBuild_ != builds_ || !(sahHost_.data()[1] > 0)) return;  // a tree since rebuilt, or no area
+    const float sah = sahHost_.data()[0] / sahHost_.data()[1];
+    if (!haveBuiltSah_) {
+        builtSah_ = sah;
+        haveBuiltSah_ = true;
+    }
+    sah_ = sah;
+}
+
+void LbvhBuilder::measureSah(const LaunchContext& ctx) {
+    collectSah();
+    if (sahPending_ || !built_) return;  // one measurement in flight at a time
+    sahDevice_.resize(2);
+    sahHost_.resize(2);
+    const BvhView v = view();
+    STRATA_CUDA_CHECK(cudaMemsetAsync(sahDevice_.data(), 0, sizeof(float), ctx.stream));
+    const uint32_t grid = std::min<uint32_t>(blocks(v.numNodes), 264);
+    launch(ctx, "build/refit", {grid, kBlock}, sahKernel, v.nodes, v.numNodes, v.rootIndex, v.root, sahDevice_.data());
+    STRATA_CUDA_CHECK(
+        cudaMemcpyAsync(sahHost_.data(), sahDevice_.data(), 2 * sizeof(float), cudaMemcpyDeviceToHost, ctx.stream));
+    sahDone_.record(ctx.stream);
+    sahPending_ = true;
+    sahOfBuild_ = builds_;
+}
+
+float LbvhBuilder::sahGrowth() {
+    collectSah();
+    return haveBuiltSah_ && builtSah_ > 0 ? sah_ / builtSah_ - 1.0f : 0.0f;
 }
 
 void LbvhBuilder::bottomUp(const Aabb* primBounds, const void* sortedKeys, bool wide, const LaunchContext& ctx) {

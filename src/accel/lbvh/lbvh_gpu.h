@@ -23,7 +23,9 @@
 
 #include "accel/bvh.h"
 #include "accel/lbvh/lbvh_variant.h"
+#include "gpu/cuda_event.h"
 #include "gpu/device_buffer.h"
+#include "gpu/pinned_buffer.h"
 #include "gpu/launch_context.h"
 
 namespace strata {
@@ -52,6 +54,13 @@ public:
     // accel.rebuild = refit: the last build's tree with every box recomputed
     // from `primBounds` (accel/lbvh/refit.h), as stage "build/refit".
     void refit(const Aabb* primBounds, const LaunchContext& ctx);
+    // accel.rebuild = auto: measures the tree's SAH (accel/lbvh/refit.h) on
+    // the stream, read back without waiting: sahGrowth() is the latest
+    // measurement over the first one after the last build, minus 1 (0 until
+    // both are known; a frame or so late).
+    void measureSah(const LaunchContext& ctx);
+    float sahGrowth();
+    uint32_t refitsSinceBuild() const { return refits_; }
     // The last build, traced with `traversal` where it can be (stackless
     // needs the skip links of lbvh-skip; otherwise the stack traversal).
     BvhView view(BvhTraversal traversal = BvhTraversal::Stack) const;
@@ -73,6 +82,16 @@ private:
     int mortonBits_ = 0;
     bool built_ = false;
     bool parentsFound_ = false;  // parent_ holds the last build's parent entries
+    uint32_t refits_ = 0;
+    // SAH measurements: sum and root area on the device, copied to pinned
+    // memory; one in flight, tagged with the build it measured.
+    void collectSah();
+    DeviceBuffer<float> sahDevice_;
+    PinnedBuffer<float> sahHost_;
+    CudaEvent sahDone_;
+    bool sahPending_ = false, haveBuiltSah_ = false;
+    uint64_t builds_ = 0, sahOfBuild_ = 0;
+    float builtSah_ = 0, sah_ = 0;
     uint32_t sortLaunches_ = 0, sortLaunchesFor_ = 0;
     int sortBitsFor_ = 0;
     DeviceBuffer<BvhNode> nodes_;

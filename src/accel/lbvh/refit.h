@@ -38,4 +38,13 @@ STRATA_HD void refitSkipNode(int k, const BvhNode* nodes, const Aabb* primBounds
     storeNode(&skip[k], s);
 }
 
+// accel.rebuild = auto: node i's share of the tree's SAH (C_t = C_i = 1, as
+// bvh_validate.h's sahCost): its children's areas, a leaf's times its count.
+// The sum over all nodes, over the root's area, is the SAH the policy watches.
+STRATA_HD float sahTerms(const BvhNode& n) {
+    return n.leftBox().area() * float(n.leftCount > 0 ? n.leftCount : 1) +
+           n.rightBox().area() * float(n.rightCount > 0 ? n.rightCount : 1);
+}
+STRATA_HD float rootArea(const BvhNode& root) { return merge(root.leftBox(), root.rightBox()).area(); }
+
 }  // namespace strata
