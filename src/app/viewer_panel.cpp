@@ -58,7 +58,7 @@ void Viewer::panel() {
             const RefitStatus r = renderer_->refitStatus();
             if (options_.accel.rebuild == Rebuild::Auto)
                 ImGui::TextWrapped(
-                    "refitted %u frames since the build; SAH %+.1f%% of the built tree's (rebuilds past "
+                    "refits since the build: %u; SAH %+.1f%% against the built tree's (rebuilds past "
                     "%+.0f%%)",
                     r.refits, 100.0 * r.sahGrowth, 100.0 * options_.accel.refitGrowth);
             else
