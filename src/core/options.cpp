@@ -179,7 +179,7 @@ const std::vector<Field>& fields() {
             kRebuildNames, +[](Options & o) -> auto& { return o.accel.rebuild; }),
         {{"accel.refit_growth", OptionKind::Float,
           "accel.rebuild = auto: rebuild once the refitted tree's SAH exceeds the built tree's by this fraction "
-          "(0.2: 20%)",
+          "(0.02: 2%)",
           {}},
          [](Options& o) -> void* { return &o.accel.refitGrowth; }},
         kdSwitchField({"accel.kd_a",

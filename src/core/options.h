@@ -80,7 +80,7 @@ struct AccelOptions {
     // auto: refit, and rebuild once the refitted tree's SAH has grown past
     // (1 + refitGrowth) times the SAH it had when it was built.
     Rebuild rebuild = Rebuild::EveryFrame;
-    float refitGrowth = 0.2f;
+    float refitGrowth = 0.02f;
     // Kd-tree build optimizations of Chang et al. (Table 13.1): accel.kd_a .. kd_e.
     KdOpts kdOpts;
     // strata's, not the chapter's: the GPU kd builder's host enqueues two
