@@ -26,8 +26,11 @@ void buildHostAccel(const std::vector<Aabb>& primBounds, const AccelOptions& o, 
     const bool grown = o.rebuild == Rebuild::Auto && out.sahGrowth() > o.refitGrowth;
     if (refits && sameTree && !grown) {
         refitHostAccel(primBounds, out);
-        out.sah = treeSah(out.bvh);
         ++out.refits;
+        if (o.rebuild == Rebuild::Auto) {  // only auto reads the SAH (a tree refitted before: its baseline now)
+            out.sah = treeSah(out.bvh);
+            if (out.builtSah <= 0) out.builtSah = out.sah;
+        }
         return;
     }
     out.refits = 0;
@@ -44,7 +47,7 @@ void buildHostAccel(const std::vector<Aabb>& primBounds, const AccelOptions& o, 
     out.bvh = std::move(r.bvh);
     out.skipNodes = std::move(r.skipNodes);
     out.parent = std::move(r.parent);  // Karras's; the others' are found at the first refit
-    out.builtSah = out.sah = treeSah(out.bvh);
+    out.builtSah = out.sah = o.rebuild == Rebuild::Auto ? treeSah(out.bvh) : 0.0f;
 }
 
 void refitHostAccel(const std::vector<Aabb>& primBounds, HostAccel& a) {
