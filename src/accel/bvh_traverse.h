@@ -59,9 +59,14 @@ STRATA_HD Vec3 safeInverse(Vec3 d) {
             1.0f / (fabsf(d.z) > eps ? d.z : copysignf(eps, d.z))};
 }
 
+// What one ray's traversal did (a null pointer counts nothing, and the
+// compiler removes the counting). view.heatmap and validate show them.
 struct TraversalStats {
-    uint32_t nodesVisited = 0;
+    uint32_t nodesVisited = 0;  // node records read (a kd leaf, a BVH inner node with its two child boxes)
     uint32_t primsTested = 0;
+    // Backtracking steps: the walk resumed at a node that is no child of the
+    // last one (a stack pop; over skip links, a move to a skip target).
+    uint32_t steps = 0;
     bool stackOverflow = false;  // the fast path's stack was too small for this ray
     uint32_t deepRestarts = 0;   // restarts with the kBvhDeepStackSize stack
     uint32_t scanRestarts = 0;   // restarts as a scan of every leaf entry
@@ -125,6 +130,7 @@ STRATA_HD bool traverseWithStack(const BvhView& bvh, const Ray& ray, Vec3 invDir
         } else {
             if (sp == 0) return true;
             node = stack[--sp];
+            if (stats) stats->steps++;
         }
     }
 }

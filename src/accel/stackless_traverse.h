@@ -61,11 +61,13 @@ STRATA_HD uint32_t traverseStackless(const StacklessNode* nodes, uint32_t numNod
                     if (AnyHit) return hitPrim;
                 }
                 node = n.skip;  // line 6
+                if (stats && node != kSkipSentinel) stats->steps++;
             } else {
                 node = n.left;  // line 8
             }
         } else {
             node = n.skip;  // line 10
+            if (stats && node != kSkipSentinel) stats->steps++;
         }
     } while (node != kSkipSentinel);  // line 11: "until N = ♦"
     return hitPrim;

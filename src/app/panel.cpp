@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "app/panel_layout.h"
@@ -34,7 +35,8 @@ bool optionWidget(Options& o, const OptionInfo& info, std::string label,
         }
         case OptionKind::Float: {
             float v = float(std::atof(value.c_str()));
-            if (ImGui::DragFloat(label.c_str(), &v, 0.05f)) next = std::to_string(v);
+            // Drag steps of 1% of the value (0.05 near zero): exposures and heatmap scales alike.
+            if (ImGui::DragFloat(label.c_str(), &v, std::max(0.05f, std::fabs(v) * 0.01f))) next = std::to_string(v);
             break;
         }
         case OptionKind::String: {

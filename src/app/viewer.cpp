@@ -374,6 +374,7 @@ int Viewer::run() {
             addDisplayStages(rec);
             overlay_.add(rec, displayMs_, wallFps_);
             recorder_.add(rec, optionsOfFrame(rec.frame));
+            lastRecord_ = rec;
         }
         overlay_.draw(renderer_->stageNames(), renderer_->deviceDisplay());
 

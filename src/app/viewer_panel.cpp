@@ -6,9 +6,13 @@
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
+#include <algorithm>
+
 #include "app/panel_layout.h"
 #include "app/viewer_state.h"
+#include "core/error.h"
 #include "core/output_file.h"
+#include "render/heatmap.h"
 #include "render/vd_memory.h"
 #include "scene/keyframes.h"
 
@@ -20,6 +24,38 @@ void errorText(const std::string& msg) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.4f, 0.3f, 1));
     ImGui::TextWrapped("%s", msg.c_str());
     ImGui::PopStyleColor();
+}
+
+// view.heatmap: its options, the colour scale with its counts, and the
+// newest frame's counts per camera ray.
+void Viewer::viewWidgets(Options& next, bool& changed) {
+    const ViewOptions& v = options_.view;
+    changed |= optionWidgets(next, "view.", v.heatmap == Heatmap::Off ? std::vector<std::string>{"view.heatmap_max"}
+                                                                       : std::vector<std::string>{});
+    if (v.heatmap == Heatmap::Off) return;
+    const float top = heatmapScaleOf(v.heatmap, v.heatmapMax);
+    // The scale: 0 .. top, then the fade to white up to twice the top.
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const float width = std::max(ImGui::GetContentRegionAvail().x, 60.0f), height = ImGui::GetFrameHeight() * 0.6f;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const int steps = 64;
+    for (int i = 0; i < steps; ++i) {
+        const uint32_t c = heatColor(2.0f * top * (i + 0.5f) / steps, top);  // RGBA8 is ImGui's ABGR order
+        dl->AddRectFilled(ImVec2(at.x + width * i / steps, at.y), ImVec2(at.x + width * (i + 1) / steps, at.y + height),
+                          c);
+    }
+    ImGui::Dummy(ImVec2(width, height));
+    ImGui::Text("0");
+    ImGui::SameLine(width * 0.5f);
+    ImGui::Text("%g", top);
+    ImGui::SameLine(std::max(width - ImGui::CalcTextSize("x2").x - 20.0f, width * 0.55f));
+    ImGui::Text("%g+", 2 * top);
+    const double rays = double(options_.render.width) * options_.render.height;
+    if (lastRecord_.heatNodes + lastRecord_.heatTriangles > 0 && rays > 0)
+        ImGui::TextWrapped("per camera ray: %.1f nodes, %.1f triangles, %.1f steps (frame %llu)",
+                           lastRecord_.heatNodes / rays, lastRecord_.heatTriangles / rays, lastRecord_.heatSteps / rays,
+                           static_cast<unsigned long long>(lastRecord_.frame));
+    if (sceneHasQuads_ && options_.vd.mode == VdMode::Direct) disabledNote("VD patches are not counted");
 }
 
 void Viewer::panel() {
@@ -64,6 +100,21 @@ void Viewer::panel() {
             else
                 ImGui::TextWrapped("refits since the build: %u", r.refits);
         }
+        // The tree's quality on demand: the GPU's tree is copied back (a stall
+        // of a few milliseconds, kept out of the frames' stages).
+        if (ImGui::Button("Measure tree")) {
+            try {
+                tree_ = renderer_->treeQuality();
+                treeFrame_ = frame_;
+                treeNote_ = tree_.measured() ? tree_.summary() : "instanced mode: strata-cli validate reports each level";
+            } catch (const Error& e) {
+                treeNote_ = e.what();
+            }
+        }
+        if (!treeNote_.empty()) {
+            ImGui::SameLine();
+            ImGui::TextWrapped("frame %llu: %s", static_cast<unsigned long long>(treeFrame_), treeNote_.c_str());
+        }
         if (options_.accel.builder != Builder::KdTree)
             disabledNote("kd-tree switches ([A]-[E], strata's): with accel.builder = kdtree");
         else if (ImGui::TreeNodeEx("kd-tree switches", ImGuiTreeNodeFlags_DefaultOpen)) {
@@ -71,6 +122,7 @@ void Viewer::panel() {
             ImGui::TreePop();
         }
     }
+    if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) viewWidgets(next, changed);
     if (sceneHasQuads_ && ImGui::CollapsingHeader("VD patches", ImGuiTreeNodeFlags_DefaultOpen)) {
         // vd.mode / vd.max_level make a new renderer (the geometry changes);
         // lod_bias and freeze_lod act on the next frame.

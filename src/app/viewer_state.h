@@ -50,6 +50,7 @@ private:
     bool loadScene(const std::string& path, std::string& error);
     void applyOptions(const Options& o, bool resetImage);
     void panel();
+    void viewWidgets(Options& next, bool& changed);
     void handleKeys();
     std::string keyLabel(KeyAction a) const;
     void shutdown();
@@ -76,6 +77,10 @@ private:
     bool cameraOverride_ = false;
     Views views_;
     TimingOverlay overlay_;
+    FrameRecord lastRecord_;  // the newest frame's record (the heatmap's totals)
+    TreeQuality tree_;        // the panel's "Measure tree", at frame treeFrame_
+    uint64_t treeFrame_ = 0;
+    std::string treeNote_;
     Recorder recorder_;
     KeyLatch keyLatch_;  // GLFW key presses since the last frame (handleKeys)
     std::string outputDir_;  // screenshots and recordings (--output-dir, output.folder; empty: working dir)

@@ -103,6 +103,9 @@ std::function<int()> addBenchCommand(CLI::App& app) {
                 "structure)\n",
                 describeVdMemory(r->vdMemory()).c_str());
         }
+        // The last timed frame's tree as the renderer holds it.
+        if (const TreeQuality t = r->treeQuality(); t.measured())
+            std::printf("tree:                %s\n", t.summary().c_str());
         if (o.accel.builder == Builder::KdTree && o.accel.mode == AccelMode::Flat) {
             // Is the tree being timed a good one? The last frame's, built again.
             const float last = o.animation.startTime + (o.animation.play ? float(total - 1) / o.animation.fps : 0.0f);

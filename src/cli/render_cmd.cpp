@@ -9,6 +9,7 @@
 #include "cli/common.h"
 #include "core/error.h"
 #include "core/output_file.h"
+#include "render/heatmap.h"
 #include "render/frame_csv.h"
 #include "scene/image_io.h"
 
@@ -60,16 +61,26 @@ std::function<int()> addRenderCommand(CLI::App& app) {
                      o.render.bounces, a->frames, r->name().c_str());
         std::string csv = csvHeader(r->stageNames());
         Progress progress("rendering frame");
-        FrameRecord rec;
+        FrameRecord rec, last;
         for (int f = 0; f < a->frames; ++f) {
             float t = o.animation.startTime + (o.animation.play ? float(f) / o.animation.fps : 0.0f);
             r->renderFrame(t, uint64_t(f));
-            while (r->popRecord(rec)) csv += csvRow(rec, o);
+            for (; r->popRecord(rec); last = rec) csv += csvRow(rec, o);
             progress.update(uint64_t(f + 1), uint64_t(a->frames));
         }
         progress.finish();
         r->finish();
-        while (r->popRecord(rec)) csv += csvRow(rec, o);
+        for (; r->popRecord(rec); last = rec) csv += csvRow(rec, o);
+        if (o.view.heatmap != Heatmap::Off) {
+            const double rays = double(o.render.width) * o.render.height;
+            std::fprintf(stderr,
+                         "strata-cli: heatmap of %s, the last frame's camera rays: %.1f nodes, %.2f triangles, "
+                         "%.1f steps per ray; colours 0 .. %g (red), white at %g and past\n",
+                         name(o.view.heatmap), last.heatNodes / rays, last.heatTriangles / rays, last.heatSteps / rays,
+                         heatmapScaleOf(o.view.heatmap, o.view.heatmapMax),
+                         2 * heatmapScaleOf(o.view.heatmap, o.view.heatmapMax));
+            if (pfm) std::fprintf(stderr, "strata-cli: a .pfm holds the radiance, not the heatmap: write a .png\n");
+        }
         if (pfm) {
             std::vector<float> radiance;
             r->readRadiance(radiance);

@@ -26,6 +26,9 @@ struct FrameRecord {
     uint64_t rays = 0;  // closest-hit rays
     uint64_t shadowRays = 0;
     uint64_t vdPairs = 0;  // (patch, ray) pairs the VD bottom level resolved (vd.mode direct)
+    // view.heatmap (render/heatmap.h): the heatmap pass's camera rays' node
+    // records read, triangles tested and backtracking steps; 0 when it is off.
+    uint64_t heatNodes = 0, heatTriangles = 0, heatSteps = 0;
     double stageMs(const std::string& name) const {
         for (const StageTime& s : stages)
             if (s.name == name) return s.ms;

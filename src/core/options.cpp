@@ -36,6 +36,7 @@ const std::vector<std::string> kRebuildNames = {"every-frame", "animated", "refi
 const std::vector<std::string> kKdSmallNames = {"zhou", "subtree"};
 const std::vector<std::string> kKdLargeSplitNames = {"median", "sah"};
 const std::vector<std::string> kVdModeNames = {"direct", "pretess", "off"};
+const std::vector<std::string> kHeatmapNames = {"off", "nodes", "triangles", "steps"};
 
 template <class E>
 const char* enumName(E v, const std::vector<std::string>& names) {
@@ -319,6 +320,21 @@ const std::vector<Field>& fields() {
           "false: in a global-memory buffer per block, as Harada did",
           {}},
          [](Options& o) -> void* { return &o.vd.sharedTrees; }},
+        choiceField(
+            {"view.heatmap", OptionKind::String,
+             "show per pixel what the camera ray's traversal did: nodes (node records read), triangles (triangles "
+             "tested), steps (backtracking: stack pops, skip-link jumps); off: the rendered image",
+             {},
+             "A heatmap pass after the frame traces one camera ray per pixel centre through the current structure "
+             "with counters on (its own stage, 'heatmap'; the frame's other stages run as without it). Every "
+             "builder and traversal counts the same way; both levels in instanced mode; VD patches are not "
+             "counted. The frame's totals are the CSV's heat_* columns."},
+            kHeatmapNames, +[](Options & o) -> auto& { return o.view.heatmap; }),
+        {{"view.heatmap_max", OptionKind::Float,
+          "view.heatmap: the count at the top of the colour scale, shared by every builder (0: nodes 100, "
+          "triangles 20, steps 30)",
+          {}},
+         [](Options& o) -> void* { return &o.view.heatmapMax; }},
         {{"animation.fps", OptionKind::Float, "scene time per frame is 1/fps seconds", {}},
          [](Options& o) -> void* { return &o.animation.fps; }},
         {{"animation.start_time", OptionKind::Float, "scene time of the first frame (s)", {}},
@@ -422,6 +438,7 @@ void Options::set(const std::string& key, const std::string& value) {
             if (key == "render.exposure") checkRange(key, v, -64, 64);
             if (key == "vd.lod_bias") checkRange(key, v, -8, 8);
             if (key == "accel.refit_growth") checkRange(key, v, 0, 100);
+            if (key == "view.heatmap_max") checkRange(key, v, 0, 1e9);
             *static_cast<float*>(p) = static_cast<float>(v);
             return;
         }
@@ -517,7 +534,9 @@ std::vector<std::string> Options::inert() const {
     note(!kd && accel.kdLargeSplit != d.kdLargeSplit, "accel.kd_large_split", why);
     note(accel.rebuild != Rebuild::Auto && accel.refitGrowth != d.refitGrowth, "accel.refit_growth",
          "it sets when accel.rebuild = 'auto' rebuilds");
-    note(!kd && accel.kdClipLeaves != d.kdClipLeaves, "accel.kd_clip_leaves", why);  // both kd builders clip  // both kd builders split so
+    note(!kd && accel.kdClipLeaves != d.kdClipLeaves, "accel.kd_clip_leaves", why);  // both kd builders clip
+    note(view.heatmap == Heatmap::Off && view.heatmapMax != ViewOptions{}.heatmapMax, "view.heatmap_max",
+         "it scales view.heatmap, which is off");
     return out;
 }
 
@@ -549,6 +568,7 @@ const char* name(Rebuild v) { return enumName(v, kRebuildNames); }
 const char* name(KdSmall v) { return enumName(v, kKdSmallNames); }
 const char* name(KdLargeSplit v) { return enumName(v, kKdLargeSplitNames); }
 const char* name(VdMode v) { return enumName(v, kVdModeNames); }
+const char* name(Heatmap v) { return enumName(v, kHeatmapNames); }
 
 std::string KdOpts::letters() const {
     std::string s;

@@ -25,6 +25,7 @@ enum class Rebuild : uint8_t { EveryFrame, Animated, Refit, Auto };
 enum class KdSmall : uint8_t { Zhou, Subtree };
 enum class KdLargeSplit : uint8_t { Median, Sah };
 enum class VdMode : uint8_t { Direct, Pretess, Off };
+enum class Heatmap : uint8_t { Off, Nodes, Triangles, Steps };
 
 const char* name(Integrator v);
 const char* name(Tonemap v);
@@ -36,6 +37,7 @@ const char* name(Rebuild v);
 const char* name(KdSmall v);
 const char* name(KdLargeSplit v);
 const char* name(VdMode v);
+const char* name(Heatmap v);
 
 // The Morton-order builders: the LBVHs and H-PLOC (both backends, every mode).
 inline bool isLbvh(Builder b) {
@@ -131,6 +133,18 @@ struct VdOptions {
     bool operator!=(const VdOptions& o) const { return !(*this == o); }
 };
 
+// What the picture shows (not what is rendered: the frame's stages run as
+// they would without it).
+struct ViewOptions {
+    // off: the rendered image; nodes | triangles | steps: per pixel, what the
+    // camera ray's traversal of the current structure did (render/heatmap.h:
+    // node records read, triangles tested, backtracking steps), in colour.
+    Heatmap heatmap = Heatmap::Off;
+    // The count drawn at the top of the colour scale, the same for every
+    // builder (0: the quantity's default, heatmapScaleOf()).
+    float heatmapMax = 0;
+};
+
 struct AnimationOptions {
     float fps = 30.0f;       // scene time advances exactly 1/fps per frame
     float startTime = 0.0f;  // seconds
@@ -165,6 +179,7 @@ struct Options {
     AccelOptions accel;
     AnimationOptions animation;
     VdOptions vd;
+    ViewOptions view;
 
     // Sets one option from text ("4", "true", "lbvh-karras"). Throws
     // strata::Error naming the key and what was expected.

@@ -9,6 +9,7 @@
 #include "accel/kdtree/kd_cpu_builder.h"
 #include "render/kd_config.h"
 #include "render/flat_scene.h"
+#include "render/heatmap.h"
 #include "render/host_memory.h"
 #include "render/integrator.h"
 #include "render/rebuild_policy.h"
@@ -110,6 +111,7 @@ public:
             // The CPU backend runs every builder: the LBVH variants through the
             // same host-device code as the GPU, the binned SAH reference, or
             // the CPU reference kd-tree (which clips triangles: it takes them whole).
+            built_ = opt_.accel;
             if (opt_.accel.builder == Builder::KdTree)
                 kd_ = buildKdTreeCpu(pos_, flat_.tris, kdConfigOf(opt_.accel));
             else if (opt_.accel.mode == AccelMode::Instanced)
@@ -138,11 +140,25 @@ public:
         CpuPassExec x{clock_, pool_, vd_, sv, b, paths_, n};
         renderPasses(x, opt_.render, frameIndex, vd, vdAnyHitLast(flat_, opt_.vd));
         samples_ += uint32_t(opt_.render.spp);
+        unsigned long long heat[kNumHeatTotals] = {};
+        if (opt_.view.heatmap != Heatmap::Off) {
+            HostStageClock::Scope s(clock_, "heatmap");
+            heat_.resize(n);
+            withTraceKind(traceKindOf(sv), [&](auto k) {
+                pool_.parallelFor(n, [&](uint32_t i) {
+                    stageHeatmapAs<decltype(k)::value>(sv, w, h, opt_.view.heatmap, heat_.data(), heat, i);
+                });
+            });
+        }
+        noteHeatmap(opt_.view.heatmap);
         FrameRecord rec = clock_.endFrame();
         rec.triangles = flat_.tris.size();
         rec.rays = paths_.counters[kRaysTraced];
         rec.shadowRays = paths_.counters[kShadowRaysTraced];
         rec.vdPairs = vd_.pairsResolved() - pairsBefore;
+        rec.heatNodes = heat[kHeatNodes];
+        rec.heatTriangles = heat[kHeatTriangles];
+        rec.heatSteps = heat[kHeatSteps];
         records_.push_back(rec);
     }
 
@@ -160,6 +176,11 @@ public:
                (pos_.size() + nrm_.size()) * sizeof(Vec3) + bounds_.size() * sizeof(Aabb) + vdGeometryBytes();
     }
     RefitStatus refitStatus() const override { return RefitStatus{accel_.refits, accel_.sahGrowth()}; }
+    TreeQuality treeQuality() override {
+        if (built_.builder == Builder::KdTree) return kdTreeQuality(kd_.view(), flat_.tris.size());
+        if (built_.mode == AccelMode::Instanced || accel_.bvh.nodes.empty()) return {};
+        return bvhTreeQuality(accel_.bvh.view(), bounds_);
+    }
     size_t accelBytes() const override {
         return accel_.bytes() + kd_.nodes.size() * sizeof(KdNode) + kd_.primIndex.size() * 4 +
                instanced_.memoryBytes() + vd_.memoryBytes();
@@ -170,10 +191,9 @@ public:
     void readImage(std::vector<uint8_t>& rgb) override {
         const uint32_t n = uint32_t(paths_.film.size());
         rgb.resize(size_t(n) * 3);
-        float inv = inverseSamples(), ex = std::exp2(opt_.render.exposure);
-        Tonemap op = opt_.render.tonemap;
+        const DisplayParams d = displayParams(heat_.data());
         pool_.parallelFor(n, [&](uint32_t i) {
-            uint32_t c = stageTonemap(paths_.film.data(), i, inv, ex, op);
+            uint32_t c = stageDisplay(paths_.film.data(), i, d);
             rgb[3 * i] = uint8_t(c & 255);
             rgb[3 * i + 1] = uint8_t((c >> 8) & 255);
             rgb[3 * i + 2] = uint8_t((c >> 16) & 255);
@@ -208,8 +228,10 @@ private:
     VdHost vd_;
     InstancedHost instanced_;
     PathStorage<HostArray> paths_;
+    std::vector<uint32_t> heat_;  // view.heatmap: the shown count per pixel
     std::deque<FrameRecord> records_;
     RebuildPolicy rebuild_;
+    AccelOptions built_;  // what the last build built
 };
 
 }  // namespace

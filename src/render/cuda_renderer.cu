@@ -10,12 +10,15 @@
 #include <iterator>
 #include <sstream>
 
+#include "accel/cpu/sah_builder.h"
+#include "accel/kdtree/kd_cpu_builder.h"
 #include "accel/lbvh/lbvh_gpu.h"
 #include "gpu/device.h"
 #include "gpu/launch.cuh"
 #include "gpu/pinned_buffer.h"
 #include "render/gpu_scene.h"
 #include "render/gpu_structures.h"
+#include "render/heatmap.h"
 #include "render/instanced_gpu.h"
 #include "render/integrator.h"
 #include "render/path_storage.h"
@@ -69,16 +72,22 @@ __global__ void accumulateKernel(PathBuffers b, uint32_t n) {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) stageAccumulate(b, i);
 }
-__global__ void tonemapKernel(const Vec3* film, uint32_t n, float inv, float exposure, Tonemap op, uint32_t* out) {
+template <TraceKind K>
+__global__ void heatmapKernel(SceneView s, uint32_t w, uint32_t h, Heatmap shown, uint32_t* heat,
+                              unsigned long long* totals) {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) out[i] = stageTonemap(film, i, inv, exposure, op);
+    if (i < w * h) stageHeatmapAs<K>(s, w, h, shown, heat, totals, i);
 }
-__global__ void tonemapSurfaceKernel(const Vec3* film, uint32_t w, uint32_t h, float inv, float exposure, Tonemap op,
+__global__ void tonemapKernel(const Vec3* film, uint32_t n, DisplayParams d, uint32_t* out) {
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = stageDisplay(film, i, d);
+}
+__global__ void tonemapSurfaceKernel(const Vec3* film, uint32_t w, uint32_t h, DisplayParams d,
                                      cudaSurfaceObject_t surface) {
     uint32_t x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
     if (x >= w || y >= h) return;
     // Row 0 is the top row on every display path; the display shader flips.
-    uint32_t c = stageTonemap(film, y * w + x, inv, exposure, op);
+    uint32_t c = stageDisplay(film, y * w + x, d);
     surf2Dwrite(c, surface, int(x * 4), int(y));
 }
 void checkFits(const Scene& scene, const FlatScene& flat, const VdMemoryComparison& vdMemory) {
@@ -171,6 +180,8 @@ public:
         if (!flat_.patches.empty()) vd_ = std::make_unique<VdGpu>(scene_, flat_);
         allocate();
         hostCounters_.resize(size_t(kNumCounters) * kRing);
+        hostHeat_.resize(size_t(kNumHeatTotals) * kRing);
+        heatTotals_.resize(kNumHeatTotals);
     }
 
     // Image-sized buffers (again whenever the resolution changes).
@@ -192,6 +203,22 @@ public:
     size_t geometryBytes() const override { return gpu_->geometryBytes() + (vd_ ? vd_->geometryBytes() : 0); }
     size_t accelBytes() const override { return structures_.memoryBytes() + (vd_ ? vd_->memoryBytes() : 0); }
     RefitStatus refitStatus() const override { return structures_.refitStatus(); }
+    TreeQuality treeQuality() override {
+        STRATA_CUDA_CHECK(cudaStreamSynchronize(stream_));
+        if (built_.builder == Builder::KdTree) {
+            HostKdTree kd;
+            structures_.kd().download(kd.nodes, kd.primIndex);
+            kd.bounds = structures_.kd().view().bounds;
+            return kdTreeQuality(kd.view(), gpu_->numTris());
+        }
+        if (built_.mode == AccelMode::Instanced || structures_.lbvh().numPrims() == 0) return {};
+        const LbvhCopy c = structures_.lbvh().download();
+        std::vector<Aabb> bounds(structures_.lbvh().numPrims());
+        STRATA_CUDA_CHECK(
+            cudaMemcpy(bounds.data(), gpu_->bounds(), bounds.size() * sizeof(Aabb), cudaMemcpyDeviceToHost));
+        HostBvh tree{c.nodes, c.primIndex, c.root};
+        return bvhTreeQuality(tree.view(), bounds);
+    }
     size_t vdPairBytes() const override { return vd_ ? vd_->pairBytes() : 0; }
     size_t vdBytes() const override { return vd_ ? vd_->geometryBytes() + vd_->memoryBytes() : 0; }
     uint32_t vdBottomBlocks() const override { return vd_ ? vd_->workBlocks() : RendererBase::vdBottomBlocks(); }
@@ -205,10 +232,9 @@ public:
     }
     bool tonemapToSurface(unsigned long long surface) override {
         const uint32_t w = opt_.render.width, h = opt_.render.height;
-        float inv = inverseSamples();
         dim3 block(16, 16), grid((w + 15) / 16, (h + 15) / 16);
         launch(LaunchContext{stream_}, "display/tonemap_surface", {grid, block}, tonemapSurfaceKernel,
-               paths_.film.data(), w, h, inv, std::exp2(opt_.render.exposure), opt_.render.tonemap, surface);
+               paths_.film.data(), w, h, displayParams(heat_.data()), surface);
         return true;
     }
 
@@ -230,6 +256,7 @@ public:
                 gpu_->animate(ctx);
             }
             StageScope s(&timer_, "build");
+            built_ = opt_.accel;
             structures_.build(scene_, flat_, *gpu_, opt_.accel, t, ctx);
             if (vd_) {  // this frame's patch transforms, and in flat mode the BVH over the patch boxes
                 StageScope v(&timer_, "build/vd_boxes");
@@ -253,6 +280,7 @@ public:
         STRATA_CUDA_CHECK(cudaMemcpyAsync(hostCounters_.data() + (frameIndex % kRing) * kNumCounters,
                                           paths_.counters.data(), kNumCounters * sizeof(uint32_t),
                                           cudaMemcpyDeviceToHost, stream_));
+        heatmapPass(sv, ctx, frameIndex);
         // Each resolve read its pair count back: the frame's is known now.
         framePairs_[frameIndex % kRing] = vd_ ? vd_->pairsResolved() - pairsBefore : 0;
         timer_.endFrame();
@@ -263,9 +291,8 @@ public:
 
     void launchTonemap(uint32_t* dst) {
         const uint32_t n = uint32_t(paths_.film.size());
-        float inv = inverseSamples();
-        launch(LaunchContext{stream_}, "tonemap", perItem(n, kBlock), tonemapKernel, paths_.film.data(), n, inv,
-               std::exp2(opt_.render.exposure), opt_.render.tonemap, dst);
+        launch(LaunchContext{stream_}, "tonemap", perItem(n, kBlock), tonemapKernel, paths_.film.data(), n,
+               displayParams(heat_.data()), dst);
     }
 
     void readImage(std::vector<uint8_t>& rgb) override {
@@ -298,12 +325,34 @@ public:
 private:
     static constexpr int kRing = 8;
 
+    // view.heatmap: the camera rays again with counters on (stage heatmap),
+    // their totals read back a frame late with the frame's counters.
+    void heatmapPass(const SceneView& sv, const LaunchContext& ctx, uint64_t frameIndex) {
+        unsigned long long* ring = hostHeat_.data() + (frameIndex % kRing) * kNumHeatTotals;
+        std::fill(ring, ring + kNumHeatTotals, 0ull);
+        noteHeatmap(opt_.view.heatmap);
+        if (opt_.view.heatmap == Heatmap::Off) return;
+        const uint32_t w = opt_.render.width, h = opt_.render.height;
+        heat_.resize(size_t(w) * h);
+        STRATA_CUDA_CHECK(cudaMemsetAsync(heatTotals_.data(), 0, kNumHeatTotals * sizeof(unsigned long long), stream_));
+        withTraceKind(traceKindOf(sv), [&](auto k) {
+            launch(ctx, "heatmap", perItem(w * h, kBlock), heatmapKernel<decltype(k)::value>, sv, w, h,
+                   opt_.view.heatmap, heat_.data(), heatTotals_.data());
+        });
+        STRATA_CUDA_CHECK(cudaMemcpyAsync(ring, heatTotals_.data(), kNumHeatTotals * sizeof(unsigned long long),
+                                          cudaMemcpyDeviceToHost, stream_));
+    }
+
     bool take(FrameRecord& out, bool wait) {
         if (!timer_.pop(out, wait)) return false;
         const uint32_t* c = hostCounters_.data() + (out.frame % kRing) * kNumCounters;
         out.rays = c[kRaysTraced];
         out.shadowRays = c[kShadowRaysTraced];
         out.vdPairs = framePairs_[out.frame % kRing];
+        const unsigned long long* heat = hostHeat_.data() + (out.frame % kRing) * kNumHeatTotals;
+        out.heatNodes = heat[kHeatNodes];
+        out.heatTriangles = heat[kHeatTriangles];
+        out.heatSteps = heat[kHeatSteps];
         return true;
     }
 
@@ -315,9 +364,13 @@ private:
     GpuStructures structures_;
     std::unique_ptr<VdGpu> vd_;  // vd.mode direct with patches
     RebuildPolicy rebuild_;
+    AccelOptions built_;  // what the last build built
     PathStorage<DeviceBuffer> paths_;
     DeviceBuffer<uint32_t> image_;
     PinnedBuffer<uint32_t> hostCounters_;  // kRing frames' counters, read a frame late
+    DeviceBuffer<uint32_t> heat_;          // view.heatmap: the shown count per pixel
+    DeviceBuffer<unsigned long long> heatTotals_;
+    PinnedBuffer<unsigned long long> hostHeat_;  // kRing frames' heatmap totals
     uint64_t framePairs_[kRing] = {};      // the same frames' VD pairs
 };
 

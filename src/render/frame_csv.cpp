@@ -1,6 +1,7 @@
 #include "render/frame_csv.h"
 
 #include <cstdio>
+#include <initializer_list>
 
 namespace strata {
 namespace {
@@ -19,7 +20,7 @@ std::string csvHeader(const std::vector<std::string>& stages) {
     for (const std::string& s : stages) h += "," + s + "_ms";
     for (const std::string& s : stages) h += "," + s + "_launches";
     // The build's launches are the build stage's column (build_launches) above.
-    return h + ",total_ms,launches,triangles,rays,shadow_rays,vd_pairs\n";
+    return h + ",total_ms,launches,triangles,rays,shadow_rays,vd_pairs,heat_nodes,heat_triangles,heat_steps\n";
 }
 
 std::string csvRow(const FrameRecord& r, const Options& options) {
@@ -35,9 +36,10 @@ std::string csvRow(const FrameRecord& r, const Options& options) {
     for (const StageTime& s : r.stages) row += "," + std::to_string(s.launches);
     std::snprintf(buf, sizeof buf, ",%.4f", r.totalMs);
     row += buf;
-    row += "," + std::to_string(r.launches) + "," + std::to_string(r.triangles) + "," + std::to_string(r.rays) + "," + std::to_string(r.shadowRays) + "," +
-           std::to_string(r.vdPairs) + "\n";
-    return row;
+    for (uint64_t v : {uint64_t(r.launches), r.triangles, r.rays, r.shadowRays, r.vdPairs, r.heatNodes,
+                       r.heatTriangles, r.heatSteps})
+        row += "," + std::to_string(v);
+    return row + "\n";
 }
 
 }  // namespace strata

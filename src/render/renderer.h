@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "accel/tree_quality.h"
 #include "core/frame_record.h"
 #include "render/vd_memory.h"
 #include "scene/keyframes.h"
@@ -43,6 +44,11 @@ public:
     virtual size_t geometryBytes() const { return 0; }
     virtual size_t accelBytes() const { return 0; }
     virtual RefitStatus refitStatus() const { return {}; }
+    // The last build's tree: SAH, depth, references per triangle
+    // (accel/tree_quality.h), measured now (the GPU's is copied back once the
+    // frames in flight are done). Not measured in instanced mode (two levels:
+    // strata-cli validate reports each).
+    virtual TreeQuality treeQuality() { return {}; }
     // vd.mode direct: the (patch, ray) pair buffers (transient, sized by the
     // image, not the scene) and the pairs resolved so far.
     virtual size_t vdPairBytes() const { return 0; }

@@ -3,7 +3,10 @@
 // current image.
 #pragma once
 
+#include <cmath>
+
 #include "render/flat_scene.h"
+#include "render/heatmap.h"
 #include "render/renderer.h"
 #include "scene/vd_scene.h"
 
@@ -49,6 +52,19 @@ protected:
         samples_ = 0;
     }
     float inverseSamples() const { return samples_ ? 1.0f / float(samples_) : 0.0f; }
+    // How the last frame is shown: its film tone mapped, or its heatmap
+    // (heat: the backend's per-pixel counts, written by the last frame's
+    // heatmap pass when view.heatmap was on).
+    DisplayParams displayParams(const uint32_t* heat) const {
+        DisplayParams d{inverseSamples(), std::exp2(opt_.render.exposure), opt_.render.tonemap};
+        if (heatShown_ != Heatmap::Off) {
+            d.heat = heat;
+            d.heatTop = heatmapScaleOf(heatShown_, opt_.view.heatmapMax);
+        }
+        return d;
+    }
+    // The heatmap pass ran (or not) this frame, showing `shown`.
+    void noteHeatmap(Heatmap shown) { heatShown_ = shown; }
     // The GPU's persistent bottom-level blocks (vdMemory's work buffers
     // above level 5); the CPU backend estimates for an H100's 132 SMs x 5.
     virtual uint32_t vdBottomBlocks() const { return 132 * 5; }
@@ -59,6 +75,7 @@ protected:
     uint32_t samples_ = 0;
 
 private:
+    Heatmap heatShown_ = Heatmap::Off;
     VdSceneCounts vdCounts_;  // of the scene as loaded (its quads not yet triangles)
     int allocW_ = 0, allocH_ = 0;
     bool hasCamera_ = false;

@@ -145,8 +145,9 @@ Scene loadScene(const std::string& path) {
     scene.path = path;
     SceneBuild b{scene, path, fs::path(path).parent_path(), {}, {}, {}};
     JsonField root(doc, path, "");
-    root.allowOnly({"camera", "materials", "meshes", "instances", "lights", "render", "accel", "animation", "vd"});
-    for (const char* block : {"render", "accel", "animation", "vd"}) loadOptions(b, root, block);
+    root.allowOnly({"camera", "materials", "meshes", "instances", "lights", "render", "accel", "animation", "vd",
+                    "view"});
+    for (const char* block : {"render", "accel", "animation", "vd", "view"}) loadOptions(b, root, block);
     if (root.has("camera")) loadCamera(root["camera"], scene.camera);
     if (root.has("materials")) loadMaterials(b, root["materials"]);
     if (!root.has("meshes")) throw Error(path + ": no meshes (the scene needs a \"meshes\" array)");

@@ -78,6 +78,28 @@ else
   fail "render with the kd-tree: $(cat "$TMP/err.txt")"
 fi
 
+# --- view.heatmap: the image is the heatmap, the CSV has the frame's totals,
+# the counts per ray are printed; a bad value is named
+if "$CLI" render "$SRC/tests/data/cube_scene.json" --backend cpu --res 16x16 --set view.heatmap=triangles \
+     --out "$TMP/heat.png" --timings "$TMP/heat.csv" >/dev/null 2>"$TMP/err.txt" \
+   && "$CLI" render "$SRC/tests/data/cube_scene.json" --backend cpu --res 16x16 --out "$TMP/noheat.png" \
+        --timings "$TMP/noheat.csv" >/dev/null 2>/dev/null; then
+  python3 - "$TMP/heat.csv" "$TMP/noheat.csv" <<'PY' && pass "view.heatmap: totals in the CSV" || fail "view.heatmap CSV"
+import csv, sys
+heat = next(csv.DictReader(open(sys.argv[1])))
+plain = next(csv.DictReader(open(sys.argv[2])))
+assert heat["view.heatmap"] == "triangles", heat["view.heatmap"]
+assert int(heat["heat_nodes"]) >= 256 and int(heat["heat_triangles"]) > 0, heat
+assert float(heat["heatmap_ms"]) > 0, heat["heatmap_ms"]
+assert plain["heat_nodes"] == plain["heat_triangles"] == plain["heat_steps"] == "0", plain
+PY
+  grep -q "heatmap of triangles, the last frame's camera rays: .* nodes, .* triangles, .* steps per ray" "$TMP/err.txt" \
+    && ! cmp -s "$TMP/heat.png" "$TMP/noheat.png" && pass "view.heatmap: its own image and counts per ray" \
+    || fail "view.heatmap image or summary: $(cat "$TMP/err.txt")"
+else
+  fail "render with view.heatmap: $(cat "$TMP/err.txt")"
+fi
+
 # --- VD patches: pre-tessellated and plain quads render; pretess has 2 * 4^level triangles per patch
 for mode in "pretess 4 2050" "off 4 10"; do
   set -- $mode
@@ -123,6 +145,10 @@ expect_error "--kd-opts on the CPU backend" "accel.kd_opts = AC does nothing her
   render "$SRC/tests/data/cube_scene.json" --backend cpu --res 8x8 --builder kdtree --kd-opts CA
 printf '{"meshes": [{"name": "a", "obj": "cube.obj"}],\n  "render": {"spp": }\n}\n' >"$TMP/malformed.json"
 printf '{"meshes": [{"name": "a", "obj": "missing.obj"}]}\n' >"$TMP/missing_obj.json"
+expect_error "bad view.heatmap" "option 'view.heatmap': expected one of off, nodes, triangles, steps" \
+  render "$SRC/tests/data/cube_scene.json" --backend cpu --set view.heatmap=cells
+expect_error "view.heatmap_max without the heatmap" "view.heatmap_max = 50 does nothing here" \
+  render "$SRC/tests/data/cube_scene.json" --backend cpu --set view.heatmap_max=50
 expect_error "missing scene file" "nope.json" render "$TMP/nope.json" --backend cpu
 expect_error "malformed JSON gives line:column" "malformed.json:2:" render "$TMP/malformed.json" --backend cpu
 expect_error "missing OBJ" "missing.obj" render "$TMP/missing_obj.json" --backend cpu

@@ -99,6 +99,7 @@ STRATA_HD uint32_t traverseKd(const KdView& kd, const Ray& ray, float& tmax, Int
     auto pop = [&]() -> bool {
         while (sp > 0) {
             const KdStackEntry e = stack[--sp];
+            if (stats) stats->steps++;
             if (e.t0 <= tmax) {
                 node = e.node;
                 t0 = e.t0;

@@ -1,0 +1,139 @@
+// view.heatmap on both backends: the frame's totals and every pixel's colour
+// are the traversal's own counts, summed here over the same camera rays
+// through a structure built on the host from the same posed triangles (the
+// CPU builders; the GPU's LBVH variants build the same trees, its kd-tree one
+// within 1% of SAH, so its counts may differ by a little).
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "accel/host_accel.h"
+#include "accel/kdtree/kd_cpu_builder.h"
+#include "backend_types.h"
+#include "determinism_scene.h"
+#include "render/flat_scene.h"
+#include "render/heatmap.h"
+#include "render/kd_config.h"
+#include "test_util.h"
+
+namespace strata {
+namespace {
+
+template <class B>
+class BackendHeatmap : public ::testing::Test {};
+TYPED_TEST_SUITE(BackendHeatmap, test::Backends, test::BackendName);
+
+struct HeatReference {
+    std::vector<TraversalStats> pixels;
+    uint64_t nodes = 0, triangles = 0, steps = 0;
+};
+
+// Each pixel's camera ray through its centre, traced with counters through
+// the structure s.options.accel builds on the host at time t (flat mode).
+HeatReference heatReference(const Scene& s, float t) {
+    const int w = s.options.render.width, h = s.options.render.height;
+    FlatScene flat = flattenScene(s);
+    std::vector<Vec3> pos, nrm;
+    poseFlatScene(s, flat, t, pos, nrm);
+    std::vector<Aabb> bounds;
+    triangleBounds(pos, flat.tris, bounds);
+    HostAccel accel;
+    HostKdTree kd;
+    const CameraView cam = makeCameraView(s, t, w, h);
+    SceneView sv;
+    if (s.options.accel.builder == Builder::KdTree) {
+        kd = buildKdTreeCpu(pos, flat.tris, kdConfigOf(s.options.accel));
+        sv = hostSceneView(s, flat, pos, nrm, BvhView{}, cam);
+        sv.kd = kd.view();
+    } else {
+        buildHostAccel(bounds, s.options.accel, accel);  // the LBVH variants with the GPU's code
+        sv = hostSceneView(s, flat, pos, nrm, accel.view(s.options.accel), cam);
+    }
+    HeatReference ref;
+    ref.pixels.resize(size_t(w) * h);
+    for (uint32_t i = 0; i < uint32_t(w * h); ++i) {
+        TraversalStats& st = ref.pixels[i];
+        traceClosest(sv, pixelCentreRay(cam, uint32_t(w), uint32_t(h), i), &st);
+        ref.nodes += st.nodesVisited;
+        ref.triangles += st.primsTested;
+        ref.steps += st.steps;
+    }
+    return ref;
+}
+
+// One frame with view.heatmap = shown: its record, its image.
+struct HeatFrame {
+    FrameRecord rec;
+    std::vector<uint8_t> rgb;
+};
+template <class B>
+HeatFrame heatFrame(Scene s, Heatmap shown, float t) {
+    s.options.view.heatmap = shown;
+    auto r = test::makeOn<B>(s);
+    r->renderFrame(t, 0);
+    r->finish();
+    HeatFrame f;
+    EXPECT_TRUE(r->popRecord(f.rec));
+    r->readImage(f.rgb);
+    return f;
+}
+
+Scene heatScene() {
+    Scene s = test::animatedScene();  // triangles only, moving: the posed frame is what is counted
+    s.options.render.width = 40;
+    s.options.render.height = 24;
+    s.options.render.threads = 2;
+    return s;
+}
+
+TYPED_TEST(BackendHeatmap, TotalsAndColoursAreTheTraversalsOwnCountsWithEveryBuilder) {
+    REQUIRE_BACKEND();
+    const float t = 0.3f;
+    const Scene base = test::onBackend<TypeParam>(heatScene());
+    for (const test::AccelVariant& v : test::accelVariantsOf<TypeParam>(base.options)) {
+        Scene s = base;
+        test::applyVariant(s.options, v);
+        const HeatReference ref = heatReference(s, t);
+        ASSERT_GT(ref.triangles, 0u) << v.name();
+        // The GPU kd-tree may move a plane by a float against the CPU's.
+        const bool exact = !(TypeParam::kind == Backend::Cuda && v.builder == Builder::KdTree);
+        const double tol = exact ? 0.0 : 0.02;
+        for (Heatmap shown : {Heatmap::Nodes, Heatmap::Triangles, Heatmap::Steps}) {
+            const HeatFrame f = heatFrame<TypeParam>(s, shown, t);
+            EXPECT_NEAR(double(f.rec.heatNodes), double(ref.nodes), tol * ref.nodes) << v.name();
+            EXPECT_NEAR(double(f.rec.heatTriangles), double(ref.triangles), tol * ref.triangles) << v.name();
+            EXPECT_NEAR(double(f.rec.heatSteps), double(ref.steps), tol * ref.steps + 1) << v.name();
+            EXPECT_GT(f.rec.stageMs("heatmap"), 0.0) << v.name();
+            // Every pixel shows its own count on the default scale.
+            const float top = heatmapScaleOf(shown, 0);
+            size_t differ = 0;
+            for (size_t i = 0; i < ref.pixels.size(); ++i) {
+                const uint32_t c = heatColor(float(heatOf(ref.pixels[i], shown)), top);
+                differ += f.rgb[3 * i] != (c & 255) || f.rgb[3 * i + 1] != ((c >> 8) & 255) ||
+                          f.rgb[3 * i + 2] != ((c >> 16) & 255);
+            }
+            EXPECT_LE(differ, exact ? 0u : ref.pixels.size() / 20) << v.name() << " " << name(shown);
+        }
+    }
+}
+
+// Off: no heatmap stage time, zero totals, the rendered image; the counts
+// of a stack traversal and of the skip links differ (what the view is for).
+TYPED_TEST(BackendHeatmap, OffCountsNothingAndTraversalsDiffer) {
+    REQUIRE_BACKEND();
+    Scene s = test::onBackend<TypeParam>(heatScene());
+    s.options.accel.builder = Builder::LbvhSkip;
+    const HeatFrame off = heatFrame<TypeParam>(s, Heatmap::Off, 0.0f);
+    EXPECT_EQ(off.rec.heatNodes + off.rec.heatTriangles + off.rec.heatSteps, 0u);
+    EXPECT_EQ(off.rec.stageMs("heatmap"), 0.0);
+    const HeatFrame stack = heatFrame<TypeParam>(s, Heatmap::Nodes, 0.0f);
+    s.options.accel.traversal = Traversal::Stackless;
+    const HeatFrame skip = heatFrame<TypeParam>(s, Heatmap::Nodes, 0.0f);
+    EXPECT_NE(stack.rec.heatNodes, skip.rec.heatNodes);
+    EXPECT_NE(stack.rgb, skip.rgb);
+    EXPECT_NE(off.rgb, stack.rgb);
+    EXPECT_GT(skip.rec.heatSteps, 0u);
+}
+
+}  // namespace
+}  // namespace strata
