@@ -1,15 +1,13 @@
-// app/panel.h — the ImGui panel's option widgets and the timing overlay.
+// app/panel.h — the ImGui panel's option widgets.
 // Every option of the options struct gets a widget from its registry entry
 // (kind, choices), so the panel, the command line and the scene file name the
 // same fields.
 #pragma once
 
-#include <deque>
 #include <string>
 #include <vector>
 
 #include "core/options.h"
-#include "render/renderer.h"
 
 namespace strata {
 
@@ -28,19 +26,5 @@ bool kdTreeWidgets(Options& o);
 void disabledNote(const char* text);
 const std::vector<std::string>& kdSwitchKeys();
 
-class TimingOverlay {
-public:
-    explicit TimingOverlay(size_t history = 300) : history_(history) {}
-    void add(const FrameRecord& r, double displayMs, double wallFps);
-    // gpuClock: the stages are GPU times (CUDA backend), else wall-clock ones.
-    void draw(const std::vector<std::string>& stages, bool gpuClock);
-    void clear();
-
-private:
-    size_t history_;
-    std::deque<FrameRecord> recent_;
-    std::deque<double> display_;
-    double fps_ = 0;
-};
 
 }  // namespace strata

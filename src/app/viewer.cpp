@@ -135,6 +135,8 @@ bool Viewer::waitForScene() {
 }
 
 bool Viewer::loadScene(const std::string& path, std::string& error) {
+    worker_.wait();  // the renderer it replaces may be rendering
+    pending_.reset();
     try {
         auto scene = std::make_unique<Scene>(strata::loadScene(path));
         Options defaults;
@@ -173,6 +175,8 @@ bool Viewer::loadScene(const std::string& path, std::string& error) {
         time_ = options_.animation.startTime;
         playing_ = options_.animation.play;
         overlay_.clear();
+        plottedOptions_.reset();
+        refreshFacts();
         resetAccum_ = true;
         std::snprintf(loadPath_, sizeof loadPath_, "%s", scene_->path.c_str());
         return true;
@@ -183,6 +187,11 @@ bool Viewer::loadScene(const std::string& path, std::string& error) {
 }
 
 void Viewer::applyOptions(const Options& o, bool resetImage) {
+    if (worker_.busy()) {  // the renderer is the worker's: apply before the next frame (startFrame)
+        pending_ = o;
+        pendingReset_ = pendingReset_ || resetImage;
+        return;
+    }
     const bool backendChanged = o.render.backend != options_.render.backend;
     // vd.* decide the geometry of a scene with quads: a new renderer makes it.
     const bool vdChanged = sceneHasQuads_ && (o.vd.mode != options_.vd.mode || o.vd.maxLevel != options_.vd.maxLevel);
@@ -330,10 +339,6 @@ int Viewer::run() {
             cameraOverride_ = true;
             resetAccum_ = true;
         }
-        if (cameraOverride_) {
-            CameraPose p = camera_.pose();
-            renderer_->setCamera(&p);
-        }
         // Follow the window size.
         int fbw, fbh;
         glfwGetFramebufferSize(window_, &fbw, &fbh);
@@ -355,35 +360,28 @@ int Viewer::run() {
             if (!loop_ && time_ > 60.0f) time_ = 60.0f;
             resetAccum_ = true;
         }
-        while (nextScheduled_ < scheduled_.size() && scheduled_[nextScheduled_].frame <= frame_) {
-            Options o = options_;
-            o.setAssignment(scheduled_[nextScheduled_++].assignment);  // checked at start-up
-            applyOptions(o, true);
-        }
-        bool accumulate = !resetAccum_;
-        resetAccum_ = false;
-        frameOptions_.emplace_back(frame_, options_);
-        try {
-            renderer_->renderFrame(time_, frame_, accumulate);
-        } catch (const Error& e) {
-            statusLine_ = e.what();
-        }
-        ++frame_;
-        FrameRecord rec;
-        while (renderer_->popRecord(rec)) {
-            addDisplayStages(rec);
-            overlay_.add(rec, displayMs_, wallFps_);
-            recorder_.add(rec, optionsOfFrame(rec.frame));
-            lastRecord_ = rec;
+        // The CUDA backend queues its frame and shows it at once; the CPU
+        // backend renders on the worker while the window keeps drawing, and
+        // a frame is shown when the worker is done with it (then the next
+        // one starts, at the end of this pass).
+        const bool async = !renderer_->deviceDisplay();
+        if (!async) startFrame();
+        const bool idle = !async || !worker_.busy();
+        if (idle) {
+            if (std::string e = worker_.takeError(); !e.empty()) statusLine_ = e;
+            collectRecords();
+            refreshFacts();
+            if (wantTree_) measureTree();
         }
         overlay_.draw(renderer_->stageNames(), renderer_->deviceDisplay());
+        if (!idle) progressLine();
 
         // Display = CUDA's map + write + unmap (or the host copy) + GL's draw
         // and ImGui, each timed on its GPU queue and read a frame late.
         // The GL timer starts after present(): GL work that follows an unmap
         // first waits for CUDA's frame, which a GL timer would count. (So the
         // PBO path's pixel-buffer-to-texture copy is in neither number.)
-        display_->present(*renderer_, *gl_);
+        if (idle && frame_ > 0) display_->present(*renderer_, *gl_);
         glTimer_->begin();
         gl_->draw(fbw, fbh);
         ImGui::Render();
@@ -393,62 +391,155 @@ int Viewer::run() {
         drawMs_ = glTimer_->lastMs();
         displayMs_ = presentMs_ + drawMs_;
 
-        bool done = args_.exitAfter && args_.frames > 0 && frame_ >= uint64_t(args_.frames);
-        // A screenshot that cannot be written is said in the panel and the
-        // viewer keeps running; one asked for on the command line (--exit)
-        // is an error.
-        auto saving = [&](bool scripted, auto write) {
-            try {
-                write();
-            } catch (const Error& e) {
-                if (scripted) throw;
-                statusLine_ = std::string("not saved: ") + e.what();
-                std::fprintf(stderr, "strata: %s\n", statusLine_.c_str());
-            }
-        };
-        if (wantShot_ || (done && !args_.screenshot.empty())) {
-            const bool scripted = done && !args_.screenshot.empty();
-            saving(scripted, [&] {
-                std::vector<uint8_t> rgb;
-                renderer_->readImage(rgb);
-                std::string path = scripted ? inFolder(outputDir_, args_.screenshot) : uniqueName(outputDir_, "strata", "png");
-                writePngAtomic(path, options_.render.width, options_.render.height, rgb);
-                statusLine_ = "saved " + path;
-                if (args_.linear) {  // the linear radiance beside it
-                    std::vector<float> rad;
-                    renderer_->readRadiance(rad);
-                    std::string pfm = path.substr(0, path.rfind('.')) + ".pfm";
-                    writePfmAtomic(pfm, options_.render.width, options_.render.height, rad);
-                    statusLine_ += " and " + pfm;
-                }
-            });
-            wantShot_ = false;
-        }
-        if (wantUiShot_ || (done && !args_.screenshotUi.empty())) {
-            const bool scripted = done && !args_.screenshotUi.empty();
-            saving(scripted, [&] {
-                std::string path =
-                    scripted ? inFolder(outputDir_, args_.screenshotUi) : uniqueName(outputDir_, "strata-ui", "png");
-                writeWindowPng(path, fbw, fbh);
-                statusLine_ = "saved " + path;
-            });
-            wantUiShot_ = false;
-        }
+        const bool done = idle && args_.exitAfter && args_.frames > 0 && frame_ >= uint64_t(args_.frames);
+        screenshots(idle, done, fbw, fbh);
         glfwSwapBuffers(window_);
         if (done) break;
+        if (async && idle) startFrame();
     }
     // Flush the last frames' records (they arrive a frame late).
+    worker_.wait();
     renderer_->finish();
-    FrameRecord rec;
-    while (renderer_->popRecord(rec)) {
-        addDisplayStages(rec);
-        recorder_.add(rec, optionsOfFrame(rec.frame));
-    }
+    collectRecords();
     shutdown();
     return 0;
 }
 
+// Starts the next frame: options changed while the last one rendered, the
+// scheduled changes (--at), the camera, then the frame itself.
+void Viewer::startFrame() {
+    if (pending_) {
+        const Options o = *pending_;
+        const bool reset = pendingReset_;
+        pending_.reset();
+        pendingReset_ = false;
+        applyOptions(o, reset);
+    }
+    while (nextScheduled_ < scheduled_.size() && scheduled_[nextScheduled_].frame <= frame_) {
+        Options o = options_;
+        o.setAssignment(scheduled_[nextScheduled_++].assignment);  // checked at start-up
+        applyOptions(o, true);
+    }
+    if (cameraOverride_) {
+        CameraPose p = camera_.pose();
+        renderer_->setCamera(&p);
+    }
+    const bool accumulate = !resetAccum_;
+    resetAccum_ = false;
+    frameOptions_.emplace_back(frame_, options_);
+    if (renderer_->deviceDisplay()) {
+        try {
+            renderer_->renderFrame(time_, frame_, accumulate);
+        } catch (const Error& e) {
+            statusLine_ = e.what();
+        }
+    } else {
+        worker_.start(*renderer_, time_, frame_, accumulate);
+    }
+    ++frame_;
+}
+
+// The records of completed frames: the plots (marked where the options
+// changed), the recording, the panel's last record.
+void Viewer::collectRecords() {
+    FrameRecord rec;
+    while (renderer_->popRecord(rec)) {
+        addDisplayStages(rec);
+        const Options frameOptions = optionsOfFrame(rec.frame);
+        std::vector<std::string> change;
+        if (plottedOptions_) change = frameOptions.changedFrom(*plottedOptions_);
+        plottedOptions_ = frameOptions;
+        overlay_.add(rec, displayMs_, wallFps_, std::move(change));
+        recorder_.add(rec, frameOptions);
+        lastRecord_ = rec;
+    }
+}
+
+// What the panel shows of the renderer, read while the worker is idle.
+void Viewer::refreshFacts() {
+    facts_.geometryBytes = renderer_->geometryBytes();
+    facts_.accelBytes = renderer_->accelBytes();
+    facts_.vdPairBytes = renderer_->vdPairBytes();
+    facts_.vdMemory = renderer_->vdMemory();
+    facts_.refit = renderer_->refitStatus();
+    facts_.samplesPerPixel = renderer_->samplesPerPixel();
+}
+
+// The panel's "Measure tree": the last build's tree (the GPU's copied back,
+// a stall of a few milliseconds outside the frames' stages).
+void Viewer::measureTree() {
+    wantTree_ = false;
+    treeFrame_ = frame_ ? frame_ - 1 : 0;
+    try {
+        tree_ = renderer_->treeQuality();
+        treeNote_ = tree_.measured() ? tree_.summary() : "instanced mode: strata-cli validate reports each level";
+    } catch (const Error& e) {
+        treeNote_ = e.what();
+    }
+}
+
+// While the CPU backend renders a frame: which frame, its stage, how long.
+void Viewer::progressLine() {
+    const std::string stage = renderer_->activeStage();
+    char text[160];
+    std::snprintf(text, sizeof text, "rendering frame %llu on the CPU backend: %s, %.1f s",
+                  static_cast<unsigned long long>(worker_.frame()), stage.empty() ? "starting" : stage.c_str(),
+                  worker_.secondsBusy());
+    const ImVec2 size = ImGui::CalcTextSize(text), display = ImGui::GetIO().DisplaySize;
+    const ImVec2 at((display.x - size.x) * 0.5f, display.y - size.y - 12.0f);
+    ImDrawList* dl = ImGui::GetForegroundDrawList();
+    dl->AddRectFilled(ImVec2(at.x - 8, at.y - 4), ImVec2(at.x + size.x + 8, at.y + size.y + 4), IM_COL32(0, 0, 0, 190),
+                      4.0f);
+    dl->AddText(at, IM_COL32(255, 220, 120, 255), text);
+}
+
+// Screenshots of the frame shown (F12: once no frame renders) and of the
+// window with its UI (Shift+F12). One that cannot be written is said in the
+// panel and the viewer keeps running; one asked for on the command line
+// (--exit) is an error.
+void Viewer::screenshots(bool idle, bool done, int fbw, int fbh) {
+    auto saving = [&](bool scripted, auto write) {
+        try {
+            write();
+        } catch (const Error& e) {
+            if (scripted) throw;
+            statusLine_ = std::string("not saved: ") + e.what();
+            std::fprintf(stderr, "strata: %s\n", statusLine_.c_str());
+        }
+    };
+    if (idle && (wantShot_ || (done && !args_.screenshot.empty()))) {
+        const bool scripted = done && !args_.screenshot.empty();
+        saving(scripted, [&] {
+            std::vector<uint8_t> rgb;
+            renderer_->readImage(rgb);
+            std::string path =
+                scripted ? inFolder(outputDir_, args_.screenshot) : uniqueName(outputDir_, "strata", "png");
+            writePngAtomic(path, options_.render.width, options_.render.height, rgb);
+            statusLine_ = "saved " + path;
+            if (args_.linear) {  // the linear radiance beside it
+                std::vector<float> rad;
+                renderer_->readRadiance(rad);
+                std::string pfm = path.substr(0, path.rfind('.')) + ".pfm";
+                writePfmAtomic(pfm, options_.render.width, options_.render.height, rad);
+                statusLine_ += " and " + pfm;
+            }
+        });
+        wantShot_ = false;
+    }
+    if (wantUiShot_ || (done && !args_.screenshotUi.empty())) {
+        const bool scripted = done && !args_.screenshotUi.empty();
+        saving(scripted, [&] {
+            std::string path =
+                scripted ? inFolder(outputDir_, args_.screenshotUi) : uniqueName(outputDir_, "strata-ui", "png");
+            writeWindowPng(path, fbw, fbh);
+            statusLine_ = "saved " + path;
+        });
+        wantUiShot_ = false;
+    }
+}
+
 void Viewer::shutdown() {
+    worker_.wait();
     recorder_.stop();
     display_.reset();
     renderer_.reset();

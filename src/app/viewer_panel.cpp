@@ -64,7 +64,7 @@ void Viewer::panel() {
     ImGui::SetNextWindowPos(ImVec2(r.x, r.y), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(r.w, r.h), ImGuiCond_FirstUseEver);
     ImGui::Begin("strata");
-    Options next = options_;
+    Options next = pending_ ? *pending_ : options_;
     bool changed = false;
     if (ImGui::CollapsingHeader("Scene", ImGuiTreeNodeFlags_DefaultOpen)) {
         ImGui::TextWrapped("%s", scene_->path.c_str());
@@ -72,7 +72,7 @@ void Viewer::panel() {
                            scene_->instances.size(), scene_->meshes.size(), scene_->patchCount());
         ImGui::TextWrapped("%s memory: geometry %.1f MiB, acceleration %.1f MiB",
                            options_.render.backend == Backend::Cuda ? "GPU" : "host",
-                           renderer_->geometryBytes() / 1048576.0, renderer_->accelBytes() / 1048576.0);
+                           facts_.geometryBytes / 1048576.0, facts_.accelBytes / 1048576.0);
         ImGui::InputText("##path", loadPath_, sizeof loadPath_);
         ImGui::SameLine();
         if (ImGui::Button("Load")) {
@@ -91,7 +91,7 @@ void Viewer::panel() {
         // kd-tree is built (kdTreeWidgets shows those the backend honours).
         changed |= optionWidgets(next, "accel.", kdSwitchKeys(), absent);
         if (options_.accel.rebuild == Rebuild::Refit || options_.accel.rebuild == Rebuild::Auto) {
-            const RefitStatus r = renderer_->refitStatus();
+            const RefitStatus r = facts_.refit;
             if (options_.accel.rebuild == Rebuild::Auto)
                 ImGui::TextWrapped(
                     "refits since the build: %u; SAH %+.1f%% against the built tree's (rebuilds past "
@@ -102,15 +102,7 @@ void Viewer::panel() {
         }
         // The tree's quality on demand: the GPU's tree is copied back (a stall
         // of a few milliseconds, kept out of the frames' stages).
-        if (ImGui::Button("Measure tree")) {
-            try {
-                tree_ = renderer_->treeQuality();
-                treeFrame_ = frame_;
-                treeNote_ = tree_.measured() ? tree_.summary() : "instanced mode: strata-cli validate reports each level";
-            } catch (const Error& e) {
-                treeNote_ = e.what();
-            }
-        }
+        if (ImGui::Button("Measure tree")) wantTree_ = true;  // when no frame renders: Viewer::measureTree
         if (!treeNote_.empty()) {
             ImGui::SameLine();
             ImGui::TextWrapped("frame %llu: %s", static_cast<unsigned long long>(treeFrame_), treeNote_.c_str());
@@ -127,16 +119,16 @@ void Viewer::panel() {
         // vd.mode / vd.max_level make a new renderer (the geometry changes);
         // lod_bias and freeze_lod act on the next frame.
         changed |= optionWidgets(next, "vd.", {});
-        ImGui::Text("geometry %.2f MiB + acceleration %.2f MiB", renderer_->geometryBytes() / 1048576.0,
-                    renderer_->accelBytes() / 1048576.0);
-        if (renderer_->vdPairBytes())
-            ImGui::Text("ray-pair buffers %.1f MiB (sized by the image)", renderer_->vdPairBytes() / 1048576.0);
-        ImGui::TextWrapped("VD patches on the GPU (estimate): %s", describeVdMemory(renderer_->vdMemory()).c_str());
+        ImGui::Text("geometry %.2f MiB + acceleration %.2f MiB", facts_.geometryBytes / 1048576.0,
+                    facts_.accelBytes / 1048576.0);
+        if (facts_.vdPairBytes)
+            ImGui::Text("ray-pair buffers %.1f MiB (sized by the image)", facts_.vdPairBytes / 1048576.0);
+        ImGui::TextWrapped("VD patches on the GPU (estimate): %s", describeVdMemory(facts_.vdMemory).c_str());
     }
     if (ImGui::CollapsingHeader("Rendering", ImGuiTreeNodeFlags_DefaultOpen)) {
         changed |= optionWidgets(next, "render.", {"render.width", "render.height"});
         ImGui::Text("%dx%d, %u samples per pixel", options_.render.width, options_.render.height,
-                    renderer_->samplesPerPixel());
+                    facts_.samplesPerPixel);
         if (ImGui::Button("Reset accumulation")) resetAccum_ = true;
         if (!backendNote_.empty()) ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "%s", backendNote_.c_str());
     }

@@ -5,17 +5,20 @@
 
 #include <deque>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "app/camera_control.h"
 #include "app/display_path.h"
+#include "app/frame_worker.h"
 #include "app/gl_display.h"
 #include "app/key_bindings.h"
 #include "app/key_latch.h"
 #include "app/panel.h"
 #include "app/recorder.h"
+#include "app/timing_overlay.h"
 #include "app/viewer.h"
 #include "app/viewer_config.h"
 #include "render/renderer.h"
@@ -51,6 +54,12 @@ private:
     void applyOptions(const Options& o, bool resetImage);
     void panel();
     void viewWidgets(Options& next, bool& changed);
+    void startFrame();
+    void collectRecords();
+    void refreshFacts();
+    void progressLine();
+    void measureTree();
+    void screenshots(bool idle, bool done, int fbw, int fbh);
     void handleKeys();
     std::string keyLabel(KeyAction a) const;
     void shutdown();
@@ -70,7 +79,18 @@ private:
     std::unique_ptr<DisplayPath> display_;
     std::unique_ptr<Scene> scene_;
     std::unique_ptr<Renderer> renderer_;
+    FrameWorker worker_;  // the CPU backend's frames (after renderer_: it stops first)
     Options options_;
+    // Options changed while the worker rendered: applied before the next frame.
+    std::optional<Options> pending_;
+    bool pendingReset_ = false;
+    // What the panel shows of the renderer, read when the worker is idle.
+    struct Facts {
+        size_t geometryBytes = 0, accelBytes = 0, vdPairBytes = 0;
+        VdMemoryComparison vdMemory;
+        RefitStatus refit;
+        uint32_t samplesPerPixel = 0;
+    } facts_;
     std::string backendNote_, displayNote_, loadError_, statusLine_;
     char loadPath_[512] = {};
     CameraControl camera_;
@@ -78,9 +98,11 @@ private:
     Views views_;
     TimingOverlay overlay_;
     FrameRecord lastRecord_;  // the newest frame's record (the heatmap's totals)
+    std::optional<Options> plottedOptions_;  // the options of the last frame given to the plots
     TreeQuality tree_;        // the panel's "Measure tree", at frame treeFrame_
     uint64_t treeFrame_ = 0;
     std::string treeNote_;
+    bool wantTree_ = false;
     Recorder recorder_;
     KeyLatch keyLatch_;  // GLFW key presses since the last frame (handleKeys)
     std::string outputDir_;  // screenshots and recordings (--output-dir, output.folder; empty: working dir)

@@ -540,6 +540,16 @@ std::vector<std::string> Options::inert() const {
     return out;
 }
 
+std::vector<std::string> Options::changedFrom(const Options& before) const {
+    std::vector<std::string> out;
+    for (const Field& f : fields()) {
+        if (f.info.derived) continue;
+        const std::string v = get(f.info.key);
+        if (v != before.get(f.info.key)) out.push_back(f.info.key + "=" + v);
+    }
+    return out;
+}
+
 void Options::check() const {
     checkValues();
     for (const Unavailable& u : unavailable())

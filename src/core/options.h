@@ -204,6 +204,11 @@ struct Options {
     // backend), each as "key = value does nothing here: why". The CLI
     // refuses them; the panel shows those switches only where they act.
     std::vector<std::string> inert() const;
+    // The options whose values differ from `before`, as "key=value" of these
+    // (the derived views left out: their options are listed), in the
+    // registry's order: what changed between two frames (the Timings
+    // window's markers).
+    std::vector<std::string> changedFrom(const Options& before) const;
 
     static const std::vector<OptionInfo>& all();
     static const OptionInfo* find(const std::string& key);  // nullptr if unknown

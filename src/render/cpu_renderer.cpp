@@ -169,6 +169,7 @@ public:
         return true;
     }
     void finish() override {}
+    std::string activeStage() const override { return clock_.active(); }
     uint64_t vdPairsResolved() const override { return vd_.pairsResolved(); }
     // Host memory, counted as the CUDA backend counts its device memory.
     size_t geometryBytes() const override {

@@ -4,6 +4,7 @@
 // the top-level stages).
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <string>
 #include <vector>
@@ -35,16 +36,26 @@ public:
         return rec_;
     }
 
+    // The innermost stage open now ("" between frames), for another thread
+    // to read while a frame renders (the viewer's progress line).
+    std::string active() const {
+        const int k = active_.load(std::memory_order_relaxed);
+        return k >= 0 ? names_[size_t(k)] : std::string();
+    }
+
     // Times `label` for its lifetime (a label that is not a stage: untimed).
     class Scope {
     public:
-        Scope(HostStageClock& c, const char* label) : c_(&c), stage_(c.find(label)) {}
+        Scope(HostStageClock& c, const char* label) : Scope(&c, label) {}
         // No clock: untimed (a structure built outside a frame: validate).
-        Scope(HostStageClock* c, const char* label) : c_(c), stage_(c ? c->find(label) : -1) {}
+        Scope(HostStageClock* c, const char* label) : c_(c), stage_(c ? c->find(label) : -1) {
+            if (stage_ >= 0) outer_ = c_->active_.exchange(stage_, std::memory_order_relaxed);
+        }
         ~Scope() {
-            if (stage_ >= 0)
-                c_->rec_.stages[size_t(stage_)].ms +=
-                    std::chrono::duration<double, std::milli>(Clock::now() - start_).count();
+            if (stage_ < 0) return;
+            c_->rec_.stages[size_t(stage_)].ms +=
+                std::chrono::duration<double, std::milli>(Clock::now() - start_).count();
+            c_->active_.store(outer_, std::memory_order_relaxed);
         }
         Scope(const Scope&) = delete;
         Scope& operator=(const Scope&) = delete;
@@ -52,13 +63,14 @@ public:
     private:
         using Clock = std::chrono::steady_clock;
         HostStageClock* c_;
-        int stage_;
+        int stage_, outer_ = -1;
         Clock::time_point start_ = Clock::now();
     };
 
 private:
     std::vector<std::string> names_;
     FrameRecord rec_;
+    std::atomic<int> active_{-1};
 };
 
 }  // namespace strata

@@ -75,6 +75,10 @@ public:
     // Completed frames' records (the GPU's arrive a frame late); finish()
     // waits for all outstanding work so every record becomes available.
     virtual bool popRecord(FrameRecord& out) = 0;
+    // The stage the frame being rendered is in now, callable from another
+    // thread while renderFrame runs (the viewer's progress line for a CPU
+    // frame); "" where unknown or between frames.
+    virtual std::string activeStage() const { return {}; }
     virtual void finish() = 0;
     // The last frame, tone mapped to 8-bit RGB, top row first.
     virtual void readImage(std::vector<uint8_t>& rgb) = 0;

@@ -1,8 +1,11 @@
 // view.heatmap on both backends: the frame's totals and every pixel's colour
 // are the traversal's own counts, summed here over the same camera rays
 // through a structure built on the host from the same posed triangles (the
-// CPU builders; the GPU's LBVH variants build the same trees, its kd-tree one
-// within 1% of SAH, so its counts may differ by a little).
+// CPU builders; the GPU's LBVH variants build the same trees). The GPU's
+// kd-tree walk is Aila & Laine's speculative one (accel/kdtree/kd_traverse.h:
+// a thread walks on past a leaf until its warp agrees): it reads more nodes
+// and steps back more often than the host's one-thread walk over the same
+// tree, as many as its warps make it, and tests the same triangles.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -95,14 +98,22 @@ TYPED_TEST(BackendHeatmap, TotalsAndColoursAreTheTraversalsOwnCountsWithEveryBui
         test::applyVariant(s.options, v);
         const HeatReference ref = heatReference(s, t);
         ASSERT_GT(ref.triangles, 0u) << v.name();
-        // The GPU kd-tree may move a plane by a float against the CPU's.
+        // The GPU kd-tree's walk speculates (above), and its tree may move a
+        // plane by a float against the CPU's (1% of triangles tested).
         const bool exact = !(TypeParam::kind == Backend::Cuda && v.builder == Builder::KdTree);
-        const double tol = exact ? 0.0 : 0.02;
         for (Heatmap shown : {Heatmap::Nodes, Heatmap::Triangles, Heatmap::Steps}) {
             const HeatFrame f = heatFrame<TypeParam>(s, shown, t);
-            EXPECT_NEAR(double(f.rec.heatNodes), double(ref.nodes), tol * ref.nodes) << v.name();
-            EXPECT_NEAR(double(f.rec.heatTriangles), double(ref.triangles), tol * ref.triangles) << v.name();
-            EXPECT_NEAR(double(f.rec.heatSteps), double(ref.steps), tol * ref.steps + 1) << v.name();
+            if (exact) {
+                EXPECT_EQ(f.rec.heatNodes, ref.nodes) << v.name();
+                EXPECT_EQ(f.rec.heatTriangles, ref.triangles) << v.name();
+                EXPECT_EQ(f.rec.heatSteps, ref.steps) << v.name();
+            } else {
+                EXPECT_NEAR(double(f.rec.heatTriangles), double(ref.triangles), 0.01 * ref.triangles) << v.name();
+                EXPECT_GE(double(f.rec.heatNodes), 0.99 * ref.nodes) << v.name();
+                EXPECT_LE(double(f.rec.heatNodes), 1.25 * ref.nodes) << v.name();
+                EXPECT_GE(double(f.rec.heatSteps), 0.99 * ref.steps) << v.name();
+                EXPECT_LE(double(f.rec.heatSteps), 1.25 * ref.steps) << v.name();
+            }
             EXPECT_GT(f.rec.stageMs("heatmap"), 0.0) << v.name();
             // Every pixel shows its own count on the default scale.
             const float top = heatmapScaleOf(shown, 0);
@@ -112,7 +123,8 @@ TYPED_TEST(BackendHeatmap, TotalsAndColoursAreTheTraversalsOwnCountsWithEveryBui
                 differ += f.rgb[3 * i] != (c & 255) || f.rgb[3 * i + 1] != ((c >> 8) & 255) ||
                           f.rgb[3 * i + 2] != ((c >> 16) & 255);
             }
-            EXPECT_LE(differ, exact ? 0u : ref.pixels.size() / 20) << v.name() << " " << name(shown);
+            if (exact || shown == Heatmap::Triangles)
+                EXPECT_LE(differ, exact ? 0u : ref.pixels.size() / 20) << v.name() << " " << name(shown);
         }
     }
 }
