@@ -30,7 +30,7 @@ public:
     void wait();  // until idle
     // The frame's strata::Error message, once (empty when it rendered).
     std::string takeError();
-    double secondsBusy() const;  // of the frame in flight (0 when idle)
+    double secondsBusy() const;                // of the frame in flight (0 when idle)
     uint64_t frame() const { return frame_; }  // the frame started last
 
 private:

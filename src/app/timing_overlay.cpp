@@ -15,7 +15,8 @@ std::string stageMeaning(const std::string& stage) {
     if (stage == "total") return "the frame: the sum of its top-level stages (not display)";
     if (stage == "animate") return "posing the meshes at the frame's scene time";
     if (stage == "build") return "every acceleration structure of the frame (its parts: build/...)";
-    if (stage == "trace") return "closest hits of the camera and bounce rays (trace/primary + trace/bounce); shadow rays are 'shadow'";
+    if (stage == "trace")
+        return "closest hits of the camera and bounce rays (trace/primary + trace/bounce); shadow rays are 'shadow'";
     if (stage == "vd") return "VD patches traced directly: pairs, sort, the per-patch trees (vd/...)";
     if (stage == "shade") return "camera rays' generation (shade/primary) and shading at every hit";
     if (stage == "shadow") return "shadow rays (any hit) and their light";
@@ -104,7 +105,8 @@ void TimingOverlay::plot(size_t slot, const std::vector<std::string>& choices, b
         const std::vector<std::string>& c = changes_[range.first + k];
         if (c.empty()) continue;
         const float x = xOf(k);
-        for (float y = p0.y; y < p1.y; y += 6.0f) dl->AddLine(ImVec2(x, y), ImVec2(x, std::min(y + 3.0f, p1.y)), marker);
+        for (float y = p0.y; y < p1.y; y += 6.0f)
+            dl->AddLine(ImVec2(x, y), ImVec2(x, std::min(y + 3.0f, p1.y)), marker);
         dl->AddText(ImVec2(x + 2.0f, p0.y + 1.0f + ImGui::GetFontSize() * float(markers++ % 3)), marker,
                     changeLabel(c).c_str());
     }

@@ -37,6 +37,7 @@ const std::vector<std::string> kKdSmallNames = {"zhou", "subtree"};
 const std::vector<std::string> kKdLargeSplitNames = {"median", "sah"};
 const std::vector<std::string> kVdModeNames = {"direct", "pretess", "off"};
 const std::vector<std::string> kHeatmapNames = {"off", "nodes", "triangles", "steps"};
+const std::vector<std::string> kViewFilterNames = {"off", "temporal", "svgf"};
 
 template <class E>
 const char* enumName(E v, const std::vector<std::string>& names) {
@@ -335,6 +336,17 @@ const std::vector<Field>& fields() {
           "triangles 20, steps 30)",
           {}},
          [](Options& o) -> void* { return &o.view.heatmapMax; }},
+        choiceField(
+            {"view.filter", OptionKind::String,
+             "a picture while it moves: temporal (each frame blended into its reprojected history), svgf (that, then "
+             "an edge-stopping a-trous filter, after Schied et al. 2017); off: the frame as rendered",
+             {},
+             "Runs on frames that start their image over (a moving camera or scene), as its own stage ('filter'): a "
+             "camera ray per pixel centre for depth and normal, the temporal blend where the previous frame saw the "
+             "same surface, and with svgf five a-trous passes weighted by depth, normal and luminance against its "
+             "variance. A still image that accumulates shows the film as it converges. Off in benchmarks and "
+             "recordings unless set."},
+            kViewFilterNames, +[](Options & o) -> auto& { return o.view.filter; }),
         {{"animation.fps", OptionKind::Float, "scene time per frame is 1/fps seconds", {}},
          [](Options& o) -> void* { return &o.animation.fps; }},
         {{"animation.start_time", OptionKind::Float, "scene time of the first frame (s)", {}},
@@ -579,6 +591,7 @@ const char* name(KdSmall v) { return enumName(v, kKdSmallNames); }
 const char* name(KdLargeSplit v) { return enumName(v, kKdLargeSplitNames); }
 const char* name(VdMode v) { return enumName(v, kVdModeNames); }
 const char* name(Heatmap v) { return enumName(v, kHeatmapNames); }
+const char* name(ViewFilter v) { return enumName(v, kViewFilterNames); }
 
 std::string KdOpts::letters() const {
     std::string s;

@@ -26,6 +26,7 @@ enum class KdSmall : uint8_t { Zhou, Subtree };
 enum class KdLargeSplit : uint8_t { Median, Sah };
 enum class VdMode : uint8_t { Direct, Pretess, Off };
 enum class Heatmap : uint8_t { Off, Nodes, Triangles, Steps };
+enum class ViewFilter : uint8_t { Off, Temporal, Svgf };
 
 const char* name(Integrator v);
 const char* name(Tonemap v);
@@ -38,6 +39,7 @@ const char* name(KdSmall v);
 const char* name(KdLargeSplit v);
 const char* name(VdMode v);
 const char* name(Heatmap v);
+const char* name(ViewFilter v);
 
 // The Morton-order builders: the LBVHs and H-PLOC (both backends, every mode).
 inline bool isLbvh(Builder b) {
@@ -143,6 +145,11 @@ struct ViewOptions {
     // The count drawn at the top of the colour scale, the same for every
     // builder (0: the quantity's default, heatmapScaleOf()).
     float heatmapMax = 0;
+    // off: the frame's film; temporal: each frame's radiance blended into a
+    // reprojected history; svgf: that, then an edge-stopping a-trous filter
+    // (render/denoise.h). On frames that start their image over; a frame
+    // that accumulates onto a still image shows the film as it converges.
+    ViewFilter filter = ViewFilter::Off;
 };
 
 struct AnimationOptions {

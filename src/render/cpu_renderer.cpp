@@ -9,6 +9,8 @@
 #include "accel/kdtree/kd_cpu_builder.h"
 #include "render/kd_config.h"
 #include "render/flat_scene.h"
+#include "render/denoise.h"
+#include "render/display.h"
 #include "render/heatmap.h"
 #include "render/host_memory.h"
 #include "render/integrator.h"
@@ -140,6 +142,7 @@ public:
         CpuPassExec x{clock_, pool_, vd_, sv, b, paths_, n};
         renderPasses(x, opt_.render, frameIndex, vd, vdAnyHitLast(flat_, opt_.vd));
         samples_ += uint32_t(opt_.render.spp);
+        filterPass(sv, cam);
         unsigned long long heat[kNumHeatTotals] = {};
         if (opt_.view.heatmap != Heatmap::Off) {
             HostStageClock::Scope s(clock_, "heatmap");
@@ -212,6 +215,27 @@ public:
     }
 
 private:
+    // view.filter (render/denoise.h) on a frame that started its image over.
+    void filterPass(const SceneView& sv, const CameraView& cam) {
+        if (!filtersThisFrame()) {
+            filter_.havePrevious = false;
+            return noteFilter(nullptr);
+        }
+        HostStageClock::Scope s(clock_, "filter");
+        const uint32_t w = opt_.render.width, h = opt_.render.height, n = w * h;
+        filter_.resize(n);
+        const FilterBuffers f = filter_.view(paths_.film.data(), inverseSamples());
+        withTraceKind(traceKindOf(sv), [&](auto k) {
+            pool_.parallelFor(n, [&](uint32_t i) { f.gbuf[i] = filterGbufferPixelAs<decltype(k)::value>(sv, w, h, i); });
+        });
+        pool_.parallelFor(n, [&](uint32_t i) { filterTemporalPixel(f, filter_.previousCamera, w, h, i); });
+        if (opt_.view.filter == ViewFilter::Svgf)
+            for (int pass = 0; pass < kAtrousPasses; ++pass)
+                pool_.parallelFor(n, [&](uint32_t i) { filterAtrousPixel(f, w, h, pass & 1, 1 << pass, i); });
+        noteFilter(filter_.output(opt_.view.filter));
+        filter_.advance(cam);
+    }
+
     size_t vdGeometryBytes() const {  // patches with their instance and origin, the link table, the maps
         if (flat_.patches.empty()) return 0;
         size_t b = flat_.patches.size() * (sizeof(VdPatch) + 8) + flat_.vdLinks.size() * 4;
@@ -230,6 +254,7 @@ private:
     InstancedHost instanced_;
     PathStorage<HostArray> paths_;
     std::vector<uint32_t> heat_;  // view.heatmap: the shown count per pixel
+    FilterStorage<HostArray> filter_;
     std::deque<FrameRecord> records_;
     RebuildPolicy rebuild_;
     AccelOptions built_;  // what the last build built

@@ -18,6 +18,8 @@
 #include "gpu/pinned_buffer.h"
 #include "render/gpu_scene.h"
 #include "render/gpu_structures.h"
+#include "render/denoise.h"
+#include "render/display.h"
 #include "render/heatmap.h"
 #include "render/instanced_gpu.h"
 #include "render/integrator.h"
@@ -77,6 +79,20 @@ __global__ void heatmapKernel(SceneView s, uint32_t w, uint32_t h, Heatmap shown
                               unsigned long long* totals) {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < w * h) stageHeatmapAs<K>(s, w, h, shown, heat, totals, i);
+}
+// view.filter's passes (render/denoise.h).
+template <TraceKind K>
+__global__ void filterGbufferKernel(SceneView s, uint32_t w, uint32_t h, FilterPixel* gbuf) {
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < w * h) gbuf[i] = filterGbufferPixelAs<K>(s, w, h, i);
+}
+__global__ void filterTemporalKernel(FilterBuffers f, CameraView previous, uint32_t w, uint32_t h) {
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < w * h) filterTemporalPixel(f, previous, w, h, i);
+}
+__global__ void filterAtrousKernel(FilterBuffers f, uint32_t w, uint32_t h, int in, int step) {
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < w * h) filterAtrousPixel(f, w, h, in, step, i);
 }
 __global__ void tonemapKernel(const Vec3* film, uint32_t n, DisplayParams d, uint32_t* out) {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -280,6 +296,7 @@ public:
         STRATA_CUDA_CHECK(cudaMemcpyAsync(hostCounters_.data() + (frameIndex % kRing) * kNumCounters,
                                           paths_.counters.data(), kNumCounters * sizeof(uint32_t),
                                           cudaMemcpyDeviceToHost, stream_));
+        filterPass(sv, cam, ctx);
         heatmapPass(sv, ctx, frameIndex);
         // Each resolve read its pair count back: the frame's is known now.
         framePairs_[frameIndex % kRing] = vd_ ? vd_->pairsResolved() - pairsBefore : 0;
@@ -325,6 +342,27 @@ public:
 private:
     static constexpr int kRing = 8;
 
+    // view.filter (render/denoise.h) on a frame that started its image over.
+    void filterPass(const SceneView& sv, const CameraView& cam, const LaunchContext& ctx) {
+        if (!filtersThisFrame()) {
+            filter_.havePrevious = false;
+            return noteFilter(nullptr);
+        }
+        const uint32_t w = opt_.render.width, h = opt_.render.height;
+        const LaunchShape shape = perItem(w * h, kBlock);
+        filter_.resize(size_t(w) * h);
+        const FilterBuffers f = filter_.view(paths_.film.data(), inverseSamples());
+        withTraceKind(traceKindOf(sv), [&](auto k) {
+            launch(ctx, "filter", shape, filterGbufferKernel<decltype(k)::value>, sv, w, h, f.gbuf);
+        });
+        launch(ctx, "filter", shape, filterTemporalKernel, f, filter_.previousCamera, w, h);
+        if (opt_.view.filter == ViewFilter::Svgf)
+            for (int pass = 0; pass < kAtrousPasses; ++pass)
+                launch(ctx, "filter", shape, filterAtrousKernel, f, w, h, pass & 1, 1 << pass);
+        noteFilter(filter_.output(opt_.view.filter));
+        filter_.advance(cam);
+    }
+
     // view.heatmap: the camera rays again with counters on (stage heatmap),
     // their totals read back a frame late with the frame's counters.
     void heatmapPass(const SceneView& sv, const LaunchContext& ctx, uint64_t frameIndex) {
@@ -369,6 +407,7 @@ private:
     DeviceBuffer<uint32_t> image_;
     PinnedBuffer<uint32_t> hostCounters_;  // kRing frames' counters, read a frame late
     DeviceBuffer<uint32_t> heat_;          // view.heatmap: the shown count per pixel
+    FilterStorage<DeviceBuffer> filter_;
     DeviceBuffer<unsigned long long> heatTotals_;
     PinnedBuffer<unsigned long long> hostHeat_;  // kRing frames' heatmap totals
     uint64_t framePairs_[kRing] = {};      // the same frames' VD pairs

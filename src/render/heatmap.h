@@ -13,7 +13,6 @@
 #endif
 
 #include "core/options.h"
-#include "render/integrator.h"
 #include "render/scene_view.h"
 
 namespace strata {
@@ -59,19 +58,6 @@ STRATA_HD uint32_t heatColor(float count, float top) {
            (255u << 24);
 }
 
-// The camera ray through the centre of a pixel (stageGenerate's ray without
-// its jitter).
-STRATA_HD Ray pixelCentreRay(const CameraView& c, uint32_t width, uint32_t height, uint32_t pixel) {
-    const float x = (float(pixel % width) + 0.5f) / float(width);
-    const float y = (float(pixel / width) + 0.5f) / float(height);
-    Ray r;
-    r.org = c.position;
-    r.dir = normalize(c.forward + c.right * (2.0f * x - 1.0f) + c.up * (1.0f - 2.0f * y));
-    r.tmin = 0.0f;
-    r.tmax = 1e30f;
-    return r;
-}
-
 // Adds v to *p once per warp (the warp's sum) on the GPU, once per call on
 // the host.
 STRATA_HD void addToTotal(unsigned long long* p, unsigned long long v) {
@@ -96,19 +82,6 @@ STRATA_HD void stageHeatmapAs(const SceneView& s, uint32_t width, uint32_t heigh
     addToTotal(&totals[kHeatNodes], st.nodesVisited);
     addToTotal(&totals[kHeatTriangles], st.primsTested);
     addToTotal(&totals[kHeatSteps], st.steps);
-}
-
-// What the display shows of a pixel: the tone-mapped film, or with
-// view.heatmap the heatmap's colour.
-struct DisplayParams {
-    float invSamples = 0, exposureScale = 1;
-    Tonemap op = Tonemap::Aces;
-    const uint32_t* heat = nullptr;  // view.heatmap: the shown count per pixel (nullptr: off)
-    float heatTop = 0;               // heatmapScaleOf
-};
-STRATA_HD uint32_t stageDisplay(const Vec3* film, uint32_t pixel, const DisplayParams& d) {
-    if (d.heat) return heatColor(float(d.heat[pixel]), d.heatTop);
-    return stageTonemap(film, pixel, d.invSamples, d.exposureScale, d.op);
 }
 
 }  // namespace strata

@@ -6,7 +6,8 @@
 #include <cmath>
 
 #include "render/flat_scene.h"
-#include "render/heatmap.h"
+#include "render/denoise.h"
+#include "render/display.h"
 #include "render/renderer.h"
 #include "scene/vd_scene.h"
 
@@ -57,6 +58,7 @@ protected:
     // heatmap pass when view.heatmap was on).
     DisplayParams displayParams(const uint32_t* heat) const {
         DisplayParams d{inverseSamples(), std::exp2(opt_.render.exposure), opt_.render.tonemap};
+        d.filtered = filtered_;
         if (heatShown_ != Heatmap::Off) {
             d.heat = heat;
             d.heatTop = heatmapScaleOf(heatShown_, opt_.view.heatmapMax);
@@ -65,6 +67,12 @@ protected:
     }
     // The heatmap pass ran (or not) this frame, showing `shown`.
     void noteHeatmap(Heatmap shown) { heatShown_ = shown; }
+    // Whether view.filter runs on this frame: it started its image over.
+    bool filtersThisFrame() const {
+        return opt_.view.filter != ViewFilter::Off && samples_ == uint32_t(opt_.render.spp);
+    }
+    // The filter's output this frame (nullptr: the film is shown).
+    void noteFilter(const Vec3* filtered) { filtered_ = filtered; }
     // The GPU's persistent bottom-level blocks (vdMemory's work buffers
     // above level 5); the CPU backend estimates for an H100's 132 SMs x 5.
     virtual uint32_t vdBottomBlocks() const { return 132 * 5; }
@@ -76,6 +84,7 @@ protected:
 
 private:
     Heatmap heatShown_ = Heatmap::Off;
+    const Vec3* filtered_ = nullptr;
     VdSceneCounts vdCounts_;  // of the scene as loaded (its quads not yet triangles)
     int allocW_ = 0, allocH_ = 0;
     bool hasCamera_ = false;

@@ -19,7 +19,8 @@ inline const std::vector<std::string>& stageTable() {
                                                "trace",        "trace/primary",   "trace/bounce",   "vd",
                                                "vd/pairs",     "vd/sort",         "vd/bottom",      "vd/primary",
                                                "vd/bounce",    "vd/shadow",       "shade",          "shade/primary",
-                                               "shade/bounce", "shadow",          "accumulate",     "heatmap"};
+                                               "shade/bounce", "shadow",          "accumulate",     "filter",
+                                               "heatmap"};
     // clang-format on
     return s;
 }
