@@ -6,6 +6,7 @@
 #include <initializer_list>
 
 #include "core/error.h"
+#include "core/options.h"
 #include "scene/scene_json_util.h"
 
 namespace strata {
@@ -114,9 +115,18 @@ ViewerConfig loadViewerConfig(const std::string& path, bool given) {
             }
         }
     }
-    if (j.contains("options"))
-        for (const auto& [k, v] : object(path, j, "options").items())
-            c.options.emplace_back(k, v.is_string() ? v.get<std::string>() : v.dump());
+    if (j.contains("options")) {
+        Options scratch;  // each key known and each value valid, as a scene file's
+        for (const auto& [k, v] : object(path, j, "options").items()) {
+            const std::string text = v.is_string() ? v.get<std::string>() : v.dump();
+            try {
+                scratch.set(k, text);
+            } catch (const Error& e) {
+                throw Error(path + ": options." + k + ": " + e.what());
+            }
+            c.options.emplace_back(k, text);
+        }
+    }
     return c;
 }
 

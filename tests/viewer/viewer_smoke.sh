@@ -120,6 +120,13 @@ expect_viewer_error() {  # name, expected text, args...
     fail "$name: $(tail -3 "$TMP/$name.log")"
   fi
 }
+# An option in the config is checked as in a scene file: an unknown key or a
+# bad value names the config file and the option.
+sed 's/"render.spp": 1/"render.spq": 1/' "$SRC/config/default.json" >"$TMP/badopt.json"
+expect_viewer_error config-unknown-option "badopt.json: options.render.spq: unknown option" --config "$TMP/badopt.json"
+sed 's/"render.spp": 1/"view.heatmap": "nodez"/' "$SRC/config/default.json" >"$TMP/badval.json"
+expect_viewer_error config-bad-value "badval.json: options.view.heatmap: option 'view.heatmap': expected one of" \
+  --config "$TMP/badval.json"
 # A screenshot asked for on the command line that cannot be written is an
 # error naming it (the keys' and the panel's show it in the panel instead).
 expect_viewer_error unwritable-shot "$TMP/no/such/dir/shot.png" --screenshot "$TMP/no/such/dir/shot.png"
