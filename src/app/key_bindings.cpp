@@ -86,6 +86,8 @@ std::string KeyBindings::keyName(int key) {
     return "?";
 }
 
+int KeyBindings::keyCode(const std::string& name) { return keyFromName(name); }
+
 void KeyBindings::bind(const std::string& action, const std::string& key) {
     int a = 0;
     while (a < int(KeyAction::Count) && action != kActions[a].name) ++a;

@@ -35,6 +35,7 @@ public:
     int key(KeyAction a) const { return keys_[int(a)]; }  // a GLFW key code
     static const char* actionName(KeyAction a);
     static std::string keyName(int glfwKey);  // "W", "F9", ... ("?" if unnamed)
+    static int keyCode(const std::string& name);  // the GLFW key code of "W", "F9", "SPACE"; -1 if unknown
 
 private:
     int keys_[int(KeyAction::Count)];

@@ -37,6 +37,9 @@ int main(int argc, char** argv) {
     app.add_option("--at", a.at,
                    "FRAME:key=value: change an option live before frame FRAME, as the panel does (repeatable; "
                    "with --record, scripted toggles)");
+    app.add_option("--press", a.press,
+                   "FRAME:KEY or FRAME:SHIFT+KEY: press and release KEY (the config's key names: F12, SPACE, TAB, "
+                   "...) within frame FRAME (repeatable; scripted key taps)");
     app.add_option("--display", a.display, "display path: auto | texture | pbo | copy")->capture_default_str();
     app.add_flag_callback(
         "--no-interop", [&] { a.display = "copy"; }, "display through host memory (no CUDA-GL interop)");

@@ -235,6 +235,23 @@ std::string Viewer::keyLabel(KeyAction a) const { return KeyBindings::keyName(co
 static_assert(KeyLatch::kPressAction == GLFW_PRESS && KeyLatch::kShiftMod == GLFW_MOD_SHIFT,
               "app/key_latch.h reads GLFW's values");
 
+// --press: each key due by this frame, pressed and released through the
+// window's key callback (ImGui's backend, chained to the latch) within this
+// one pass of the loop, as a tap inside a slow frame arrives.
+void Viewer::pressScheduledKeys() {
+    while (nextPress_ < presses_.size() && presses_[nextPress_].frame <= frame_) {
+        const ScheduledPress& p = presses_[nextPress_++];
+        const GLFWkeyfun callback = glfwSetKeyCallback(window_, nullptr);
+        glfwSetKeyCallback(window_, callback);
+        if (!callback) continue;
+        const int scancode = glfwGetKeyScancode(p.key), mods = p.shift ? GLFW_MOD_SHIFT : 0;
+        callback(window_, p.key, scancode, GLFW_PRESS, mods);
+        callback(window_, p.key, scancode, GLFW_RELEASE, mods);
+        std::fprintf(stderr, "strata: --press %s%s at frame %llu\n", p.shift ? "SHIFT+" : "",
+                     KeyBindings::keyName(p.key).c_str(), static_cast<unsigned long long>(frame_));
+    }
+}
+
 // The frame's key presses (every press since the last frame counts once,
 // app/key_latch.h); none while a panel text field has the keyboard.
 void Viewer::handleKeys() {
@@ -251,10 +268,9 @@ void Viewer::handleKeys() {
             else
                 recorder_.startOrSay(uniqueName(outputDir_, "strata", "csv"), recordStages());
         }
-        if (p.key == k.key(KeyAction::ResetCamera)) {
+        if (p.key == k.key(KeyAction::ResetCamera)) {  // the scene's camera from the next frame (startFrame)
             camera_.reset(cameraAt(scene_->camera, time_), sceneSize(*scene_));
             cameraOverride_ = false;
-            renderer_->setCamera(nullptr);
             resetAccum_ = true;
         }
     }
@@ -262,6 +278,7 @@ void Viewer::handleKeys() {
 
 int Viewer::run() {
     scheduled_ = parseScheduledChanges(args_.at);  // before any window: bad input needs no display
+    presses_ = parseScheduledPresses(args_.press);
     config_ = loadViewerConfig(args_.config, args_.configGiven);
     scale_ = args_.scale > 0 ? args_.scale : config_.scale;
     outputDir_ = !args_.outputDir.empty() ? args_.outputDir : config_.outputFolder;
@@ -330,6 +347,7 @@ int Viewer::run() {
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
         ImGui::NewFrame();
+        pressScheduledKeys();
         handleKeys();
         ImGuiIO& io = ImGui::GetIO();
         CameraInput in = readCameraInput(window_, config_.keys, io.WantCaptureKeyboard, io.WantCaptureMouse, lastX_,
@@ -423,6 +441,8 @@ void Viewer::startFrame() {
     if (cameraOverride_) {
         CameraPose p = camera_.pose();
         renderer_->setCamera(&p);
+    } else {
+        renderer_->setCamera(nullptr);
     }
     const bool accumulate = !resetAccum_;
     resetAccum_ = false;
@@ -580,6 +600,33 @@ std::vector<ScheduledChange> parseScheduledChanges(const std::vector<std::string
     }
     std::stable_sort(out.begin(), out.end(),
                      [](const ScheduledChange& a, const ScheduledChange& b) { return a.frame < b.frame; });
+    return out;
+}
+
+std::vector<ScheduledPress> parseScheduledPresses(const std::vector<std::string>& press) {
+    std::vector<ScheduledPress> out;
+    for (const std::string& entry : press) {
+        const size_t colon = entry.find(':');
+        const std::string frame = entry.substr(0, colon);
+        char* end = nullptr;
+        const unsigned long long f = std::strtoull(frame.c_str(), &end, 10);
+        if (colon == std::string::npos || frame.empty() || *end != '\0' || frame[0] == '-')
+            throw Error("--press expects FRAME:KEY or FRAME:SHIFT+KEY, got '" + entry + "'");
+        ScheduledPress p;
+        p.frame = f;
+        std::string key = entry.substr(colon + 1);
+        if (key.rfind("SHIFT+", 0) == 0 || key.rfind("Shift+", 0) == 0) {
+            p.shift = true;
+            key = key.substr(6);
+        }
+        p.key = KeyBindings::keyCode(key);
+        if (p.key < 0)
+            throw Error("--press '" + entry + "': unknown key '" + key +
+                        "' (GLFW's names without GLFW_KEY_: W, F9, SPACE, TAB, ...)");
+        out.push_back(p);
+    }
+    std::stable_sort(out.begin(), out.end(),
+                     [](const ScheduledPress& a, const ScheduledPress& b) { return a.frame < b.frame; });
     return out;
 }
 

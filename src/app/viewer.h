@@ -31,6 +31,11 @@ struct ViewerArgs {
     // FRAME:key=value: change an option live before rendering frame FRAME,
     // as the panel does (scripted toggles for reproducible recordings).
     std::vector<std::string> at;
+    // FRAME:[SHIFT+]KEY: press and release KEY (a GLFW key name, as in the
+    // config's "keys") through the window's key callback before frame FRAME's
+    // UI, both inside that one frame (scripted key taps: a slow frame must not
+    // lose them).
+    std::vector<std::string> press;
 };
 
 // One --at entry, parsed and checked against the option registry.
@@ -41,6 +46,16 @@ struct ScheduledChange {
 // Throws strata::Error naming the entry when it is malformed or names an
 // unknown option or a value the option refuses.
 std::vector<ScheduledChange> parseScheduledChanges(const std::vector<std::string>& at);
+
+// One --press entry.
+struct ScheduledPress {
+    uint64_t frame = 0;
+    int key = 0;  // GLFW key code
+    bool shift = false;
+};
+// Throws strata::Error naming the entry when it is malformed or names an
+// unknown key.
+std::vector<ScheduledPress> parseScheduledPresses(const std::vector<std::string>& press);
 
 // Runs until the window closes (or --frames N --exit). Returns the exit code.
 int runViewer(const ViewerArgs& args);

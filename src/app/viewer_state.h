@@ -61,6 +61,7 @@ private:
     void measureTree();
     void screenshots(bool idle, bool done, int fbw, int fbh);
     void handleKeys();
+    void pressScheduledKeys();
     std::string keyLabel(KeyAction a) const;
     void shutdown();
     std::vector<std::string> recordStages() const {
@@ -113,6 +114,8 @@ private:
     uint64_t frame_ = 0;
     std::vector<ScheduledChange> scheduled_;  // --at, in frame order
     size_t nextScheduled_ = 0;
+    std::vector<ScheduledPress> presses_;  // --press, in frame order
+    size_t nextPress_ = 0;
     // The options each frame in flight was rendered with: its record arrives
     // a frame or more later, when the options may have changed.
     std::deque<std::pair<uint64_t, Options>> frameOptions_;

@@ -107,6 +107,38 @@ else
     || fail "unknown key message: $(cat "$TMP/badkeys.log")"
 fi
 
+# Key taps (--press: press and release through the window's key callback
+# within one frame; the CPU backend's frames are slow): F9 starts a
+# recording, F12 and Shift+F12 each write their screenshot, Space pauses
+# scene time (the recording's last rows keep one scene time).
+mkdir -p "$TMP/keys_out"
+FRAMES=7 run taps --output-dir "$TMP/keys_out" --press 1:F9 --press 2:F12 --press 2:SHIFT+F12 --press 3:SPACE
+if ls "$TMP/keys_out"/strata-2*.png >/dev/null 2>&1 && ls "$TMP/keys_out"/strata-ui-*.png >/dev/null 2>&1 \
+   && python3 - "$TMP"/keys_out/strata-*.csv <<'PY'; then
+import csv, sys
+t = [float(r["scene_time"]) for r in csv.DictReader(open(sys.argv[1]))]
+assert len(t) >= 5, t
+assert t[0] < t[1], t                        # playing when the recording started
+assert t[-1] == t[-2] == t[-3], t            # paused by the tap
+PY
+  pass "key taps within one frame each register once (F9, F12, Shift+F12, Space)"
+else
+  fail "key taps: $(ls "$TMP/keys_out"; cat "$TMP/taps.log")"
+fi
+# A screenshot or recording that cannot be written (its path is longer than
+# PATH_MAX, even for root) is said and the viewer runs on to its last frame.
+deep="$TMP/w"
+while [ ${#deep} -lt 3870 ]; do deep="$deep/$(printf 'd%.0s' {1..199})"; done
+deep="$deep/$(printf 'e%.0s' $(seq 1 $((4080 - ${#deep} - 1))))"
+mkdir -p "$deep"
+if run unwritable-taps --output-dir "$deep" --press 1:F12 --press 2:F9 \
+   && grep -q "not saved: .*File name too long" "$TMP/unwritable-taps.log" \
+   && grep -q "; not recording" "$TMP/unwritable-taps.log"; then
+  pass "a failed F12 or F9 write is said and the viewer keeps running"
+else
+  fail "failed writes: $(tail -4 "$TMP/unwritable-taps.log")"
+fi
+
 # Config and window flags: a typo, a wrong type, a missing --config file and
 # out-of-range flags are one message each (file, line or field) and exit non-zero.
 expect_viewer_error() {  # name, expected text, args...
@@ -163,6 +195,7 @@ else
   fail "killed mid-run: $(ls "$TMP" | grep killed) $(tail -3 "$TMP/killed.log")"
 fi
 sed 's/"window"/"windw"/' "$SRC/config/default.json" >"$TMP/typo.json"
+expect_viewer_error bad-press "--press '1:F99': unknown key 'F99'" --press 1:F99
 expect_viewer_error config-typo "typo.json: unknown key 'windw'" --config "$TMP/typo.json"
 sed 's/"width": 1600/"width": "wide"/' "$SRC/config/default.json" >"$TMP/type.json"
 expect_viewer_error config-type "type.json: window.width: expected a number, got string" --config "$TMP/type.json"
