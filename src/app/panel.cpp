@@ -16,7 +16,7 @@ namespace {
 
 // One option's widget, labelled `label`; true when it changed `o`.
 bool optionWidget(Options& o, const OptionInfo& info, std::string label,
-                  const std::vector<std::string>& hiddenChoices) {
+                  const std::vector<Unavailable>& ruledOut) {
     // Table 13.1's switches are labelled as in the chapter.
     if (!info.help.empty() && info.help[0] == '[') label = info.help;
     std::string value = o.get(info.key), next = value;
@@ -46,8 +46,18 @@ bool optionWidget(Options& o, const OptionInfo& info, std::string label,
             }
             if (ImGui::BeginCombo(label.c_str(), value.c_str())) {
                 for (const std::string& c : info.choices) {
-                    const std::string kv = info.key + "=" + c;
-                    if (std::find(hiddenChoices.begin(), hiddenChoices.end(), kv) != hiddenChoices.end()) continue;
+                    // A choice the other options rule out is greyed, its reason on hover.
+                    const Unavailable* why = nullptr;
+                    for (const Unavailable& u : ruledOut)
+                        if (u.key == info.key && u.value == c) why = &u;
+                    if (why) {
+                        ImGui::BeginDisabled();
+                        ImGui::Selectable(c.c_str(), false);
+                        ImGui::EndDisabled();
+                        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+                            ImGui::SetTooltip("%s", why->reason.c_str());
+                        continue;
+                    }
                     if (ImGui::Selectable(c.c_str(), c == value)) next = c;
                 }
                 ImGui::EndCombo();
@@ -74,12 +84,12 @@ bool optionWidget(Options& o, const OptionInfo& info, std::string label,
 }  // namespace
 
 bool optionWidgets(Options& o, const std::string& block, const std::vector<std::string>& hidden,
-                   const std::vector<std::string>& hiddenChoices) {
+                   const std::vector<Unavailable>& ruledOut) {
     bool changed = false;
     for (const OptionInfo& info : Options::all()) {
         if (info.key.compare(0, block.size(), block) != 0) continue;
         if (info.derived || std::find(hidden.begin(), hidden.end(), info.key) != hidden.end()) continue;
-        changed |= optionWidget(o, info, info.key.substr(block.size()), hiddenChoices);
+        changed |= optionWidget(o, info, info.key.substr(block.size()), ruledOut);
     }
     return changed;
 }

@@ -13,10 +13,11 @@ namespace strata {
 
 // Draws the widgets of every option whose key starts with `block` ("render.").
 // Returns true if any option changed (then `o` holds the new values).
-// `hidden` names options to leave out, `hiddenChoices` "key=value" choices
-// the running backend has no implementation of (absent, not dead buttons).
+// `hidden` names options to leave out; `ruledOut` lists the choices the
+// other options rule out now (Options::unavailable): they are greyed in
+// their list, and hovering one says why.
 bool optionWidgets(Options& o, const std::string& block, const std::vector<std::string>& hidden = {},
-                   const std::vector<std::string>& hiddenChoices = {});
+                   const std::vector<Unavailable>& ruledOut = {});
 
 // The GPU kd-tree's switches in their own group: a preset row (the
 // chapter's Original and All, All + strata's switches), Table 13.1's [A]-[E],

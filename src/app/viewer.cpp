@@ -372,11 +372,9 @@ int Viewer::run() {
         }
         panel();
 
-        float fps = options_.animation.fps;
-        if (playing_) {
-            time_ += fixedStep_ ? 1.0f / fps : dt * speed_;
+        if (playing_ && !fixedStep_) {  // wall-clock time (a fixed step advances per frame: startFrame)
+            time_ += dt * speed_;
             if (!loop_ && time_ > 60.0f) time_ = 60.0f;
-            resetAccum_ = true;
         }
         // The CUDA backend queues its frame and shows it at once; the CPU
         // backend renders on the worker while the window keeps drawing, and
@@ -426,6 +424,11 @@ int Viewer::run() {
 // Starts the next frame: options changed while the last one rendered, the
 // scheduled changes (--at), the camera, then the frame itself.
 void Viewer::startFrame() {
+    if (playing_) {
+        if (fixedStep_) time_ += 1.0f / options_.animation.fps;  // exactly one step per frame rendered
+        if (!loop_ && time_ > 60.0f) time_ = 60.0f;
+        resetAccum_ = true;
+    }
     if (pending_) {
         const Options o = *pending_;
         const bool reset = pendingReset_;

@@ -85,11 +85,9 @@ void Viewer::panel() {
         if (!loadError_.empty()) errorText(loadError_);
     }
     if (ImGui::CollapsingHeader("Acceleration", ImGuiTreeNodeFlags_DefaultOpen)) {
-        std::vector<std::string> absent;  // what the other options rule out (Options::unavailable)
-        for (const Unavailable& u : options_.unavailable()) absent.push_back(u.assignment());
         // The kd-tree builders' switches: their own group, shown when the
         // kd-tree is built (kdTreeWidgets shows those the backend honours).
-        changed |= optionWidgets(next, "accel.", kdSwitchKeys(), absent);
+        changed |= optionWidgets(next, "accel.", kdSwitchKeys(), options_.unavailable());
         if (options_.accel.rebuild == Rebuild::Refit || options_.accel.rebuild == Rebuild::Auto) {
             const RefitStatus r = facts_.refit;
             if (options_.accel.rebuild == Rebuild::Auto)
@@ -118,7 +116,7 @@ void Viewer::panel() {
     if (sceneHasQuads_ && ImGui::CollapsingHeader("VD patches", ImGuiTreeNodeFlags_DefaultOpen)) {
         // vd.mode / vd.max_level make a new renderer (the geometry changes);
         // lod_bias and freeze_lod act on the next frame.
-        changed |= optionWidgets(next, "vd.", {});
+        changed |= optionWidgets(next, "vd.", {}, options_.unavailable());
         ImGui::Text("geometry %.2f MiB + acceleration %.2f MiB", facts_.geometryBytes / 1048576.0,
                     facts_.accelBytes / 1048576.0);
         if (facts_.vdPairBytes)
@@ -126,7 +124,7 @@ void Viewer::panel() {
         ImGui::TextWrapped("VD patches on the GPU (estimate): %s", describeVdMemory(facts_.vdMemory).c_str());
     }
     if (ImGui::CollapsingHeader("Rendering", ImGuiTreeNodeFlags_DefaultOpen)) {
-        changed |= optionWidgets(next, "render.", {"render.width", "render.height"});
+        changed |= optionWidgets(next, "render.", {"render.width", "render.height"}, options_.unavailable());
         ImGui::Text("%dx%d, %u samples per pixel", options_.render.width, options_.render.height,
                     facts_.samplesPerPixel);
         if (ImGui::Button("Reset accumulation")) resetAccum_ = true;

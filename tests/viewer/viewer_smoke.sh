@@ -118,7 +118,8 @@ if ls "$TMP/keys_out"/strata-2*.png >/dev/null 2>&1 && ls "$TMP/keys_out"/strata
 import csv, sys
 t = [float(r["scene_time"]) for r in csv.DictReader(open(sys.argv[1]))]
 assert len(t) >= 5, t
-assert t[0] < t[1], t                        # playing when the recording started
+step = 1 / 30                                # --fixed-step: one 1/fps step per frame rendered
+assert abs(t[1] - t[0] - step) < 1e-4, t     # playing when the recording started
 assert t[-1] == t[-2] == t[-3], t            # paused by the tap
 PY
   pass "key taps within one frame each register once (F9, F12, Shift+F12, Space)"
