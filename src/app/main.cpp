@@ -3,8 +3,10 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 
+#include "app/install_paths.h"
 #include "app/viewer.h"
 #include "strata_version.h"
 #include "core/error.h"
@@ -16,16 +18,20 @@
 int main(int argc, char** argv) {
     strata::removeOutputsOnSignal();  // Ctrl-C leaves no half-written screenshot or recording
     strata::ViewerArgs a;
-    // The built-in config, or the working directory's (a carried binary).
-    a.config = STRATA_CONFIG_DIR "/default.json";
-    if (!std::ifstream(a.config)) a.config = "config/default.json";
+    // The installed config, the source tree's, or the working directory's
+    // (a carried binary): app/install_paths.h.
+    a.config = strata::installedDataPath("config/default.json", STRATA_SOURCE_TREE);
     CLI::App app{
         "strata: interactive path tracer with per-frame acceleration-structure rebuilds.\n"
         "Keys: WASD/QE move, right-drag or arrows look, Alt/middle-drag orbit, scroll speed,\n"
         "Shift faster, Ctrl slower, R reset camera, Space pause, F9 record CSV,\n"
         "Tab hide/show the panel, F12 screenshot, Shift+F12 screenshot with the panel.\n"
         "Keys are rebound in the config's \"keys\" object (config/default.json lists every action)."};
-    app.set_version_flag("--version", std::string("strata ") + STRATA_VERSION);
+    app.set_version_flag("--version", std::string("strata ") + STRATA_VERSION + "\nshaders: " +
+                                          (std::getenv("STRATA_SHADER_DIR") ? std::getenv("STRATA_SHADER_DIR")
+                                                                           : strata::installedDataPath(
+                                                                                 "shaders", STRATA_SOURCE_TREE)) +
+                                          "\nconfig: " + a.config);
     app.footer("Exit status: 0 done; 1 an error strata reports (bad input, a failed write); 2 a usage error.");
     app.add_option("scene", a.scene, "scene file (JSON)")->required();
     app.add_option("--config", a.config, "defaults: window, display path, options")->capture_default_str();

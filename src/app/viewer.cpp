@@ -19,6 +19,7 @@
 #include "app/key_bindings.h"
 #include "app/display_path.h"
 #include "app/gl_display.h"
+#include "app/install_paths.h"
 #include "app/panel.h"
 #include "app/recorder.h"
 #include "app/viewer_config.h"
@@ -45,13 +46,11 @@ std::unique_ptr<Renderer> makeBackend(Scene& scene, std::string& note) {
     return makeRenderer(scene);
 }
 
-// The shader folder: $STRATA_SHADER_DIR, else the source tree it was built
-// from, else the working directory's (a binary carried to another machine and
-// run from a checkout).
+// The shader folder: $STRATA_SHADER_DIR, else beside an installed
+// executable, the source tree, or the working directory (app/install_paths.h).
 std::string findShaderDir() {
     if (const char* e = std::getenv("STRATA_SHADER_DIR")) return e;
-    if (std::ifstream(std::string(STRATA_SHADER_DIR) + "/display.vert")) return STRATA_SHADER_DIR;
-    return "shaders";
+    return installedDataPath("shaders", STRATA_SOURCE_TREE);
 }
 
 float sceneSize(const Scene& s) {

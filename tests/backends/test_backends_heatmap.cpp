@@ -130,7 +130,8 @@ TYPED_TEST(BackendHeatmap, TotalsAndColoursAreTheTraversalsOwnCountsWithEveryBui
 }
 
 // Off: no heatmap stage time, zero totals, the rendered image; the counts
-// of a stack traversal and of the skip links differ (what the view is for).
+// of a stack traversal and of the skip links differ (what the view is for),
+// and instanced mode counts its two levels.
 TYPED_TEST(BackendHeatmap, OffCountsNothingAndTraversalsDiffer) {
     REQUIRE_BACKEND();
     Scene s = test::onBackend<TypeParam>(heatScene());
@@ -145,6 +146,17 @@ TYPED_TEST(BackendHeatmap, OffCountsNothingAndTraversalsDiffer) {
     EXPECT_NE(stack.rgb, skip.rgb);
     EXPECT_NE(off.rgb, stack.rgb);
     EXPECT_GT(skip.rec.heatSteps, 0u);
+    // Instanced mode counts both levels: the top level's nodes come on top
+    // of the meshes' (its triangles are the same ones, tested in object space).
+    s.options.accel.traversal = Traversal::Stack;
+    s.options.accel.builder = Builder::LbvhKarras;
+    const HeatFrame flat = heatFrame<TypeParam>(s, Heatmap::Nodes, 0.0f);
+    s.options.accel.mode = AccelMode::Instanced;
+    const HeatFrame two = heatFrame<TypeParam>(s, Heatmap::Nodes, 0.0f);
+    EXPECT_GT(two.rec.heatTriangles, 0u);
+    EXPECT_GT(two.rec.heatNodes, 0u);
+    EXPECT_NE(two.rec.heatNodes, flat.rec.heatNodes);
+    EXPECT_NE(two.rgb, off.rgb);
 }
 
 }  // namespace
