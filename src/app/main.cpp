@@ -8,6 +8,7 @@
 
 #include "app/install_paths.h"
 #include "app/viewer.h"
+#include "core/build_info.h"
 #include "strata_version.h"
 #include "core/error.h"
 #include "app/viewer_config.h"
@@ -27,7 +28,8 @@ int main(int argc, char** argv) {
         "Shift faster, Ctrl slower, R reset camera, Space pause, F9 record CSV,\n"
         "Tab hide/show the panel, F12 screenshot, Shift+F12 screenshot with the panel.\n"
         "Keys are rebound in the config's \"keys\" object (config/default.json lists every action)."};
-    app.set_version_flag("--version", std::string("strata ") + STRATA_VERSION + "\nshaders: " +
+    app.set_version_flag("--version", std::string("strata ") + STRATA_VERSION + ", " + strata::builtWith() +
+                                          "\nshaders: " +
                                           (std::getenv("STRATA_SHADER_DIR") ? std::getenv("STRATA_SHADER_DIR")
                                                                            : strata::installedDataPath(
                                                                                  "shaders", STRATA_SOURCE_TREE)) +

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "cli/commands.h"
+#include "core/build_info.h"
 #include "strata_version.h"
 #include "core/error.h"
 #include "core/output_file.h"
@@ -12,7 +13,7 @@
 int main(int argc, char** argv) {
     strata::removeOutputsOnSignal();  // Ctrl-C leaves no half-written OUT.tmp-PID
     CLI::App app{"strata-cli: headless render, bench, validate and soak for the strata path tracer"};
-    app.set_version_flag("--version", std::string("strata-cli ") + STRATA_VERSION);
+    app.set_version_flag("--version", std::string("strata-cli ") + STRATA_VERSION + ", " + strata::builtWith());
     app.footer("Exit status: 0 done; 1 an error strata reports (bad input, no GPU, a failed check); 2 a usage error.");
     app.require_subcommand(1);
     auto render = strata::cli::addRenderCommand(app);

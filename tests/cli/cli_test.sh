@@ -366,8 +366,8 @@ grep -q "did you mean" <<<"$out" && fail "no suggestion expected for --zzzzzzzz:
 "$CLI" render "$TMP/missing.json" --backend cpu >/dev/null 2>&1
 rc=$?
 [ "$rc" -eq 1 ] && pass "strata's own error exits 1" || fail "a missing scene exits $rc"
-if "$CLI" --version | grep -Eq '^strata-cli [0-9]+\.[0-9]+ \((unknown commit|[0-9a-f]{7,}(\+dirty)?)\)$'; then
-  pass "--version: the version and the commit"
+if "$CLI" --version | grep -Eq '^strata-cli [0-9]+\.[0-9]+ \((unknown commit|[0-9a-f]{7,}(\+dirty)?)\), built (with CUDA [0-9]+\.[0-9]+|without CUDA \(the CPU backend only\))$'; then
+  pass "--version: the version, the commit and the CUDA it was built with"
 else
   fail "--version: $("$CLI" --version 2>&1)"
 fi
