@@ -1,6 +1,7 @@
-// strata-cli render: N animation frames, the last written as the output's
-// extension says (.png: tone-mapped 8-bit; .pfm: the linear radiance), every
-// frame's timings as CSV.
+// strata-cli render: N animation frames, the last (or with a %d pattern in
+// the name, every one) written as the output's extension says (.png:
+// tone-mapped 8-bit; .pfm and .exr: the linear radiance), every frame's
+// timings as CSV.
 #include <cctype>
 #include <cstdio>
 #include <memory>
@@ -11,6 +12,7 @@
 #include "core/output_file.h"
 #include "render/heatmap.h"
 #include "render/frame_csv.h"
+#include "scene/exr_write.h"
 #include "scene/image_io.h"
 
 namespace strata::cli {
@@ -26,29 +28,66 @@ std::string extensionOf(const std::string& path) {
     return ext;
 }
 
+// The name of frame f's image when `pattern` holds one integer conversion
+// (%d or %0Nd, N at most 9: "frame_%04d.exr"); "" when it holds no '%'.
+// Throws strata::Error on any other use of '%'.
+std::string frameFileName(const std::string& pattern, int f) {
+    const size_t pct = pattern.find('%');
+    if (pct == std::string::npos) return "";
+    size_t i = pct + 1;
+    int pad = 0;
+    if (i < pattern.size() && pattern[i] == '0') {
+        ++i;
+        if (i < pattern.size() && pattern[i] >= '1' && pattern[i] <= '9') pad = pattern[i++] - '0';
+    }
+    if (i >= pattern.size() || pattern[i] != 'd' || pattern.find('%', i) != std::string::npos)
+        throw Error(pattern + ": an output name holds one frame number as %d or %0Nd (frame_%04d.exr), nothing "
+                              "else with '%'");
+    std::string n = std::to_string(f);
+    if (int(n.size()) < pad) n.insert(0, size_t(pad) - n.size(), '0');
+    return pattern.substr(0, pct) + n + pattern.substr(i + 1);
+}
+
+// The renderer's last frame as `ext` says: PNG of the shown image, PFM or EXR
+// of the linear radiance.
+std::string encodeFrame(Renderer& r, const std::string& path, const std::string& ext, const Options& o) {
+    if (ext == ".pfm" || ext == ".exr") {
+        std::vector<float> radiance;
+        r.readRadiance(radiance);
+        return ext == ".pfm" ? encodePfm(path, o.render.width, o.render.height, radiance)
+                             : encodeExr(path, o.render.width, o.render.height, radiance);
+    }
+    std::vector<uint8_t> rgb;
+    r.readImage(rgb);
+    return encodePng(path, o.render.width, o.render.height, rgb);
+}
+
 }  // namespace
 
 std::function<int()> addRenderCommand(CLI::App& app) {
-    auto* cmd = app.add_subcommand("render", "render animation frames; write the last one as PNG or PFM");
+    auto* cmd = app.add_subcommand("render", "render animation frames; write the last one (or each) as PNG, PFM or EXR");
     auto a = std::make_shared<CommonArgs>();
     auto out = std::make_shared<std::string>("render.png");
     auto timings = std::make_shared<std::string>();
     addCommonOptions(*cmd, *a, 1);
     cmd->add_option("--out", *out,
-                    "output image, written atomically: .png (tone-mapped, 8-bit) or .pfm (linear radiance, float); a "
-                    "name without an extension (a device) gets PNG")
+                    "output image, written atomically: .png (tone-mapped, 8-bit), .pfm or .exr (linear radiance, "
+                    "32-bit float); %d or %0Nd in the name (frame_%04d.exr) writes every frame; a name without an "
+                    "extension (a device) gets PNG")
         ->capture_default_str();
     cmd->add_option("--timings", *timings, "CSV file with one row of stage timings per frame");
     return [a, out, timings]() {
         const std::string ext = extensionOf(*out);
-        const bool pfm = ext == ".pfm";
-        if (!pfm && ext != ".png" && !ext.empty())
-            throw Error(*out + ": the output's extension names its format: .png (tone-mapped, 8-bit) or .pfm "
-                               "(linear radiance); " + ext + " is not written (EXR output is not built yet)");
+        const bool radiance = ext == ".pfm" || ext == ".exr";
+        if (!radiance && ext != ".png" && !ext.empty())
+            throw Error(*out + ": the output's extension names its format: .png (tone-mapped, 8-bit), .pfm or .exr "
+                               "(linear radiance); " + ext + " is none of them");
+        const bool sequence = !frameFileName(*out, 0).empty();  // checks the pattern
         Scene scene = loadWithOverrides(*a, false);
         // The outputs are opened before the work: a path that cannot be
         // written fails now, and both are committed together at the end.
-        OutputFile image(*out);
+        std::unique_ptr<OutputFile> image;
+        if (!sequence) image = std::make_unique<OutputFile>(*out);
         std::unique_ptr<OutputFile> timingFile;
         if (!timings->empty()) timingFile = std::make_unique<OutputFile>(*timings);
         if (scene.skippedDegenerate)
@@ -66,6 +105,12 @@ std::function<int()> addRenderCommand(CLI::App& app) {
             float t = o.animation.startTime + (o.animation.play ? float(f) / o.animation.fps : 0.0f);
             r->renderFrame(t, uint64_t(f));
             for (; r->popRecord(rec); last = rec) csv += csvRow(rec, o);
+            if (sequence) {  // each frame's file whole as soon as it is rendered
+                const std::string name = frameFileName(*out, f);
+                OutputFile frame(name);
+                frame.write(encodeFrame(*r, name, ext, o));
+                frame.commit();
+            }
             progress.update(uint64_t(f + 1), uint64_t(a->frames));
         }
         progress.finish();
@@ -79,19 +124,12 @@ std::function<int()> addRenderCommand(CLI::App& app) {
                          name(o.view.heatmap), last.heatNodes / rays, last.heatTriangles / rays, last.heatSteps / rays,
                          heatmapScaleOf(o.view.heatmap, o.view.heatmapMax),
                          2 * heatmapScaleOf(o.view.heatmap, o.view.heatmapMax));
-            if (pfm) std::fprintf(stderr, "strata-cli: a .pfm holds the radiance, not the heatmap: write a .png\n");
+            if (radiance)
+                std::fprintf(stderr, "strata-cli: a %s holds the radiance, not the heatmap: write a .png\n", ext.c_str());
         }
-        if (pfm) {
-            std::vector<float> radiance;
-            r->readRadiance(radiance);
-            image.write(encodePfm(*out, o.render.width, o.render.height, radiance));
-        } else {
-            std::vector<uint8_t> rgb;
-            r->readImage(rgb);
-            image.write(encodePng(*out, o.render.width, o.render.height, rgb));
-        }
+        if (image) image->write(encodeFrame(*r, *out, ext, o));
         if (timingFile) timingFile->write(csv);
-        OutputFile::commitAll({&image, timingFile.get()});
+        OutputFile::commitAll({image.get(), timingFile.get()});
         std::printf("%s\n", out->c_str());
         return 0;
     };
