@@ -144,16 +144,7 @@ public:
         samples_ += uint32_t(opt_.render.spp);
         filterPass(sv, cam);
         unsigned long long heat[kNumHeatTotals] = {};
-        if (opt_.view.heatmap != Heatmap::Off) {
-            HostStageClock::Scope s(clock_, "heatmap");
-            heat_.resize(n);
-            withTraceKind(traceKindOf(sv), [&](auto k) {
-                pool_.parallelFor(n, [&](uint32_t i) {
-                    stageHeatmapAs<decltype(k)::value>(sv, w, h, opt_.view.heatmap, heat_.data(), heat, i);
-                });
-            });
-        }
-        noteHeatmap(opt_.view.heatmap);
+        heatmapPass(sv, heat);
         FrameRecord rec = clock_.endFrame();
         rec.triangles = flat_.tris.size();
         rec.rays = paths_.counters[kRaysTraced];
@@ -234,6 +225,21 @@ private:
                 pool_.parallelFor(n, [&](uint32_t i) { filterAtrousPixel(f, w, h, pass & 1, 1 << pass, i); });
         noteFilter(filter_.output(opt_.view.filter));
         filter_.advance(cam);
+    }
+
+    // view.heatmap: the camera rays again with counters on (stage heatmap),
+    // their totals into heat[kNumHeatTotals].
+    void heatmapPass(const SceneView& sv, unsigned long long* heat) {
+        noteHeatmap(opt_.view.heatmap);
+        if (opt_.view.heatmap == Heatmap::Off) return;
+        HostStageClock::Scope s(clock_, "heatmap");
+        const uint32_t w = opt_.render.width, h = opt_.render.height, n = w * h;
+        heat_.resize(n);
+        withTraceKind(traceKindOf(sv), [&](auto k) {
+            pool_.parallelFor(n, [&](uint32_t i) {
+                stageHeatmapAs<decltype(k)::value>(sv, w, h, opt_.view.heatmap, heat_.data(), heat, i);
+            });
+        });
     }
 
     size_t vdGeometryBytes() const {  // patches with their instance and origin, the link table, the maps

@@ -115,12 +115,7 @@ STRATA_HD void stageGenerate(const SceneView& s, const PathBuffers& b, const Pas
     SampleStream rng = pathStream(p, pixel);
     float x = (float(pixel % p.width) + rng.next()) / float(p.width);
     float y = (float(pixel / p.width) + rng.next()) / float(p.height);
-    Ray r;
-    r.org = s.camera.position;
-    r.dir = normalize(s.camera.forward + s.camera.right * (2.0f * x - 1.0f) + s.camera.up * (1.0f - 2.0f * y));
-    r.tmin = 0.0f;
-    r.tmax = 1e30f;
-    b.rays[0][pixel] = r;
+    b.rays[0][pixel] = cameraRay(s.camera, x, y);
     b.rayPath[0][pixel] = pixel;
     b.hits[pixel] = kNoHit;
     b.throughput[pixel] = make3(1.0f);

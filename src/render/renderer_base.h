@@ -53,9 +53,10 @@ protected:
         samples_ = 0;
     }
     float inverseSamples() const { return samples_ ? 1.0f / float(samples_) : 0.0f; }
-    // How the last frame is shown: its film tone mapped, or its heatmap
-    // (heat: the backend's per-pixel counts, written by the last frame's
-    // heatmap pass when view.heatmap was on).
+    // How the last frame is shown (render/display.h): its film tone mapped,
+    // the view.filter's output (noteFilter), or its heatmap (heat: the
+    // backend's per-pixel counts, written by the last frame's heatmap pass
+    // when view.heatmap was on).
     DisplayParams displayParams(const uint32_t* heat) const {
         DisplayParams d{inverseSamples(), std::exp2(opt_.render.exposure), opt_.render.tonemap};
         d.filtered = filtered_;

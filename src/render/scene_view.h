@@ -92,17 +92,19 @@ STRATA_HD uint32_t traceTrianglesAs(const SceneView& s, const Ray& ray, float& t
         return traverseBvh<AnyHit>(s.bvh, ray, tmax, tri, stats);
 }
 
-// The camera ray through the centre of a pixel (stageGenerate's ray without
-// its jitter).
-STRATA_HD Ray pixelCentreRay(const CameraView& c, uint32_t width, uint32_t height, uint32_t pixel) {
-    const float x = (float(pixel % width) + 0.5f) / float(width);
-    const float y = (float(pixel / width) + 0.5f) / float(height);
+// The camera ray through the image point (x, y), both in [0, 1], y down:
+// the path tracer's camera rays (stageGenerate, jittered in the pixel) and
+// the pixel-centre rays of the heatmap and the filter's G-buffer.
+STRATA_HD Ray cameraRay(const CameraView& c, float x, float y) {
     Ray r;
     r.org = c.position;
     r.dir = normalize(c.forward + c.right * (2.0f * x - 1.0f) + c.up * (1.0f - 2.0f * y));
     r.tmin = 0.0f;
     r.tmax = 1e30f;
     return r;
+}
+STRATA_HD Ray pixelCentreRay(const CameraView& c, uint32_t width, uint32_t height, uint32_t pixel) {
+    return cameraRay(c, (float(pixel % width) + 0.5f) / float(width), (float(pixel / width) + 0.5f) / float(height));
 }
 
 // Closest hit as a 64-bit record (distance bits high, triangle id low).
