@@ -107,6 +107,33 @@ void disabledNote(const char* text) {
     ImGui::PopStyleColor();
 }
 
+bool presetButtons(Options& o, const char* key) {
+    const OptionInfo* info = Options::find(key);
+    if (!info) return false;
+    bool changed = false;
+    ImGui::PushID(key);
+    ImGui::TextUnformatted("preset:");
+    const std::string preset = o.get(key);
+    for (const std::string& p : info->choices) {
+        if (p == "custom") continue;
+        ImGui::SameLine();
+        const bool on = preset == p;
+        if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+        if (ImGui::SmallButton(p.c_str()) && !on) {
+            o.set(key, p);
+            changed = true;
+        }
+        if (on) ImGui::PopStyleColor();
+        if (ImGui::IsItemHovered() && !info->detail.empty()) ImGui::SetTooltip("%s", info->detail.c_str());
+    }
+    if (preset == "custom") {
+        ImGui::SameLine();
+        ImGui::TextDisabled("(custom)");
+    }
+    ImGui::PopID();
+    return changed;
+}
+
 bool kdTreeWidgets(Options& o) {
     bool changed = false;
     // The CPU backend builds the reference kd-tree: of the switches it takes
@@ -117,22 +144,7 @@ bool kdTreeWidgets(Options& o) {
             if (const OptionInfo* info = Options::find(key)) changed |= optionWidget(o, *info, key + 9, {});
         return changed;
     }
-    ImGui::TextUnformatted("preset:");
-    const std::string preset = o.get("accel.kd_preset");
-    for (const char* p : {"original", "all", "all+strata"}) {
-        ImGui::SameLine();
-        const bool on = preset == p;
-        if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
-        if (ImGui::SmallButton(p) && !on) {
-            o.set("accel.kd_preset", p);
-            changed = true;
-        }
-        if (on) ImGui::PopStyleColor();
-    }
-    if (preset == "custom") {
-        ImGui::SameLine();
-        ImGui::TextDisabled("(custom)");
-    }
+    changed |= presetButtons(o, "accel.kd_preset");
     ImGui::Separator();
     ImGui::TextDisabled("Table 13.1 (Chang, Seo & Ihm)");
     const std::vector<std::string>& keys = kdSwitchKeys();

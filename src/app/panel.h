@@ -23,6 +23,9 @@ bool optionWidgets(Options& o, const std::string& block, const std::vector<std::
 // chapter's Original and All, All + strata's switches), Table 13.1's [A]-[E],
 // then strata's own. kdSwitchKeys() lists the options it draws.
 bool kdTreeWidgets(Options& o);
+// A derived preset option's values (accel.kd_preset, vd.method) as a row of
+// buttons, the current one lit, "(custom)" after them when none is.
+bool presetButtons(Options& o, const char* key);
 // A greyed note wrapped at the window's width (why something is not shown).
 void disabledNote(const char* text);
 const std::vector<std::string>& kdSwitchKeys();

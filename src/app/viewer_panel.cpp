@@ -116,6 +116,7 @@ void Viewer::panel() {
     if (sceneHasQuads_ && ImGui::CollapsingHeader("VD patches", ImGuiTreeNodeFlags_DefaultOpen)) {
         // vd.mode / vd.max_level make a new renderer (the geometry changes);
         // lod_bias and freeze_lod act on the next frame.
+        changed |= presetButtons(next, "vd.method");
         changed |= optionWidgets(next, "vd.", {}, options_.unavailable());
         ImGui::Text("geometry %.2f MiB + acceleration %.2f MiB", facts_.geometryBytes / 1048576.0,
                     facts_.accelBytes / 1048576.0);

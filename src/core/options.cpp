@@ -36,6 +36,8 @@ const std::vector<std::string> kRebuildNames = {"every-frame", "animated", "refi
 const std::vector<std::string> kKdSmallNames = {"zhou", "subtree"};
 const std::vector<std::string> kKdLargeSplitNames = {"median", "sah"};
 const std::vector<std::string> kVdModeNames = {"direct", "pretess", "off"};
+const std::vector<std::string> kVdLodNames = {"first-rays", "camera"};
+const std::vector<std::string> kVdLeafNames = {"triangles", "box"};
 const std::vector<std::string> kHeatmapNames = {"off", "nodes", "triangles", "steps"};
 const std::vector<std::string> kViewFilterNames = {"off", "temporal", "svgf"};
 
@@ -127,6 +129,35 @@ std::string getKdPreset(const Options& o) {
     if (a.kdOpts == KdOpts{} && none) return "original";
     if (a.kdOpts == KdOpts::all() && none) return "all";
     if (a.kdOpts == KdOpts::all() && every) return "all+strata";
+    return "custom";
+}
+
+// vd.method: Harada's bottom level as his chapter describes it, or every one
+// of strata's VD switches on; "custom" names any other combination (setting
+// it changes nothing). vd.shared_trees is the CUDA backend's choice (the CPU
+// backend keeps each tree in host memory): harada sets it false there only.
+void setVdMethod(Options& o, const std::string& value) {
+    if (value == "custom") return;
+    if (value != "harada" && value != "strata")
+        throw Error("option 'vd.method': expected harada, strata or custom, got '" + value + "'");
+    const bool strata = value == "strata";
+    VdOptions& v = o.vd;
+    v.lod = strata ? VdLod::FirstRays : VdLod::Camera;
+    v.leaf = strata ? VdLeaf::Triangles : VdLeaf::Box;
+    v.splitJobs = strata;
+    v.pairCull = strata;
+    v.lastBounceAnyHit = strata;
+    v.sharedTrees = strata || o.render.backend != Backend::Cuda;
+}
+
+std::string getVdMethod(const Options& o) {
+    const VdOptions& v = o.vd;
+    const bool trees = o.render.backend != Backend::Cuda || !v.sharedTrees;
+    if (v.lod == VdLod::Camera && v.leaf == VdLeaf::Box && !v.splitJobs && !v.pairCull && !v.lastBounceAnyHit && trees)
+        return "harada";
+    if (v.lod == VdLod::FirstRays && v.leaf == VdLeaf::Triangles && v.splitJobs && v.pairCull && v.lastBounceAnyHit &&
+        v.sharedTrees)
+        return "strata";
     return "custom";
 }
 
@@ -321,6 +352,36 @@ const std::vector<Field>& fields() {
           "false: in a global-memory buffer per block, as Harada did",
           {}},
          [](Options& o) -> void* { return &o.vd.sharedTrees; }},
+        choiceField(
+            {"vd.lod", OptionKind::String,
+             "direct: a patch's level from the footprint of the frame's first rays to reach it, kept for the frame "
+             "(first-rays, strata's), or from the pixel footprint at its distance from the camera for every ray "
+             "(camera, Harada's)"},
+            kVdLodNames, +[](Options & o) -> auto& { return o.vd.lod; }),
+        choiceField(
+            {"vd.leaf", OptionKind::String,
+             "direct: a leaf is the two triangles of its cell's displaced vertices (triangles, strata's: the surface "
+             "pre-tessellation makes) or its box with the node's normal and uv (box, Harada's)"},
+            kVdLeafNames, +[](Options & o) -> auto& { return o.vd.leaf; }),
+        {{"vd.split_jobs",
+          OptionKind::Bool,
+          "direct, CUDA backend: split a patch's rays into jobs of 256-2,048 spread over the GPU, each building the "
+          "tree (strata's); false: one job per patch, its tree built once per ray cast (Harada's)",
+          {}},
+         [](Options& o) -> void* { return &o.vd.splitJobs; }},
+        {{"vd.method",
+          OptionKind::String,
+          "VD switches at once: harada (the bottom level as his chapter describes it) or strata (every strata "
+          "switch on)",
+          {"harada", "strata", "custom"},
+          "harada: vd.lod camera, vd.leaf box, vd.split_jobs false, vd.pair_cull false (the patches' loose boxes), "
+          "vd.last_bounce_any_hit false, vd.shared_trees false on the CUDA backend. strata: the other value of each. "
+          "Reads 'custom' for any other combination (setting custom changes nothing). Not yet Harada's: the patches "
+          "are found by a middle level of their own after the triangles' trace, not in each mesh's middle level.",
+          true},
+         nullptr,
+         setVdMethod,
+         getVdMethod},
         choiceField(
             {"view.heatmap", OptionKind::String,
              "show per pixel what the camera ray's traversal did: nodes (node records read), triangles (triangles "
@@ -577,7 +638,8 @@ bool AccelOptions::operator==(const AccelOptions& o) const {
 
 bool VdOptions::operator==(const VdOptions& o) const {
     return mode == o.mode && maxLevel == o.maxLevel && lodBias == o.lodBias && freezeLod == o.freezeLod &&
-           pairCull == o.pairCull && lastBounceAnyHit == o.lastBounceAnyHit && sharedTrees == o.sharedTrees;
+           pairCull == o.pairCull && lastBounceAnyHit == o.lastBounceAnyHit && sharedTrees == o.sharedTrees &&
+           lod == o.lod && leaf == o.leaf && splitJobs == o.splitJobs;
 }
 
 const char* name(Integrator v) { return enumName(v, kIntegratorNames); }
@@ -590,6 +652,8 @@ const char* name(Rebuild v) { return enumName(v, kRebuildNames); }
 const char* name(KdSmall v) { return enumName(v, kKdSmallNames); }
 const char* name(KdLargeSplit v) { return enumName(v, kKdLargeSplitNames); }
 const char* name(VdMode v) { return enumName(v, kVdModeNames); }
+const char* name(VdLod v) { return enumName(v, kVdLodNames); }
+const char* name(VdLeaf v) { return enumName(v, kVdLeafNames); }
 const char* name(Heatmap v) { return enumName(v, kHeatmapNames); }
 const char* name(ViewFilter v) { return enumName(v, kViewFilterNames); }
 

@@ -25,6 +25,8 @@ enum class Rebuild : uint8_t { EveryFrame, Animated, Refit, Auto };
 enum class KdSmall : uint8_t { Zhou, Subtree };
 enum class KdLargeSplit : uint8_t { Median, Sah };
 enum class VdMode : uint8_t { Direct, Pretess, Off };
+enum class VdLod : uint8_t { FirstRays, Camera };
+enum class VdLeaf : uint8_t { Triangles, Box };
 enum class Heatmap : uint8_t { Off, Nodes, Triangles, Steps };
 enum class ViewFilter : uint8_t { Off, Temporal, Svgf };
 
@@ -38,6 +40,8 @@ const char* name(Rebuild v);
 const char* name(KdSmall v);
 const char* name(KdLargeSplit v);
 const char* name(VdMode v);
+const char* name(VdLod v);
+const char* name(VdLeaf v);
 const char* name(Heatmap v);
 const char* name(ViewFilter v);
 
@@ -130,6 +134,23 @@ struct VdOptions {
     // built in the block's shared memory (strata's); false: in a global-memory
     // work buffer per block, as Harada kept them (his §1.4.2).
     bool sharedTrees = true;
+    // direct: a patch's level. first-rays (strata's): from the footprint of
+    // the frame's first rays that reach it, at their distance, kept for the
+    // frame's later ray casts; camera: from the pixel footprint at the
+    // patch's distance from the camera, for every ray of every ray cast
+    // (Harada's §1.4.2).
+    VdLod lod = VdLod::FirstRays;
+    // direct: triangles (strata's): a leaf is the two triangles of its cell's
+    // displaced vertices, read from a grid displaced once per tree (the
+    // surface pre-tessellation makes); the nodes carry no normal or uv.
+    // box: the leaf's box is the surface, its normal and uv the node's
+    // (Harada's §1.4.1; each leaf's vertices displaced from the map).
+    VdLeaf leaf = VdLeaf::Triangles;
+    // direct, CUDA backend: a patch seen by many rays is split into jobs of
+    // 256-2,048 rays spread over the GPU's blocks, each building the tree
+    // (strata's); false: one job per patch, its tree built once per ray cast
+    // (Harada's work groups).
+    bool splitJobs = true;
 
     bool operator==(const VdOptions& o) const;
     bool operator!=(const VdOptions& o) const { return !(*this == o); }

@@ -131,7 +131,7 @@ public:
             sv.kd = kd_.view();
         else if (opt_.accel.mode == AccelMode::Instanced)
             sv.tl = instanced_.view();
-        if (!flat_.patches.empty()) sv.vd = vd_.view(flat_, opt_.vd, pixelAngle(cam, int(h)), n);
+        if (!flat_.patches.empty()) sv.vd = vd_.view(flat_, opt_.vd, pixelAngle(cam, int(h)), cam.position, n);
         const bool vd = sv.vd.numPatches > 0;
         PathBuffers b = paths_.view();
         if (!accumulate || samples_ == 0) {

@@ -283,7 +283,7 @@ public:
 
         CameraView cam = cameraView(t, int(w), int(h));
         SceneView sv = structures_.view(*gpu_, opt_.accel, cam);
-        if (vd_) sv.vd = vd_->view(opt_.vd, pixelAngle(cam, int(h)), n, stream_);
+        if (vd_) sv.vd = vd_->view(opt_.vd, pixelAngle(cam, int(h)), cam.position, n, stream_);
         PathBuffers b = paths_.view();
         if (!accumulate || samples_ == 0) {
             STRATA_CUDA_CHECK(cudaMemsetAsync(paths_.film.data(), 0, n * sizeof(Vec3), stream_));

@@ -102,7 +102,8 @@ __global__ void __launch_bounds__(kBottomBlock, 5)
     __shared__ uint32_t sJob;
     VdNode* nodes = Shared ? reinterpret_cast<VdNode*>(sTree) : work + size_t(blockIdx.x) * nodesPerBlock;
     Vec3* grid = Shared ? reinterpret_cast<Vec3*>(sTree + size_t(nodesPerBlock) * sizeof(VdNode))
-                        : grids + size_t(blockIdx.x) * gridPerBlock;
+                 : grids     ? grids + size_t(blockIdx.x) * gridPerBlock
+                             : nullptr;  // vd.leaf box: no grid
     const uint32_t front = numJobs[0], total = front + numJobs[2];
     for (;;) {
         if (threadIdx.x == 0) sJob = atomicAdd(next, 1u);
@@ -114,18 +115,25 @@ __global__ void __launch_bounds__(kBottomBlock, 5)
         const int level = int(job.level);
         const TextureView map = v.maps[p.map];
         const VdFrame f = vdFrame(p.box);
-        // The displaced grid, the leaves from it, then each level from its
-        // children (each barrier orders this block's writes before its reads).
-        for (uint32_t i = threadIdx.x; i < vdGridCount(level); i += blockDim.x)
-            grid[i] = vdGridVertex(p, map, level, i);
-        __syncthreads();
+        // As vdBuildTree: strata's leaves from a displaced grid (no normals
+        // or uvs), Harada's (vd.leaf box) each from the map with its normal
+        // and uv; then each level from its children (each barrier orders
+        // this block's writes before its reads).
+        const bool shading = v.boxLeaves;
+        const Vec3* leafGrid = shading ? nullptr : grid;
+        if (!shading) {
+            for (uint32_t i = threadIdx.x; i < vdGridCount(level); i += blockDim.x)
+                grid[i] = vdGridVertex(p, map, level, i);
+            __syncthreads();
+        }
         const uint32_t leaves = 1u << (2 * level), o = vdLevelOffset(level);
         for (uint32_t k = threadIdx.x; k < leaves; k += blockDim.x)
-            nodes[o + k] = vdMakeLeaf(p, map, level, k, f, grid);
+            nodes[o + k] = vdMakeLeaf(p, map, level, k, f, leafGrid, shading);
         __syncthreads();
         for (int l = level - 1; l >= 0; --l) {
             const uint32_t ol = vdLevelOffset(l), oc = vdLevelOffset(l + 1), count = 1u << (2 * l);
-            for (uint32_t k = threadIdx.x; k < count; k += blockDim.x) nodes[ol + k] = vdMergeNodes(&nodes[oc + 4 * k]);
+            for (uint32_t k = threadIdx.x; k < count; k += blockDim.x)
+                nodes[ol + k] = vdMergeNodes(&nodes[oc + 4 * k], shading);
             __syncthreads();
         }
         // One thread per ray.
@@ -195,7 +203,7 @@ VdGpu::VdGpu(const Scene& scene, const FlatScene& flat) {
     STRATA_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
-void VdGpu::ensureWork(int maxLevel, bool sharedTrees) {
+void VdGpu::ensureWork(int maxLevel, bool sharedTrees, bool grids) {
     workShared_ = sharedTrees && maxLevel <= kVdSharedLevel;
     if (workShared_) {  // shared memory: no work buffers
         work_ = DeviceBuffer<VdNode>{};
@@ -203,9 +211,12 @@ void VdGpu::ensureWork(int maxLevel, bool sharedTrees) {
         workLevel_ = maxLevel;
         return;
     }
-    if (maxLevel <= int(workLevel_) && work_.size()) return;
+    if (maxLevel <= int(workLevel_) && work_.size() && (grid_.size() > 0) == grids) return;
     work_.resize(size_t(blocks_) * vdNodeCount(maxLevel));
-    grid_.resize(size_t(blocks_) * vdGridCount(maxLevel));
+    if (grids)
+        grid_.resize(size_t(blocks_) * vdGridCount(maxLevel));
+    else
+        grid_ = DeviceBuffer<Vec3>{};  // Harada's leaves (vd.leaf box) read no grid
     workLevel_ = maxLevel;
 }
 
@@ -271,7 +282,7 @@ void VdGpu::prepare(const Scene& scene, const FlatScene& flat, const VdOptions& 
     instances_ = patchLevel_->view();
 }
 
-VdView VdGpu::view(const VdOptions& o, float angle, uint32_t rays, cudaStream_t stream) {
+VdView VdGpu::view(const VdOptions& o, float angle, Vec3 camera, uint32_t rays, cudaStream_t stream) {
     const size_t want = vdPairCapacity(rays, mostPairs_);
     if (pairs_.size() < want) {
         pairs_.resize(want);
@@ -279,7 +290,7 @@ VdView VdGpu::view(const VdOptions& o, float angle, uint32_t rays, cudaStream_t 
     }
     // A new frame: new levels, unless vd.freeze_lod keeps the last ones.
     if (!o.freezeLod) STRATA_CUDA_CHECK(cudaMemsetAsync(frozen_.data(), 0, numPatches_, stream));
-    ensureWork(o.maxLevel, o.sharedTrees);
+    ensureWork(o.maxLevel, o.sharedTrees, o.leaf == VdLeaf::Triangles);
     VdView v;
     v.numPatches = numPatches_;
     v.patches = patches_.data();
@@ -295,11 +306,10 @@ VdView VdGpu::view(const VdOptions& o, float angle, uint32_t rays, cudaStream_t 
     v.pairs = pairs_.data();
     v.pairCount = counts_.data();
     v.pairCapacity = uint32_t(pairs_.size());
-    v.pixelAngle = angle;
-    v.lodBias = o.lodBias;
     // Trees never finer than the cull boxes were made for (they are again
     // at the next prepare).
-    v.maxLevel = boxShift_ ? std::min(o.maxLevel, cullLevel_) : o.maxLevel;
+    vdViewOptions(v, o, angle, camera, boxShift_ ? std::min(o.maxLevel, cullLevel_) : o.maxLevel);
+    splitJobs_ = o.splitJobs;
     return v;
 }
 
@@ -354,7 +364,8 @@ void VdGpu::resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t*
         StageScope s(ctx.timer, "vd/bottom");
         // Levels per patch, then the jobs (a patch's rays in chunks).
         const uint32_t blocks = workShared_ ? sharedBlocks_ : blocks_;
-        const uint32_t jobRays = vdJobRays(n, blocks);
+        // vd.split_jobs false: one job per patch (Harada's work group per patch).
+        const uint32_t jobRays = splitJobs_ ? vdJobRays(n, blocks) : 0xffffffffu;
         const size_t maxJobs = numPatches_ + n / jobRays + 1;
         if (jobs_.size() < maxJobs * sizeof(VdJob)) jobs_.resize(maxJobs * sizeof(VdJob));
         STRATA_CUDA_CHECK(cudaMemsetAsync(level_.data(), 0, level_.size() * sizeof(int), stream));

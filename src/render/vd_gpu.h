@@ -37,7 +37,7 @@ public:
     // world boxes and a top-level LBVH over them.
     void prepare(const Scene& scene, const FlatScene& flat, const VdOptions& o, float t, const LaunchContext& ctx,
                  const AccelOptions& accel, bool viaInstances);
-    VdView view(const VdOptions& o, float pixelAngle, uint32_t rays, cudaStream_t stream);
+    VdView view(const VdOptions& o, float pixelAngle, Vec3 camera, uint32_t rays, cudaStream_t stream);
     // Whether the pairs appended since the last resolve fit the buffers
     // (reads their count back: one synchronisation). When they did not, the
     // buffers grow to hold them and a quarter more, v points at the new ones
@@ -61,7 +61,7 @@ public:
     static size_t estimatePairBytes(size_t rays);
 
 private:
-    void ensureWork(int maxLevel, bool sharedTrees);
+    void ensureWork(int maxLevel, bool sharedTrees, bool grids);
     uint32_t numPatches_ = 0;
     int patchBits_ = 1;
     DeviceBuffer<VdPatch> patches_;
@@ -98,6 +98,7 @@ private:
     PinnedBuffer<uint32_t> hostCounts_;  // counts_, read back before each resolve
     int workLevel_ = 0;                  // the trees' finest level this frame (vd.max_level)
     bool workShared_ = true;             // this frame's trees in shared memory (vd.shared_trees, level <= 5)
+    bool splitJobs_ = true;              // vd.split_jobs this frame
     uint32_t sharedBlocks_ = 0;          // bottom kernel blocks with the tree in shared memory (level <= 5)
     uint32_t blocks_ = 0, mostPairs_ = 0, launches_ = 0, sortLaunches_ = 0, sortLaunchesFor_ = ~0u;
     uint32_t appended_ = 0;  // pairsFit's count

@@ -56,7 +56,7 @@ void VdHost::prepare(const Scene& scene, const FlatScene& flat, const VdOptions&
     frozen_.resize(flat.patches.size(), 0);
 }
 
-VdView VdHost::view(const FlatScene& flat, const VdOptions& o, float angle, uint32_t rays) {
+VdView VdHost::view(const FlatScene& flat, const VdOptions& o, float angle, Vec3 camera, uint32_t rays) {
     const size_t want = vdPairCapacity(rays, mostPairs_);
     if (pairs_.size() < want) pairs_.resize(want);
     if (!o.freezeLod) std::fill(frozen_.begin(), frozen_.end(), int8_t(0));
@@ -75,9 +75,8 @@ VdView VdHost::view(const FlatScene& flat, const VdOptions& o, float angle, uint
     v.pairs = pairs_.data();
     v.pairCount = counts_;
     v.pairCapacity = uint32_t(pairs_.size());
-    v.pixelAngle = angle;
-    v.lodBias = o.lodBias;
-    v.maxLevel = boxShift_ ? std::min(o.maxLevel, cullLevel_) : o.maxLevel;  // trees no finer than the cull boxes
+    vdViewOptions(v, o, angle, camera,
+                  boxShift_ ? std::min(o.maxLevel, cullLevel_) : o.maxLevel);  // trees no finer than the cull boxes
     counts_[0] = counts_[1] = 0;
     return v;
 }
@@ -118,8 +117,8 @@ void VdHost::resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t
         thread_local std::vector<VdNode> nodes;
         thread_local std::vector<Vec3> grid;
         nodes.resize(vdNodeCount(level));
-        grid.resize(vdGridCount(level));
-        vdBuildTree(p, v.maps[p.map], level, nodes.data(), grid.data());
+        grid.resize(v.boxLeaves ? 0 : vdGridCount(level));  // Harada's leaves: their vertices from the map
+        vdBuildTree(p, v.maps[p.map], level, nodes.data(), v.boxLeaves ? nullptr : grid.data());
         for (uint32_t i = begin; i < end; ++i) {
             const uint32_t slot = uint32_t(pairs_[i]);
             if (blocked) {

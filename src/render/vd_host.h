@@ -31,7 +31,7 @@ public:
     void prepare(const Scene& scene, const FlatScene& flat, const VdOptions& o, float t, const AccelOptions& accel,
                  bool viaInstances);
     // Host pointers for the trace stages (valid until the next prepare/resolve).
-    VdView view(const FlatScene& flat, const VdOptions& o, float pixelAngle, uint32_t rays);
+    VdView view(const FlatScene& flat, const VdOptions& o, float pixelAngle, Vec3 camera, uint32_t rays);
     // Whether the pairs appended since the last resolve fit (else the buffer
     // grows, v points at it, the count restarts and the caller appends the
     // same pairs again: vdPairCapacity in vd_view.h).

@@ -98,7 +98,7 @@ VdMemoryComparison compareVdMemory(const VdSceneCounts& c, const Options& o, uin
                           lbvhBytes(members, variant, wide);  // the top level: accel.builder's, as the BLASes
     }
     if (o.vd.maxLevel > kVdSharedLevel || !o.vd.sharedTrees)  // the bottom level's global-memory work buffers
-        r.direct.accel += uint64_t(bottomBlocks) * vdTreeBytes(o.vd.maxLevel);
+        r.direct.accel += uint64_t(bottomBlocks) * vdTreeBytes(o.vd.maxLevel, o.vd.leaf == VdLeaf::Triangles);
     return r;
 }
 

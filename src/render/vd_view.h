@@ -6,16 +6,19 @@
 //      (vd.pair_cull: a box of one of its quadrants and then of one of that
 //      quadrant's sixteenths);
 //   2. the pairs are sorted by patch (the backend's sort);
-//   3. per patch: a level from the rays' pixel footprints, the patch's quad
-//      BVH built at that level, every ray traversed (closest hits by a 64-bit
-//      atomicMin of distance | VD payload; shadow rays set a blocked flag);
+//   3. per patch: a level from the rays' pixel footprints (vd.lod), the
+//      patch's quad BVH built at that level, every ray traversed (closest
+//      hits by a 64-bit atomicMin of distance | VD payload; shadow rays set a
+//      blocked flag);
 //   4. shade: a VD payload's surface is re-intersected in its cell for the
-//      barycentrics, normal and uv.
+//      barycentrics, normal and uv (vd.leaf box: the cell's node normal and
+//      uv, computed again from its four vertices).
 #pragma once
 
 #include "accel/bvh_traverse.h"
 #include "accel/toplevel/two_level.h"
 #include "accel/vd/vd_bvh.h"
+#include "core/options.h"
 #include "core/transform.h"
 
 namespace strata {
@@ -63,7 +66,23 @@ struct VdView {
     float pixelAngle = 0;  // radians per pixel (camera)
     float lodBias = 0;     // levels added to the footprint's
     int32_t maxLevel = 5;  // vd.max_level (each patch may cap it lower)
+    // vd.lod camera: the footprint at the patch's distance from this point
+    // (the camera, world space) for every ray, not at the ray's own distance.
+    bool cameraLod = false;
+    Vec3 camera{0, 0, 0};
+    bool boxLeaves = false;  // vd.leaf box: a leaf's box is the surface (vdTraverse)
 };
+
+// The view's level of detail and leaves from the options (both backends);
+// maxLevel: the trees' finest level this frame.
+inline void vdViewOptions(VdView& v, const VdOptions& o, float pixelAngle, Vec3 camera, int maxLevel) {
+    v.pixelAngle = pixelAngle;
+    v.lodBias = o.lodBias;
+    v.maxLevel = maxLevel;
+    v.cameraLod = o.lod == VdLod::Camera;
+    v.camera = camera;
+    v.boxLeaves = o.leaf == VdLeaf::Box;
+}
 
 // The pair buffers: kVdStartPairsPerRay pairs per ray at first (at least
 // kVdMinPairs); a resolve whose pairs do not fit grows them to hold those
@@ -154,14 +173,16 @@ STRATA_HD void vdAppendPairs(const VdView& v, const Ray& ray, float tmax, uint32
 }
 
 // The level a ray asks of a patch: cells about one pixel's footprint at the
-// distance where the ray meets the patch's box, clamped to the patch's levels.
+// distance where the ray meets the patch's box (vd.lod camera: where the
+// camera sees it, whatever the ray), clamped to the patch's levels.
 STRATA_HD int vdRayLevel(const VdView& v, const VdPatch& p, const Affine& worldFromObject, const Ray& ray) {
     Vec3 e0 = worldFromObject.vector(p.p[1] - p.p[0]), e1 = worldFromObject.vector(p.p[3] - p.p[0]);
     float size = fmaxf(length(e0), length(e1));
     Vec3 lo = worldFromObject.point(p.box.lo), hi = worldFromObject.point(p.box.hi);
     Vec3 c = (lo + hi) * 0.5f;
-    float dist = fmaxf(length(c - ray.org) - 0.5f * length(hi - lo), 1e-3f * size);
-    float footprint = fmaxf(v.pixelAngle * dist * length(ray.dir), 1e-30f);
+    const Vec3 from = v.cameraLod ? v.camera : ray.org;
+    float dist = fmaxf(length(c - from) - 0.5f * length(hi - lo), 1e-3f * size);
+    float footprint = fmaxf(v.pixelAngle * dist * (v.cameraLod ? 1.0f : length(ray.dir)), 1e-30f);
     int level = int(ceilf(log2f(fmaxf(size / footprint, 1.0f)) + v.lodBias));
     return vdClampLevel(level, p.maxLevel < v.maxLevel ? p.maxLevel : v.maxLevel);
 }
@@ -183,7 +204,8 @@ STRATA_HD bool vdTraceRay(const VdView& v, uint32_t patch, const VdNode* nodes, 
     const VdPatch& p = v.patches[patch];
     const Ray r = objectRay(v.objectFromWorld[v.patchInstance[patch]], worldRay);
     float tmax = hit ? fminf(worldRay.tmax, hitDistance(atomicLoadU64(hit))) : worldRay.tmax;
-    uint32_t node = vdTraverse<AnyHit>(nodes, v.links, level, p, v.maps[p.map], r, tmax, nullptr, grid);
+    const uint32_t node = v.boxLeaves ? vdTraverse<AnyHit, true>(nodes, v.links, level, p, v.maps[p.map], r, tmax)
+                                      : vdTraverse<AnyHit>(nodes, v.links, level, p, v.maps[p.map], r, tmax, nullptr, grid);
     if (node == kVdNoNode) return false;
     if (!AnyHit) atomicMinU64(hit, packHit(tmax, vdPayload(patch, node - vdLevelOffset(level))));
     return true;
@@ -206,6 +228,21 @@ STRATA_HD VdSurface vdSurfaceAt(const VdView& v, uint32_t payload, const Ray& wo
     vdUnmorton(vdPayloadCell(payload), x, y);
     Vec3 c[4];
     vdCellCorners(p, map, level, x, y, c);
+    // Normals go to world space with the inverse transpose: rows of objectFromWorld's linear part.
+    const Affine& m = v.objectFromWorld[inst];
+    auto toWorld = [&](Vec3 n) {
+        return normalize(Vec3{m.m[0][0] * n.x + m.m[1][0] * n.y + m.m[2][0] * n.z,
+                              m.m[0][1] * n.x + m.m[1][1] * n.y + m.m[2][1] * n.z,
+                              m.m[0][2] * n.x + m.m[1][2] * n.y + m.m[2][2] * n.z});
+    };
+    VdSurface out;
+    out.material = p.material;
+    if (v.boxLeaves) {  // Harada's: the leaf node's normal and uv, as the node stores them
+        out.ng = out.ns = toWorld(vdDecodeNormal(vdCellNormal(c)));
+        const Vec2 st = vdDecodeSt(vdCellSt(level, x, y));
+        out.uv = vdUv(p, st.x, st.y);
+        return out;
+    }
     // The cell's triangle the ray meets (closest of the two, any distance).
     float tmax = 3.0e38f;
     TriHit th{0, 0, 0};
@@ -249,19 +286,10 @@ STRATA_HD VdSurface vdSurfaceAt(const VdView& v, uint32_t payload, const Ray& wo
     const Vec3 n3 = tri == 0 ? unit(P(2, 0) - c[0], c[2] - P(1, -1)) : unit(c[2] - P(-1, 1), P(0, 2) - c[0]);
     // Weights of v00 and v11, and of the third vertex.
     Vec3 nsObj = n00 * (1.0f - fmaxf(fs, ft)) + n11 * fminf(fs, ft) + n3 * fabsf(fs - ft);
-    // Normals go to world space with the inverse transpose: rows of objectFromWorld's linear part.
-    const Affine& m = v.objectFromWorld[inst];
-    auto toWorld = [&](Vec3 n) {
-        return normalize(Vec3{m.m[0][0] * n.x + m.m[1][0] * n.y + m.m[2][0] * n.z,
-                              m.m[0][1] * n.x + m.m[1][1] * n.y + m.m[2][1] * n.z,
-                              m.m[0][2] * n.x + m.m[1][2] * n.y + m.m[2][2] * n.z});
-    };
-    VdSurface out;
     out.ng = toWorld(ngObj);
     out.ns = dot(nsObj, nsObj) > 0 ? toWorld(nsObj) : out.ng;
     if (!isFinite(out.ns)) out.ns = out.ng;
     out.uv = vdUv(p, s, t);
-    out.material = p.material;
     return out;
 }
 

@@ -126,6 +126,39 @@ TEST(Options, KdPresetSetsTheChaptersVariantsAndStrataSwitches) {
     EXPECT_EQ(o.get("accel.kd_preset"), "original");
 }
 
+// vd.method: harada is the chapter's bottom level (camera LOD, box leaves,
+// one job per patch, loose boxes, closest hits on the last bounce, trees in
+// global memory on the CUDA backend; the CPU backend keeps its trees in host
+// memory and refuses vd.shared_trees false, so harada leaves it there);
+// strata turns every one of strata's switches on and is the default.
+TEST(Options, VdMethodSetsHaradasBottomLevelOrEveryStrataSwitch) {
+    Options o;
+    EXPECT_EQ(o.get("vd.method"), "strata");
+    EXPECT_TRUE(Options::find("vd.method")->derived);
+    o.set("vd.method", "harada");
+    EXPECT_EQ(o.vd.lod, VdLod::Camera);
+    EXPECT_EQ(o.vd.leaf, VdLeaf::Box);
+    EXPECT_FALSE(o.vd.splitJobs || o.vd.pairCull || o.vd.lastBounceAnyHit || o.vd.sharedTrees);
+    EXPECT_EQ(o.get("vd.lod"), "camera");
+    EXPECT_EQ(o.get("vd.leaf"), "box");
+    EXPECT_NO_THROW(o.check());
+    o.set("vd.pair_cull", "true");  // one of strata's switches on top
+    EXPECT_EQ(o.get("vd.method"), "custom");
+    o.set("vd.method", "custom");  // changes nothing
+    EXPECT_TRUE(o.vd.pairCull);
+    o.set("vd.method", "strata");
+    EXPECT_EQ(o.vd, VdOptions{});
+    o.set("render.backend", "cpu");
+    o.set("vd.method", "harada");
+    EXPECT_TRUE(o.vd.sharedTrees);
+    EXPECT_EQ(o.get("vd.method"), "harada");
+    EXPECT_NO_THROW(o.check());
+    EXPECT_THROW(o.set("vd.method", "fast"), Error);
+    EXPECT_THROW(o.set("vd.leaf", "quad"), Error);
+    EXPECT_THROW(o.set("vd.lod", "ray"), Error);
+    EXPECT_EQ(o.get("vd.method"), "harada");
+}
+
 // The choice options are enums after parsing; their text is the registry's
 // choices, in the enum's order, both ways.
 TEST(Options, ChoiceOptionsAreTypedAndNameTheirValues) {

@@ -8,6 +8,7 @@
 #include <random>
 
 #include "accel/vd/vd_bvh.h"
+#include "render/vd_view.h"
 #include "loader_test_util.h"
 #include "scene/scene_loader.h"
 #include "scene/vd_scene.h"
@@ -297,6 +298,151 @@ TEST(VdBvh, CullBoxesHoldEveryCellOfTheirLevelsAndCullRaysThatMissTheSurface) {
         EXPECT_GT(culled, entered / 10) << g << ": the cull boxes should drop rays that only cross the loose box";
         std::printf("%s: %d of %d rays through the loose box culled\n", g, culled, entered);
     }
+}
+
+// The two builds (vdBuildTree): strata's from the displaced grid and
+// Harada's from the map per leaf give the same boxes bit for bit; Harada's
+// nodes carry the cell's normal (its diagonals' cross product) and centre at
+// the leaves and their children's means above, strata's none.
+TEST(VdBvh, HaradasAndStratasBuildsGiveTheSameBoxesOnlyHaradasCarryNormalsAndUvs) {
+    PatchFixture f = loadAsset("vd-hook");
+    for (int level : {1, 3, 5}) {
+        for (const VdPatch& p : f.patches) {
+            std::vector<VdNode> harada(vdNodeCount(level)), strata(vdNodeCount(level));
+            std::vector<Vec3> grid(vdGridCount(level));
+            vdBuildTree(p, f.map, level, harada.data());
+            vdBuildTree(p, f.map, level, strata.data(), grid.data());
+            const uint32_t leafStart = vdLevelOffset(level);
+            for (uint32_t i = 0; i < harada.size(); ++i) {
+                for (int a = 0; a < 3; ++a) {
+                    ASSERT_EQ(harada[i].lo[a], strata[i].lo[a]) << "node " << i << " level " << level;
+                    ASSERT_EQ(harada[i].hi[a], strata[i].hi[a]) << "node " << i << " level " << level;
+                }
+                ASSERT_EQ(strata[i].normal, 0u);
+                ASSERT_EQ(strata[i].st, 0u);
+                if (i < leafStart) {  // the mean of the children's
+                    const uint32_t c = vdLinkChild(vdMakeLink(i));
+                    Vec3 n{0, 0, 0};
+                    for (uint32_t k = 0; k < 4; ++k) n = n + vdDecodeNormal(harada[c + k].normal);
+                    EXPECT_GT(dot(vdDecodeNormal(harada[i].normal), normalize(n)), 0.9999f);
+                    continue;
+                }
+                uint32_t x, y;
+                vdUnmorton(i - leafStart, x, y);
+                Vec3 q[4];
+                vdCellCorners(p, f.map, level, x, y, q);
+                const Vec3 want = normalize(cross(q[2] - q[0], q[3] - q[1]));
+                EXPECT_GT(dot(vdDecodeNormal(harada[i].normal), want), 0.9999f);
+                const Vec2 st = vdDecodeSt(harada[i].st);
+                EXPECT_NEAR(st.x, (x + 0.5f) / float(1u << level), 1e-4f);
+                EXPECT_NEAR(st.y, (y + 0.5f) / float(1u << level), 1e-4f);
+            }
+        }
+    }
+}
+
+// Harada's leaves (vd.leaf box): the closest hit is where the ray enters the
+// first leaf box it meets, the brute-force minimum over every leaf's
+// (quantized) box that the ray enters within [tmin, tmax) — never inside one
+// it starts in — and any hit agrees; the box holds the cell's triangles, so a
+// ray hitting them enters it no later (and a ray missing every box misses
+// the surface).
+TEST(VdBvh, BoxLeavesMeetTheFirstLeafBoxTheRayEntersAndNeverLaterThanTheSurface) {
+    const std::vector<uint32_t> links = linkTable();
+    for (const char* g : {"vd-mushroom", "vd-hook", "vd-bark"}) {
+        PatchFixture f = loadAsset(g);
+        std::mt19937 rng(17);
+        std::uniform_real_distribution<float> u(0.0f, 1.0f);
+        for (int level : {2, 4, 5}) {
+            int hits = 0, rays = 0, inside = 0;
+            for (const VdPatch& p : f.patches) {
+                std::vector<VdNode> nodes(vdNodeCount(level));
+                vdBuildTree(p, f.map, level, nodes.data());
+                const VdFrame fr = vdFrame(p.box);
+                const uint32_t leafStart = vdLevelOffset(level), leaves = 1u << (2 * level);
+                const Vec3 e = p.box.extent();
+                for (int r = 0; r < 200; ++r) {
+                    Vec3 target = vdPosition(p, f.map, u(rng), u(rng));
+                    Vec3 from = r % 3 == 0 ? target + normalize(Vec3{u(rng) - 0.5f, u(rng) - 0.5f, u(rng) - 0.5f}) *
+                                                          (0.02f * length(e))  // near the surface: in leaf boxes
+                                           : p.box.center() + normalize(Vec3{u(rng) - 0.5f, u(rng) - 0.5f,
+                                                                             u(rng) - 0.5f}) *
+                                                                  (2.0f * length(e));
+                    Ray ray;
+                    ray.org = from;
+                    ray.dir = r % 3 == 0 ? normalize(Vec3{u(rng) - 0.5f, u(rng) - 0.5f, u(rng) - 0.5f})
+                                         : normalize(target - from);
+                    ray.tmin = 0;
+                    // Brute force over the leaf boxes as the traversal sees them.
+                    const Vec3 inv = safeInverse(ray.dir);
+                    float ref = ray.tmax;
+                    bool startsInside = false;
+                    for (uint32_t k = 0; k < leaves; ++k) {
+                        const Aabb b = vdNodeBox(nodes[leafStart + k], fr);
+                        const Vec3 t0 = (b.lo - ray.org) * inv, t1 = (b.hi - ray.org) * inv;
+                        const float tn = std::max({std::min(t0.x, t1.x), std::min(t0.y, t1.y), std::min(t0.z, t1.z)});
+                        const float tf = std::min({std::max(t0.x, t1.x), std::max(t0.y, t1.y), std::max(t0.z, t1.z)});
+                        if (tn <= tf && tf >= 0 && tn < 0) startsInside = true;
+                        if (tn <= tf && tn >= ray.tmin && tn < ref) ref = tn;
+                    }
+                    inside += startsInside;
+                    float t = ray.tmax;
+                    const uint32_t node =
+                        vdTraverse<false, true>(nodes.data(), links.data(), level, p, f.map, ray, t);
+                    ASSERT_EQ(node != kVdNoNode, ref < ray.tmax) << g << " level " << level << " ray " << r;
+                    float ta = ray.tmax;
+                    const bool any = vdTraverse<true, true>(nodes.data(), links.data(), level, p, f.map, ray, ta) !=
+                                     kVdNoNode;
+                    EXPECT_EQ(any, ref < ray.tmax);
+                    if (node == kVdNoNode) continue;
+                    ASSERT_NEAR(t, ref, 1e-5f * std::max(1.0f, ref)) << g << " level " << level << " ray " << r;
+                    // The hit leaf's box is entered at t.
+                    const Aabb b = vdNodeBox(nodes[node], fr);
+                    const Vec3 at = ray.org + ray.dir * t, slack = e * 1e-4f;
+                    const Aabb grown{b.lo - slack, b.hi + slack};
+                    EXPECT_TRUE(grown.contains(Aabb{at, at})) << g << " ray " << r;
+                    // From outside every leaf box: no later than the cell triangles.
+                    const float tri = bruteForce(p, f.map, level, ray);
+                    if (!startsInside && tri < ray.tmax) EXPECT_LE(t, tri * (1 + 1e-5f) + 1e-6f) << g << " ray " << r;
+                    ++hits;
+                    ++rays;
+                }
+            }
+            EXPECT_GT(hits, 100) << g << " level " << level << ": too few hits to test anything";
+            EXPECT_GT(inside, 20) << g << " level " << level << ": too few rays start in a leaf box";
+        }
+    }
+}
+
+// vd.lod camera (Harada's): a ray's level is the pixel footprint's at the
+// patch's distance from the camera, whoever casts it; first-rays (strata's)
+// takes the ray's own distance, so a ray starting next to the patch asks for
+// its finest level.
+TEST(VdBvh, CameraLodGivesEveryRayTheLevelTheCameraSeesThePatchAt) {
+    PatchFixture f = loadAsset("vd-mushroom");
+    const VdPatch& p = f.patches[0];
+    VdView v;
+    v.pixelAngle = 1e-3f;
+    v.maxLevel = 7;
+    v.camera = p.box.center() + Vec3{0, 0, 40.0f * length(p.box.extent())};
+    Ray fromCamera;
+    fromCamera.org = v.camera;
+    fromCamera.dir = normalize(p.box.center() - v.camera);
+    Ray nearby;  // a shadow ray leaving the patch
+    nearby.org = p.box.center();
+    nearby.dir = Vec3{0, 1, 0};
+    const Affine id{};
+    VdPatch capped = p;
+    capped.maxLevel = 7;
+    const int atCamera = vdRayLevel(v, capped, id, fromCamera);
+    EXPECT_GT(atCamera, 2);
+    EXPECT_LT(atCamera, 7);
+    EXPECT_EQ(vdRayLevel(v, capped, id, nearby), 7) << "first-rays: the ray's own distance";
+    v.cameraLod = true;
+    EXPECT_EQ(vdRayLevel(v, capped, id, fromCamera), atCamera);
+    EXPECT_EQ(vdRayLevel(v, capped, id, nearby), atCamera);
+    v.camera = p.box.center() + Vec3{0, 0, 160.0f * length(p.box.extent())};  // 4x as far: 2 levels coarser
+    EXPECT_EQ(vdRayLevel(v, capped, id, nearby), atCamera - 2);
 }
 
 TEST(VdBvh, LevelsStayAtTwoOrMoreWhereTheCapsAllow) {

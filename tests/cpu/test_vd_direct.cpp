@@ -105,7 +105,7 @@ uint64_t checkDirectAgainstPretess(Mode& direct, Mode& pre, const std::vector<Ra
     VdOptions o = direct.scene.options.vd;
     o.pairCull = pairCull;
     vd.prepare(*direct.s, direct.flat, o, 0.0f, accel, instanced);
-    direct.view.vd = vd.view(direct.flat, o, 1e-3f, 1);
+    direct.view.vd = vd.view(direct.flat, o, 1e-3f, Vec3{}, 1);
     EXPECT_LT(direct.view.vd.pairCapacity, n) << what << ": a buffer too small for the rays' pairs";
     EXPECT_EQ(direct.view.vd.instances.numInstances, instanced ? 3u : 0u) << what << ": the VD instances";
     ThreadPool pool(2);
@@ -142,7 +142,7 @@ uint64_t checkDirectAgainstPretess(Mode& direct, Mode& pre, const std::vector<Ra
         occludedCount += occluded[i] != 0;
     }
     EXPECT_GT(occludedCount, int(n) / 8) << what;
-    EXPECT_GT(vd.view(direct.flat, o, 1e-3f, 1).pairCapacity, kVdMinPairs) << what << ": the buffer grew";
+    EXPECT_GT(vd.view(direct.flat, o, 1e-3f, Vec3{}, 1).pairCapacity, kVdMinPairs) << what << ": the buffer grew";
     EXPECT_GT(vd.pairsResolved(), uint64_t(n)) << what;
 
     int vdHits = 0, mismatched = 0;
@@ -224,7 +224,7 @@ TEST(VdDirect, VdSurfaceMatchesTheHitCellAndPretessellationsNormal) {
     VdHost vd;
     vd.prepare(*direct.s, direct.flat, direct.scene.options.vd, 0.0f, direct.scene.options.accel, false);
     VdOptions o = direct.scene.options.vd;
-    direct.view.vd = vd.view(direct.flat, o, 1e-3f, 1000);
+    direct.view.vd = vd.view(direct.flat, o, 1e-3f, Vec3{}, 1000);
     ThreadPool pool(1);
     std::vector<Ray> rays = randomRays(1000);
     std::vector<HitRecord> hits(rays.size(), kNoHit);
@@ -270,6 +270,82 @@ TEST(VdDirect, VdSurfaceMatchesTheHitCellAndPretessellationsNormal) {
     EXPECT_GT(compared, checked * 9 / 10);
     EXPECT_EQ(uvDiffers, 0) << uvDiffers << " of " << compared << " texture coordinates differ from pre-tessellation's";
     EXPECT_EQ(differs, 0) << differs << " of " << compared << " normals differ from pre-tessellation's";
+}
+
+// Harada's method (vd.method harada: camera LOD, box leaves, the loose patch
+// boxes) through the whole CPU pipeline, against pre-tessellation at the
+// same level (vd.lod_bias 8: every patch at vd.max_level). A leaf box holds
+// its cell's two triangles, so every ray hitting the pre-tessellated surface
+// hits a box no later (and every shadow ray it blocks is blocked); a ray
+// can also graze a box its cell's triangles leave empty, so some rays that
+// miss pre-tessellation hit, and some hits come earlier than the triangle's
+// by up to a box's depth. The surface there is the hit cell's: its node's
+// normal (the cell's diagonals' cross product) and uv (the cell's centre).
+TEST(VdDirect, HaradasMethodMeetsTheSurfaceNoLaterThanPretessellation) {
+    test::TempDir dir;
+    const std::string path = dir.write("s.json", kVdTestScene);
+    Mode direct, pre;
+    setUp(direct, path, "direct");
+    setUp(pre, path, "pretess");
+    VdOptions o = direct.scene.options.vd;
+    Options withHarada;
+    withHarada.set("render.backend", "cpu");
+    withHarada.set("vd.method", "harada");
+    o.lod = withHarada.vd.lod;
+    o.leaf = withHarada.vd.leaf;
+    o.pairCull = withHarada.vd.pairCull;
+    o.lodBias = 8;
+    VdHost vd;
+    vd.prepare(*direct.s, direct.flat, o, 0.0f, direct.scene.options.accel, false);
+    direct.view.vd = vd.view(direct.flat, o, 1e-3f, Vec3{0, 1, 3}, 1000);
+    ASSERT_TRUE(direct.view.vd.boxLeaves && direct.view.vd.cameraLod);
+    ThreadPool pool(2);
+    const std::vector<Ray> rays = randomRays(4000);
+    const uint32_t n = uint32_t(rays.size());
+    std::vector<HitRecord> hits(n);
+    appendPairs(vd, direct.view.vd, n, [&](uint32_t i) {
+        hits[i] = traceClosest(direct.view, rays[i]);
+        vdAppendPairs(direct.view.vd, rays[i], isHit(hits[i]) ? hitDistance(hits[i]) : rays[i].tmax, i);
+    });
+    vd.resolve(direct.view.vd, rays.data(), hits.data(), nullptr, pool);
+    std::vector<uint32_t> blocked(n, 0);
+    appendPairs(vd, direct.view.vd, n, [&](uint32_t i) {
+        blocked[i] = traceAny(direct.view, rays[i]) ? 1u : 0u;
+        if (!blocked[i]) vdAppendPairs(direct.view.vd, rays[i], rays[i].tmax, i);
+    });
+    vd.resolve(direct.view.vd, rays.data(), nullptr, blocked.data(), pool);
+    int vdHits = 0, later = 0, lost = 0, unblocked = 0, extra = 0, near = 0, both = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        const HitRecord ref = traceClosest(pre.view, rays[i]);
+        if (!isHit(ref)) {
+            extra += isHit(hits[i]);
+            continue;
+        }
+        lost += !isHit(hits[i]);
+        unblocked += !blocked[i];
+        if (!isHit(hits[i])) continue;
+        ++both;
+        const float a = hitDistance(hits[i]), b = hitDistance(ref);
+        later += a > b * (1 + 2e-4f) + 1e-5f;
+        near += a >= b - 0.05f;  // within a level-5 cell's box of the mushrooms (about 1/32 of 1.2)
+        if (!isVdPayload(hitPayload(hits[i]))) continue;
+        ++vdHits;
+        const VdSurface s = vdSurfaceAt(direct.view.vd, hitPayload(hits[i]), rays[i]);
+        EXPECT_NEAR(length(s.ng), 1.0f, 1e-4f);
+        EXPECT_TRUE(s.ng.x == s.ns.x && s.ng.y == s.ns.y && s.ng.z == s.ns.z) << "one normal: the node's";
+        EXPECT_TRUE(s.uv.x >= 0 && s.uv.x <= 1 && s.uv.y >= 0 && s.uv.y <= 1);
+    }
+    EXPECT_GT(vdHits, int(n) / 8);
+    // Rays starting inside a leaf box pass it: a few of the random origins.
+    EXPECT_LE(lost, int(n) / 200) << "rays hitting pre-tessellation that miss every box";
+    EXPECT_LE(unblocked, int(n) / 200) << "shadow rays pre-tessellation blocks that pass";
+    EXPECT_LE(later, int(n) / 200) << "hits later than pre-tessellation's";
+    EXPECT_LE(extra, int(n) / 20) << "rays missing pre-tessellation that hit a box";
+    // Random rays, many at grazing angles: 95% when written.
+    EXPECT_GE(near, both * 90 / 100) << "hits more than a cell's depth before pre-tessellation's";
+    std::printf("Harada's leaves: %d of %u rays hit patches; %d hit a box where pre-tessellation misses, %d lost, "
+                "%d later; %d of %d hits within 0.05 of pre-tessellation's\n",
+                vdHits, n, extra, lost, later, near, both);
 }
 
 // vd.last_bounce_any_hit applies where no VD patch emits (an any-hit ray

@@ -12,11 +12,15 @@
 // * Nodes are 20 bytes: the box quantized to 16 bits per component relative to
 //   the patch's (loose) box, rounded outward so no hit is lost; the normal
 //   (octahedral, 2 x 16 bits) and the cell's centre in patch coordinates (2 x 16).
-// * Leaves: the box of the cell's four displaced grid vertices. Where Harada
-//   takes the leaf box itself as the surface, a leaf here is intersected as the
-//   two triangles of those four vertices — exactly the triangles
-//   pre-tessellation makes at the same level, so the two modes see one surface
-//   (and secondary rays leaving it do not hit its box again at t = 0).
+// * Leaves: the box of the cell's four displaced vertices. Two surfaces
+//   (vd.leaf): Harada's takes the leaf box itself as the surface, met where
+//   the ray enters it, with the node's normal and uv (the cell's vertices
+//   displaced from the map per leaf); strata's intersects the leaf as the two
+//   triangles of those four vertices, read from a grid displaced once per
+//   tree — exactly the triangles pre-tessellation makes at the same level, so
+//   the two modes see one surface (and secondary rays leaving it do not hit
+//   its box again at t = 0). Its nodes' normal and uv are left 0: nothing
+//   reads them.
 #pragma once
 
 #include "accel/bvh_traverse.h"
@@ -115,17 +119,32 @@ STRATA_HD VdRayFrame vdRayFrame(const VdFrame& f, const Ray& ray, Vec3 invDir) {
     return {Vec3{f.step.x * invDir.x, f.step.y * invDir.y, f.step.z * invDir.z},
             Vec3{(f.lo.x - ray.org.x) * invDir.x, (f.lo.y - ray.org.y) * invDir.y, (f.lo.z - ray.org.z) * invDir.z}};
 }
-// Whether the ray meets the node's box within [tmin, tmax]. The folded
-// expression rounds differently from the two-step one, by a few ulps of t, so
-// the far end is widened by 2^-18 of itself: a node is sometimes visited
-// needlessly, never skipped when its box is hit (quantization's promise).
-STRATA_HD bool vdNodeHit(const VdNode& n, const VdRayFrame& r, float tmin, float tmax) {
+// Where the ray's line enters (tn) and leaves (tf) the node's box.
+STRATA_HD void vdNodeSlabs(const VdNode& n, const VdRayFrame& r, float& tn, float& tf) {
     const float tx0 = fmaf(float(n.lo[0]), r.scale.x, r.offset.x), tx1 = fmaf(float(n.hi[0]), r.scale.x, r.offset.x);
     const float ty0 = fmaf(float(n.lo[1]), r.scale.y, r.offset.y), ty1 = fmaf(float(n.hi[1]), r.scale.y, r.offset.y);
     const float tz0 = fmaf(float(n.lo[2]), r.scale.z, r.offset.z), tz1 = fmaf(float(n.hi[2]), r.scale.z, r.offset.z);
-    const float tn = fmaxf(fmaxf(fminf(tx0, tx1), fminf(ty0, ty1)), fmaxf(fminf(tz0, tz1), tmin));
-    const float tf = fminf(fminf(fmaxf(tx0, tx1), fmaxf(ty0, ty1)), fminf(fmaxf(tz0, tz1), tmax));
-    return tn <= tf + fabsf(tf) * (1.0f / 262144.0f);
+    tn = fmaxf(fmaxf(fminf(tx0, tx1), fminf(ty0, ty1)), fminf(tz0, tz1));
+    tf = fminf(fminf(fmaxf(tx0, tx1), fmaxf(ty0, ty1)), fmaxf(tz0, tz1));
+}
+// The folded expression rounds differently from the two-step one, by a few
+// ulps of t, so the far end is widened by 2^-18 of itself: a node is
+// sometimes visited needlessly, never skipped when its box is hit
+// (quantization's promise).
+STRATA_HD bool vdSlabsMeet(float tn, float tf) { return tn <= tf + fabsf(tf) * (1.0f / 262144.0f); }
+// Whether the ray meets the node's box within [tmin, tmax].
+STRATA_HD bool vdNodeHit(const VdNode& n, const VdRayFrame& r, float tmin, float tmax) {
+    float tn, tf;
+    vdNodeSlabs(n, r, tn, tf);
+    return vdSlabsMeet(fmaxf(tn, tmin), fminf(tf, tmax));
+}
+// vd.leaf box: where the ray enters the leaf's box, the surface, within
+// [tmin, tmax), else -1. A ray that starts inside the box does not enter it
+// (a ray leaving the surface passes the boxes it starts in).
+STRATA_HD float vdLeafBoxEntry(const VdNode& n, const VdRayFrame& r, float tmin, float tmax) {
+    float tn, tf;
+    vdNodeSlabs(n, r, tn, tf);
+    return tn >= tmin && tn < tmax && vdSlabsMeet(tn, tf) ? tn : -1.0f;
 }
 
 STRATA_HD Aabb vdNodeBox(const VdNode& n, const VdFrame& f) {
@@ -184,7 +203,10 @@ STRATA_HD uint32_t vdGridCount(int level) { return vdGridSide(level) * vdGridSid
 // block's shared memory (1,365 nodes and 33 x 33 vertices at level 5, 40
 // KiB), finer ones in a global-memory work buffer per block, as in the paper.
 constexpr int kVdSharedLevel = 5;
-inline size_t vdTreeBytes(int level) { return vdNodeCount(level) * sizeof(VdNode) + vdGridCount(level) * sizeof(Vec3); }
+// grid: with the displaced grid strata's leaves read (vd.leaf box needs none).
+inline size_t vdTreeBytes(int level, bool grid = true) {
+    return vdNodeCount(level) * sizeof(VdNode) + (grid ? vdGridCount(level) * sizeof(Vec3) : 0);
+}
 STRATA_HD Vec3 vdGridVertex(const VdPatch& p, const TextureView& map, int level, uint32_t i) {
     const uint32_t n = 1u << level, side = n + 1;
     return vdPosition(p, map, float(i % side) / n, float(i / side) / n);
@@ -197,7 +219,17 @@ STRATA_HD void vdGridCorners(const Vec3* grid, int level, uint32_t x, uint32_t y
     c[3] = grid[i + side];
 }
 
-STRATA_HD VdNode vdLeafFromCorners(const Vec3 c[4], int level, uint32_t x, uint32_t y, const VdFrame& f) {
+// The node's normal of a cell: its diagonals' cross product (Harada's
+// computeNormal), as the node stores it (octahedral, 2 x 16 bits).
+STRATA_HD uint32_t vdCellNormal(const Vec3 c[4]) { return vdEncodeNormal(cross(c[2] - c[0], c[3] - c[1])); }
+STRATA_HD uint32_t vdCellSt(int level, uint32_t x, uint32_t y) {
+    const float inv = 1.0f / float(1u << level);
+    return vdEncodeSt((float(x) + 0.5f) * inv, (float(y) + 0.5f) * inv);
+}
+
+// shading: the node's normal and uv too (vd.leaf box reads them).
+STRATA_HD VdNode vdLeafFromCorners(const Vec3 c[4], int level, uint32_t x, uint32_t y, const VdFrame& f,
+                                   bool shading) {
     Aabb b;
     for (int i = 0; i < 4; ++i) b.grow(c[i]);
     VdNode n;
@@ -207,15 +239,14 @@ STRATA_HD VdNode vdLeafFromCorners(const Vec3 c[4], int level, uint32_t x, uint3
     n.hi[0] = vdQuantHi(b.hi.x, f.lo.x, f.step.x);
     n.hi[1] = vdQuantHi(b.hi.y, f.lo.y, f.step.y);
     n.hi[2] = vdQuantHi(b.hi.z, f.lo.z, f.step.z);
-    n.normal = vdEncodeNormal(cross(c[2] - c[0], c[3] - c[1]));
-    const float inv = 1.0f / float(1u << level);
-    n.st = vdEncodeSt((float(x) + 0.5f) * inv, (float(y) + 0.5f) * inv);
+    n.normal = shading ? vdCellNormal(c) : 0u;
+    n.st = shading ? vdCellSt(level, x, y) : 0u;
     return n;
 }
 
 // Leaf k of the level: from the grid when there is one, else from the map.
 STRATA_HD VdNode vdMakeLeaf(const VdPatch& p, const TextureView& map, int level, uint32_t k, const VdFrame& f,
-                            const Vec3* grid = nullptr) {
+                            const Vec3* grid, bool shading) {
     uint32_t x, y;
     vdUnmorton(k, x, y);
     Vec3 c[4];
@@ -223,13 +254,22 @@ STRATA_HD VdNode vdMakeLeaf(const VdPatch& p, const TextureView& map, int level,
         vdGridCorners(grid, level, x, y, c);
     else
         vdCellCorners(p, map, level, x, y, c);
-    return vdLeafFromCorners(c, level, x, y, f);
+    return vdLeafFromCorners(c, level, x, y, f, shading);
 }
 
-// An inner node from its four children: the union of their (quantized) boxes,
-// the mean of their normals and of their cell centres.
-STRATA_HD VdNode vdMergeNodes(const VdNode* c) {
+// An inner node from its four children: the union of their (quantized)
+// boxes and, with shading, the mean of their normals and of their cell
+// centres.
+STRATA_HD VdNode vdMergeNodes(const VdNode* c, bool shading) {
     VdNode n = c[0];
+    if (!shading) {
+        for (int i = 1; i < 4; ++i)
+            for (int a = 0; a < 3; ++a) {
+                n.lo[a] = c[i].lo[a] < n.lo[a] ? c[i].lo[a] : n.lo[a];
+                n.hi[a] = c[i].hi[a] > n.hi[a] ? c[i].hi[a] : n.hi[a];
+            }
+        return n;
+    }
     Vec3 nsum = vdDecodeNormal(c[0].normal);
     Vec2 st = vdDecodeSt(c[0].st);
     for (int i = 1; i < 4; ++i) {
@@ -247,17 +287,20 @@ STRATA_HD VdNode vdMergeNodes(const VdNode* c) {
 }
 
 // The whole tree with leaves at `level`, level by level from the leaves up
-// (the GPU bottom kernel does each level's loop with one thread per node);
-// with a grid buffer (vdGridCount(level)), the grid first.
+// (the GPU bottom kernel does each level's loop with one thread per node).
+// Strata's (grid given: vdGridCount(level) vertices): the grid first, the
+// leaves from it, no normals or uvs. Harada's (grid null): each leaf's
+// vertices from the map, the normals and uvs averaged up the tree.
 STRATA_HD void vdBuildTree(const VdPatch& p, const TextureView& map, int level, VdNode* nodes, Vec3* grid = nullptr) {
     const VdFrame f = vdFrame(p.box);
+    const bool shading = grid == nullptr;
     if (grid)
         for (uint32_t i = 0; i < vdGridCount(level); ++i) grid[i] = vdGridVertex(p, map, level, i);
     const uint32_t leaves = 1u << (2 * level), o = vdLevelOffset(level);
-    for (uint32_t k = 0; k < leaves; ++k) nodes[o + k] = vdMakeLeaf(p, map, level, k, f, grid);
+    for (uint32_t k = 0; k < leaves; ++k) nodes[o + k] = vdMakeLeaf(p, map, level, k, f, grid, shading);
     for (int l = level - 1; l >= 0; --l) {
         const uint32_t ol = vdLevelOffset(l), oc = vdLevelOffset(l + 1), count = 1u << (2 * l);
-        for (uint32_t k = 0; k < count; ++k) nodes[ol + k] = vdMergeNodes(&nodes[oc + 4 * k]);
+        for (uint32_t k = 0; k < count; ++k) nodes[ol + k] = vdMergeNodes(&nodes[oc + 4 * k], shading);
     }
 }
 
@@ -349,8 +392,10 @@ STRATA_HD bool vdIntersectCell(const Vec3 c[4], const Ray& ray, float& tmax, Tri
 
 // Listing 1.1 of the paper, for closest hit (AnyHit: the first hit ends it).
 // Returns the hit leaf's node index or kVdNoNode; tmax shrinks to the hit.
-// With the tree's grid (vdBuildTree's), leaf corners are read from it.
-template <bool AnyHit>
+// BoxLeaves (Harada's): a leaf's box is the surface, met where the ray
+// enters it. Else its two triangles, their corners read from the tree's grid
+// (vdBuildTree's) when given.
+template <bool AnyHit, bool BoxLeaves = false>
 STRATA_HD uint32_t vdTraverse(const VdNode* nodes, const uint32_t* links, int level, const VdPatch& p,
                               const TextureView& map, const Ray& ray, float& tmax, uint32_t* leavesTested = nullptr,
                               const Vec3* grid = nullptr) {
@@ -359,7 +404,16 @@ STRATA_HD uint32_t vdTraverse(const VdNode* nodes, const uint32_t* links, int le
     uint32_t node = 0, best = kVdNoNode;
     while (node != kVdNoNode) {
         const uint32_t link = links[node];
-        if (vdNodeHit(nodes[node], rf, ray.tmin, tmax)) {
+        if (BoxLeaves && node >= leafStart) {
+            if (leavesTested) ++*leavesTested;
+            const float t = vdLeafBoxEntry(nodes[node], rf, ray.tmin, tmax);
+            if (t >= 0.0f) {
+                tmax = t;
+                best = node;
+                if (AnyHit) return best;
+            }
+            node = vdLinkSkip(link);
+        } else if (vdNodeHit(nodes[node], rf, ray.tmin, tmax)) {
             if (node >= leafStart) {
                 uint32_t x, y;
                 vdUnmorton(node - leafStart, x, y);
