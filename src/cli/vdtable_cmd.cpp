@@ -9,7 +9,12 @@
 // animation plays; labelled as such). Before anything is timed, direct mode's
 // camera rays must cover what pre-tessellation covers at the same level
 // (every patch at vd.max_level: vd.lod_bias 8), else the scene is marked
-// failed. Columns:
+// failed (Harada's box leaves, vd.leaf box, hold their cells' triangles: they
+// must cover every pixel pre-tessellation covers, and may cover a few more
+// where a silhouette grazes a box). Direct mode runs once per --methods entry
+// (vd.method harada: his chapter's bottom level; strata: strata's switches);
+// --switches adds, with the structures built once, Harada's method with each
+// of strata's switches on alone. Columns:
 //   first frame ms  renderer setup and the first frame, wall clock (what the
 //                   paper calls preparation, plus one frame)
 //   build ms        the build stage per timed frame (0 when built once)
@@ -48,8 +53,14 @@ struct VdTableArgs {
     std::vector<std::string> scenes;
     int frames = 50, warmup = 5, level = 5;
     std::string res = "1920x1080", validateRes = "480x270", csv, data, backend = "cuda";
-    std::vector<std::string> sets;
+    std::vector<std::string> sets, methods = {"harada", "strata"};
+    bool switches = false;
 };
+
+// Harada's method with one of strata's switches on (vdtable --switches);
+// vd.last_bounce_any_hit is left out: Whitted shades its last rays' hits.
+const std::vector<std::string> kStrataSwitches = {"vd.lod=first-rays", "vd.leaf=triangles", "vd.split_jobs=true",
+                                                  "vd.shared_trees=true", "vd.pair_cull=true"};
 
 struct Row {
     std::string scene, method, structures, problem;
@@ -112,21 +123,56 @@ std::vector<float> coverage(Scene s, VdMode mode, const std::string& res) {
 }
 
 // Empty when direct mode's camera rays cover what pre-tessellation covers
-// (all but 0.1% of the pixels: rays through a cell's shared edges).
-std::string validateAt(const Scene& s, const std::string& res) {
+// (all but 0.1% of the pixels: rays through a cell's shared edges). Box
+// leaves (vd.leaf box) may also cover pixels next to those (a silhouette
+// grazing a box its cell's triangles leave empty), none more than
+// kBoxOverhangPixels from a pixel pre-tessellation covers; *extra says what
+// share of the pixels they did.
+constexpr int kBoxOverhangPixels = 8;
+std::string validateAt(const Scene& s, const std::string& res, double* extra) {
     const std::vector<float> direct = coverage(s, VdMode::Direct, res), pre = coverage(s, VdMode::Pretess, res);
     if (direct.size() != pre.size()) return "the two images differ in size";
-    size_t differ = 0;
+    Options sized;  // the images' size
+    setResolution(sized, "--validate-res", res);
+    const int vw = sized.render.width, vh = sized.render.height;
+    auto patchAt = [&](const std::vector<float>& img, int x, int y) { return img[3 * (size_t(y) * vw + x)] > 0.5f; };
+    // How far (in pixels, up to kBoxOverhangPixels + 1) the nearest pixel pre-tessellation covers lies.
+    auto overhang = [&](int x, int y) {
+        for (int r = 1; r <= kBoxOverhangPixels; ++r)
+            for (int dy = -r; dy <= r; ++dy)
+                for (int dx = -r; dx <= r; ++dx) {
+                    const int px = x + dx, py = y + dy;
+                    if (px >= 0 && py >= 0 && px < vw && py < vh && patchAt(pre, px, py)) return r;
+                }
+        return kBoxOverhangPixels + 1;
+    };
+    size_t differ = 0, boxOnly = 0, farOut = 0;
     for (size_t i = 0; i < direct.size(); i += 3) {
         bool same = true;
         for (size_t c = 0; c < 3; ++c) same &= std::fabs(direct[i + c] - pre[i + c]) <= 1e-3f * (1.0f + pre[i + c]);
-        differ += !same;
+        // A patch (red) where pre-tessellation sees past the patches (blue).
+        const bool over = direct[i] > 0.5f && pre[i] < 0.5f && pre[i + 2] > 0.5f;
+        const bool box = !same && over && s.options.vd.leaf == VdLeaf::Box;
+        if (box) {
+            ++boxOnly;
+            const size_t k = i / 3;
+            farOut += overhang(int(k % vw), int(k / vw)) > kBoxOverhangPixels;
+        }
+        differ += !same && !box;
     }
     const size_t pixels = direct.size() / 3;
+    *extra = double(boxOnly) / double(pixels);
+    char buf[200];
     if (differ * 1000 > pixels) {
-        char buf[160];
         std::snprintf(buf, sizeof buf, "%zu of %zu camera rays hit or miss unlike pre-tessellation at level %d",
                       differ, pixels, s.options.vd.maxLevel);
+        return buf;
+    }
+    if (farOut) {
+        std::snprintf(buf, sizeof buf,
+                      "%zu camera rays hit a leaf box more than %d pixels from any pixel pre-tessellation covers "
+                      "(level %d)",
+                      farOut, kBoxOverhangPixels, s.options.vd.maxLevel);
         return buf;
     }
     return {};
@@ -135,11 +181,11 @@ std::string validateAt(const Scene& s, const std::string& res) {
 // The coverage check at vd.max_level or, where pre-tessellation does not
 // fit there (Harada's party needs 52 GB), at the finest level where it does;
 // *level says which. Empty when it holds.
-std::string validate(Scene s, const std::string& res, int* level) {
+std::string validate(Scene s, const std::string& res, int* level, double* extra) {
     for (*level = s.options.vd.maxLevel; *level >= 1; --*level) {
         s.options.vd.maxLevel = *level;
         try {
-            return validateAt(s, res);
+            return validateAt(s, res, extra);
         } catch (const Error& e) {
             if (*level == 1) return std::string("pre-tessellation cannot be made at any level: ") + e.what();
         }
@@ -147,9 +193,14 @@ std::string validate(Scene s, const std::string& res, int* level) {
     return {};
 }
 
-Row measure(Scene s, VdMode mode, bool still, const VdTableArgs& a, std::string* device) {
+// "direct (harada)", "direct (harada + vd.leaf=triangles)", "pre-tessellated".
+std::string methodLabel(VdMode mode, const std::string& method) {
+    return mode == VdMode::Direct ? "direct (" + method + ")" : "pre-tessellated";
+}
+
+Row measure(Scene s, VdMode mode, const std::string& method, bool still, const VdTableArgs& a, std::string* device) {
     Row row;
-    row.method = mode == VdMode::Direct ? "direct" : "pre-tessellated";
+    row.method = methodLabel(mode, method);
     row.structures = still ? "built once" : "rebuilt every frame";
     s.options.vd.mode = mode;
     if (still) {
@@ -207,18 +258,19 @@ void printRow(const Row& r) {
                 r.bottomMs, r.castMs, r.frameMs, mib(r.haradaMiB).c_str(), mib(r.deviceMiB).c_str());
 }
 
-// "pre-tessellated / direct: memory 136x (Harada's count), 2.7x (whole
-// device); ray cast direct / pre-tessellated 1.8x built once, 0.9x rebuilt".
-void printRatios(const Row rows[4]) {
-    const Row &dOnce = rows[0], &pOnce = rows[1], &dEach = rows[2], &pEach = rows[3];
+// "direct (harada): pre-tessellated / direct memory 136x (Harada's count),
+// 2.7x (whole device); direct / pre-tessellated ray cast 1.8x built once,
+// 0.9x rebuilt".
+void printRatios(const Row& dOnce, const Row& pOnce, const Row& dEach, const Row& pEach) {
     if (!pOnce.problem.empty() || !pEach.problem.empty()) {
         std::printf("  pre-tessellation did not fit: no ratios\n");
         return;
     }
-    std::printf("  pre-tessellated / direct memory: %.1fx as Harada's Table 1.1 counts it", pOnce.haradaMiB / dOnce.haradaMiB);
+    std::printf("  %s: pre-tessellated / direct memory %.1fx as Harada's Table 1.1 counts it", dOnce.method.c_str(),
+                pOnce.haradaMiB / dOnce.haradaMiB);
     if (dOnce.deviceMiB > 0 && pOnce.deviceMiB >= 0)
         std::printf(", %.1fx for the whole device", pOnce.deviceMiB / dOnce.deviceMiB);
-    std::printf("\n  direct / pre-tessellated ray cast time: %.2fx with the structures built once, %.2fx rebuilt every "
+    std::printf("; direct / pre-tessellated ray cast time %.2fx with the structures built once, %.2fx rebuilt every "
                 "frame\n",
                 dOnce.castMs / pOnce.castMs, dEach.castMs / pEach.castMs);
 }
@@ -258,6 +310,11 @@ std::function<int()> addVdTableCommand(CLI::App& app) {
     cmd->add_option("--csv", a->csv, "also write the table as CSV");
     cmd->add_option("--set", a->sets, "key=value: set any option, named as in the scene file (repeatable)");
     cmd->add_option("--data", a->data, "folder of the models scene files name as \"data:FILE\"");
+    cmd->add_option("--methods", a->methods, "direct mode's vd.method values, each a row (harada, strata)")
+        ->delimiter(',')
+        ->capture_default_str();
+    cmd->add_flag("--switches", a->switches,
+                  "also time Harada's method with each of strata's switches on alone (structures built once)");
     return [a]() -> int {
         if (a->frames < 1 || a->warmup < 0) throw Error("--frames must be at least 1 and --warmup at least 0");
         Options probe;  // both sizes checked before any scene is loaded
@@ -291,32 +348,66 @@ std::function<int()> addVdTableCommand(CLI::App& app) {
                     "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
                 header = true;
             }
-            Row block[4];
-            int validatedLevel = 0;
-            const std::string failed = validate(s, a->validateRes, &validatedLevel);
-            const std::string problem = failed.empty() ? "" : "validation FAILED: " + failed;
-            if (failed.empty() && validatedLevel != a->level)
-                std::printf("(%s: validated at level %d, where pre-tessellation fits)\n", path.c_str(), validatedLevel);
-            int k = 0;
-            for (bool still : {true, false})
-                for (VdMode mode : {VdMode::Direct, VdMode::Pretess}) {
-                    Row& r = block[k++];
-                    if (problem.empty()) {
-                        r = measure(s, mode, still, *a, &device);
-                    } else {
-                        r.method = mode == VdMode::Direct ? "direct" : "pre-tessellated";
-                        r.structures = still ? "built once" : "rebuilt every frame";
-                        r.problem = problem;
-                    }
-                    r.scene = path;
-                    printRow(r);
-                    std::fflush(stdout);
-                    rows.push_back(r);
+            // Direct mode's variants: each --methods entry, then (--switches)
+            // Harada's with each of strata's switches alone.
+            struct Variant {
+                std::string label;
+                std::vector<std::string> sets;
+                bool both;  // also rebuilt every frame, with ratios
+            };
+            std::vector<Variant> variants;
+            for (const std::string& m : a->methods) variants.push_back({m, {"vd.method=" + m}, true});
+            if (a->switches)
+                for (const std::string& kv : kStrataSwitches) {
+                    if (kv == "vd.shared_trees=true" && o.render.backend != Backend::Cuda) continue;
+                    variants.push_back({"harada + " + kv, {"vd.method=harada", kv}, false});
                 }
-            if (problem.empty())
-                printRatios(block);
-            else
-                ++failures;
+            std::vector<Scene> scenes;  // per variant
+            std::vector<std::string> problems;
+            bool anyFailed = false;
+            for (const Variant& v : variants) {
+                Scene vs = s;
+                for (const std::string& kv : v.sets) vs.options.setAssignment(kv);
+                vs.options.check();
+                int validatedLevel = 0;
+                double extra = 0;
+                const std::string failed = validate(vs, a->validateRes, &validatedLevel, &extra);
+                problems.push_back(failed.empty() ? "" : "validation FAILED: " + failed);
+                anyFailed |= !failed.empty();
+                if (failed.empty() && validatedLevel != a->level)
+                    std::printf("(%s, %s: validated at level %d, where pre-tessellation fits)\n", path.c_str(),
+                                v.label.c_str(), validatedLevel);
+                if (failed.empty() && extra > 0)
+                    std::printf("(%s, %s: box leaves cover %.2f%% of the pixels more than pre-tessellation)\n",
+                                path.c_str(), v.label.c_str(), 100.0 * extra);
+                scenes.push_back(std::move(vs));
+            }
+            auto row = [&](const Scene& vs, VdMode mode, const std::string& label, bool still,
+                           const std::string& problem) {
+                Row r;
+                if (problem.empty()) {
+                    r = measure(vs, mode, label, still, *a, &device);
+                } else {
+                    r.method = methodLabel(mode, label);
+                    r.structures = still ? "built once" : "rebuilt every frame";
+                    r.problem = problem;
+                }
+                r.scene = path;
+                printRow(r);
+                std::fflush(stdout);
+                rows.push_back(r);
+                return r;
+            };
+            Row pre[2];  // built once, rebuilt every frame
+            for (bool still : {true, false})
+                pre[still ? 0 : 1] = row(s, VdMode::Pretess, "", still, anyFailed ? "not timed: a direct variant failed" : "");
+            for (size_t k = 0; k < variants.size(); ++k) {
+                const Row once = row(scenes[k], VdMode::Direct, variants[k].label, true, problems[k]);
+                if (!variants[k].both) continue;
+                const Row each = row(scenes[k], VdMode::Direct, variants[k].label, false, problems[k]);
+                if (problems[k].empty()) printRatios(once, pre[0], each, pre[1]);
+            }
+            failures += anyFailed;
         }
         std::printf("\n%s; %s, %s frames of one primary and one shadow ray per pixel at VD level %d, medians of %d "
                     "frames after %d warm-up\n",

@@ -288,16 +288,27 @@ if ! nvidia-smi -L >/dev/null 2>&1; then
     fail "kdtable without a GPU: $(cat "$TMP/e.txt")"
   fi
 fi
-# vdtable: direct VD patches against pre-tessellation, validated, then four
-# rows (each method built once and rebuilt every frame), the ratios, a CSV.
+# vdtable: direct VD patches against pre-tessellation, validated, then six
+# rows (pre-tessellation and direct mode by Harada's method and strata's,
+# each built once and rebuilt every frame), the ratios per method, a CSV;
+# --switches adds Harada's method with each of strata's switches alone.
 if "$CLI" vdtable "$SRC/assets/scenes/vd-mushroom.json" --backend cpu --res 64x36 --validate-res 64x36 \
      --frames 2 --warmup 0 --level 3 --csv "$TMP/vd.csv" >"$TMP/vd.txt" 2>"$TMP/e.txt"; then
-  [ "$(grep -c '^| .*vd-mushroom.json | \(direct\|pre-tessellated\) | \(built once\|rebuilt every frame\) | [0-9]' "$TMP/vd.txt")" -eq 4 ] \
-    && grep -q "memory: .*x as Harada's Table 1.1 counts it" "$TMP/vd.txt" && grep -q "validated first" "$TMP/vd.txt" \
-    && [ "$(wc -l <"$TMP/vd.csv")" -eq 5 ] && pass "vdtable: four validated rows, the ratios and a CSV" \
+  [ "$(grep -c '^| .*vd-mushroom.json | \(direct (harada)\|direct (strata)\|pre-tessellated\) | \(built once\|rebuilt every frame\) | [0-9]' "$TMP/vd.txt")" -eq 6 ] \
+    && [ "$(grep -c "direct (\(harada\|strata\)): pre-tessellated / direct memory .*x as Harada's Table 1.1 counts it" "$TMP/vd.txt")" -eq 2 ] \
+    && grep -q "validated first" "$TMP/vd.txt" \
+    && [ "$(wc -l <"$TMP/vd.csv")" -eq 7 ] && pass "vdtable: six validated rows, the ratios per method and a CSV" \
     || fail "vdtable rows: $(cat "$TMP/vd.txt")"
 else
   fail "vdtable on the cpu backend: $(cat "$TMP/e.txt")"
+fi
+if "$CLI" vdtable "$SRC/assets/scenes/vd-mushroom.json" --backend cpu --res 64x36 --validate-res 64x36 \
+     --frames 1 --warmup 0 --level 3 --methods harada --switches >"$TMP/vd.txt" 2>"$TMP/e.txt" \
+   && [ "$(grep -c '^| .* | direct (harada + vd\.[a-z_]*=[a-z-]*) | built once | [0-9]' "$TMP/vd.txt")" -eq 4 ] \
+   && [ "$(grep -c '^| .* | direct (strata)' "$TMP/vd.txt")" -eq 0 ]; then
+  pass "vdtable --switches: Harada's method with each of strata's switches alone (the CPU backend's four)"
+else
+  fail "vdtable --switches: $(cat "$TMP/e.txt") $(cat "$TMP/vd.txt")"
 fi
 # Pre-tessellation too large for the memory (Harada's party needs 52 GB): rows
 # that say so, validation at the finest level where it fits, direct timed.
@@ -305,7 +316,7 @@ if STRATA_HOST_MEMORY_LIMIT_MB=300 "$CLI" vdtable "$SRC/assets/scenes/vd-party.j
      --res 32x18 --validate-res 32x18 --frames 1 --warmup 0 >"$TMP/vd.txt" 2>"$TMP/e.txt" \
    && grep -q "validated at level 3, where pre-tessellation fits" "$TMP/vd.txt" \
    && [ "$(grep -c '| pre-tessellated | .* | does not fit: .*host memory' "$TMP/vd.txt")" -eq 2 ] \
-   && [ "$(grep -c '| direct | .* | [0-9]' "$TMP/vd.txt")" -eq 2 ]; then
+   && [ "$(grep -c '| direct (\(harada\|strata\)) | .* | [0-9]' "$TMP/vd.txt")" -eq 4 ]; then
   pass "vdtable: pre-tessellation that does not fit is said, direct still validated and timed"
 else
   fail "vdtable without room for pre-tessellation: $(cat "$TMP/e.txt") $(cat "$TMP/vd.txt")"
