@@ -310,7 +310,9 @@ std::function<int()> addVdTableCommand(CLI::App& app) {
     cmd->add_option("--csv", a->csv, "also write the table as CSV");
     cmd->add_option("--set", a->sets, "key=value: set any option, named as in the scene file (repeatable)");
     cmd->add_option("--data", a->data, "folder of the models scene files name as \"data:FILE\"");
-    cmd->add_option("--methods", a->methods, "direct mode's vd.method values, each a row (harada, strata)")
+    cmd->add_option("--methods", a->methods,
+                    "direct mode's vd.method values, each a row (harada, strata), each maybe with options on top "
+                    "(strata+vd.leaf=box)")
         ->delimiter(',')
         ->capture_default_str();
     cmd->add_flag("--switches", a->switches,
@@ -341,13 +343,6 @@ std::function<int()> addVdTableCommand(CLI::App& app) {
             o.set("accel.mode", "flat");  // the paper's party: no instancing
             o.check();
             chooseBackend(o, WithoutGpu::Refuse);  // no GPU: an error that says --backend cpu
-            if (!header) {
-                std::printf(
-                    "| scene | method | structures | first frame ms | build ms | top+middle ms | sort ms | bottom ms | "
-                    "ray cast ms | frame ms | memory MiB (Harada's count) | memory MiB (whole device) |\n"
-                    "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
-                header = true;
-            }
             // Direct mode's variants: each --methods entry, then (--switches)
             // Harada's with each of strata's switches alone.
             struct Variant {
@@ -356,7 +351,14 @@ std::function<int()> addVdTableCommand(CLI::App& app) {
                 bool both;  // also rebuilt every frame, with ratios
             };
             std::vector<Variant> variants;
-            for (const std::string& m : a->methods) variants.push_back({m, {"vd.method=" + m}, true});
+            for (const std::string& m : a->methods) {  // "strata" or "strata+vd.leaf=box+..."
+                Variant v{m, {}, true};
+                size_t from = 0;
+                for (size_t plus; (plus = m.find('+', from)) != std::string::npos; from = plus + 1)
+                    v.sets.push_back(from == 0 ? "vd.method=" + m.substr(0, plus) : m.substr(from, plus - from));
+                v.sets.push_back(from == 0 ? "vd.method=" + m : m.substr(from));
+                variants.push_back(v);
+            }
             if (a->switches)
                 for (const std::string& kv : kStrataSwitches) {
                     if (kv == "vd.shared_trees=true" && o.render.backend != Backend::Cuda) continue;
@@ -365,10 +367,21 @@ std::function<int()> addVdTableCommand(CLI::App& app) {
             std::vector<Scene> scenes;  // per variant
             std::vector<std::string> problems;
             bool anyFailed = false;
-            for (const Variant& v : variants) {
-                Scene vs = s;
-                for (const std::string& kv : v.sets) vs.options.setAssignment(kv);
-                vs.options.check();
+            for (const Variant& v : variants) {  // every option checked before the table starts
+                scenes.push_back(s);
+                for (const std::string& kv : v.sets) scenes.back().options.setAssignment(kv);
+                scenes.back().options.check();
+            }
+            if (!header) {
+                std::printf(
+                    "| scene | method | structures | first frame ms | build ms | top+middle ms | sort ms | bottom ms | "
+                    "ray cast ms | frame ms | memory MiB (Harada's count) | memory MiB (whole device) |\n"
+                    "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+                header = true;
+            }
+            for (size_t k = 0; k < variants.size(); ++k) {
+                const Variant& v = variants[k];
+                const Scene& vs = scenes[k];
                 int validatedLevel = 0;
                 double extra = 0;
                 const std::string failed = validate(vs, a->validateRes, &validatedLevel, &extra);
@@ -380,7 +393,6 @@ std::function<int()> addVdTableCommand(CLI::App& app) {
                 if (failed.empty() && extra > 0)
                     std::printf("(%s, %s: box leaves cover %.2f%% of the pixels more than pre-tessellation)\n",
                                 path.c_str(), v.label.c_str(), 100.0 * extra);
-                scenes.push_back(std::move(vs));
             }
             auto row = [&](const Scene& vs, VdMode mode, const std::string& label, bool still,
                            const std::string& problem) {

@@ -330,7 +330,8 @@ if ! nvidia-smi -L >/dev/null 2>&1; then
     fail "vdtable without a GPU: $(cat "$TMP/e.txt")"
   fi
 fi
-for bad in "has no VD patches|$SRC/tests/data/cube_scene.json" "--res: expected WxH|$SRC/assets/scenes/vd-mushroom.json --res 12"; do
+for bad in "has no VD patches|$SRC/tests/data/cube_scene.json" "--res: expected WxH|$SRC/assets/scenes/vd-mushroom.json --res 12" \
+           "option 'vd.leaf': expected one of triangles, box, got 'cube'|$SRC/assets/scenes/vd-mushroom.json --methods strata+vd.leaf=cube"; do
   text="${bad%%|*}"
   rm -f "$TMP/vdbad.csv"
   # shellcheck disable=SC2086
