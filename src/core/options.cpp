@@ -145,6 +145,7 @@ void setVdMethod(Options& o, const std::string& value) {
     v.lod = strata ? VdLod::FirstRays : VdLod::Camera;
     v.leaf = strata ? VdLeaf::Triangles : VdLeaf::Box;
     v.splitJobs = strata;
+    v.treeCache = false;  // strata's, but it pays only with box leaves (VdOptions)
     v.pairCull = strata;
     v.lastBounceAnyHit = strata;
     v.sharedTrees = strata || o.render.backend != Backend::Cuda;
@@ -153,10 +154,11 @@ void setVdMethod(Options& o, const std::string& value) {
 std::string getVdMethod(const Options& o) {
     const VdOptions& v = o.vd;
     const bool trees = o.render.backend != Backend::Cuda || !v.sharedTrees;
-    if (v.lod == VdLod::Camera && v.leaf == VdLeaf::Box && !v.splitJobs && !v.pairCull && !v.lastBounceAnyHit && trees)
+    if (v.lod == VdLod::Camera && v.leaf == VdLeaf::Box && !v.splitJobs && !v.treeCache && !v.pairCull &&
+        !v.lastBounceAnyHit && trees)
         return "harada";
-    if (v.lod == VdLod::FirstRays && v.leaf == VdLeaf::Triangles && v.splitJobs && v.pairCull && v.lastBounceAnyHit &&
-        v.sharedTrees)
+    if (v.lod == VdLod::FirstRays && v.leaf == VdLeaf::Triangles && v.splitJobs && !v.treeCache && v.pairCull &&
+        v.lastBounceAnyHit && v.sharedTrees)
         return "strata";
     return "custom";
 }
@@ -369,13 +371,22 @@ const std::vector<Field>& fields() {
           "tree (strata's); false: one job per patch, its tree built once per ray cast (Harada's)",
           {}},
          [](Options& o) -> void* { return &o.vd.splitJobs; }},
+        {{"vd.tree_cache",
+          OptionKind::Bool,
+          "direct: keep each patch's tree once built (object space, up to 256 MiB of them) for later ray casts at "
+          "the same level, in this frame and the next (strata's; Harada's future work; pays with vd.leaf box); "
+          "false: build it for every ray cast",
+          {}},
+         [](Options& o) -> void* { return &o.vd.treeCache; }},
         {{"vd.method",
           OptionKind::String,
-          "VD switches at once: harada (the bottom level as his chapter describes it) or strata (every strata "
-          "switch on)",
+          "VD switches at once: harada (the bottom level as his chapter describes it) or strata (strata's "
+          "defaults)",
           {"harada", "strata", "custom"},
-          "harada: vd.lod camera, vd.leaf box, vd.split_jobs false, vd.pair_cull false (the patches' loose boxes), "
-          "vd.last_bounce_any_hit false, vd.shared_trees false on the CUDA backend. strata: the other value of each. "
+          "harada: vd.lod camera, vd.leaf box, vd.split_jobs false, vd.tree_cache false, vd.pair_cull false (the "
+          "patches' loose boxes), "
+          "vd.last_bounce_any_hit false, vd.shared_trees false on the CUDA backend. strata: the other value of each "
+          "but vd.tree_cache, off in both (it pays with box leaves only). "
           "Reads 'custom' for any other combination (setting custom changes nothing). Not yet Harada's: the patches "
           "are found by a middle level of their own after the triangles' trace, not in each mesh's middle level.",
           true},
@@ -639,7 +650,7 @@ bool AccelOptions::operator==(const AccelOptions& o) const {
 bool VdOptions::operator==(const VdOptions& o) const {
     return mode == o.mode && maxLevel == o.maxLevel && lodBias == o.lodBias && freezeLod == o.freezeLod &&
            pairCull == o.pairCull && lastBounceAnyHit == o.lastBounceAnyHit && sharedTrees == o.sharedTrees &&
-           lod == o.lod && leaf == o.leaf && splitJobs == o.splitJobs;
+           lod == o.lod && leaf == o.leaf && splitJobs == o.splitJobs && treeCache == o.treeCache;
 }
 
 const char* name(Integrator v) { return enumName(v, kIntegratorNames); }

@@ -151,6 +151,13 @@ struct VdOptions {
     // (strata's); false: one job per patch, its tree built once per ray cast
     // (Harada's work groups).
     bool splitJobs = true;
+    // direct: each patch's tree, once built, is kept (in object space, up to
+    // kVdTreeCacheBytes of them) and read by later ray casts at the same
+    // level instead of being built again (strata's switch: the future work
+    // Harada names in §1.6); false: built for every ray cast. Off by default
+    // and in both presets: it pays with box leaves, whose build displaces
+    // every leaf's vertices; strata's grid build is cheaper than the copy.
+    bool treeCache = false;
 
     bool operator==(const VdOptions& o) const;
     bool operator!=(const VdOptions& o) const { return !(*this == o); }

@@ -89,17 +89,38 @@ __global__ void vdJobsKernel(uint32_t numPatches, const VdPatch* patches, const 
     if (rest) jobs[capacity - 1 - atomicAdd(&numJobs[2], 1u)] = VdJob{p, end - rest, end, uint32_t(l)};
 }
 
+// vd.tree_cache, as the bottom kernel sees it (nodes null: off). A slot's
+// tree is complete when held[patch] names its level: the patch's first job
+// of a ray cast that found none writes it (held -1 meanwhile, then its
+// level after a fence); later jobs, ray casts and frames at that level copy
+// it (through L2: __ldcg, so no stale L1 line) instead of building.
+struct VdCacheView {
+    VdNode* nodes = nullptr;
+    Vec3* grids = nullptr;  // null for Harada's leaves
+    int32_t* slot = nullptr;
+    int8_t* held = nullptr;
+    uint32_t* next = nullptr;
+    const uint32_t* range = nullptr;  // per patch: its pairs' begin, end (a job starting at begin is its first)
+    uint32_t slots = 0, nodesPerSlot = 0, gridPerSlot = 0;
+};
+
+// n 32-bit words from src (global, through L2) to dst, by the block.
+__device__ void copyWords(uint32_t* dst, const uint32_t* src, uint32_t n, bool fromCache) {
+    for (uint32_t i = threadIdx.x; i < n; i += blockDim.x) dst[i] = fromCache ? __ldcg(src + i) : src[i];
+}
+
 // Algorithm 1 of the paper with persistent blocks: take a job, build its
 // patch's tree at the job's level in this block's buffer (Shared: dynamic
 // shared memory of vdTreeBytes(level), nodes then grid; else its slice of
-// the global work buffers), trace its rays.
+// the global work buffers) or copy it from the tree cache, trace its rays.
 template <bool Shadow, bool Shared>
 __global__ void __launch_bounds__(kBottomBlock, 5)
     vdBottomKernel(VdView v, const VdPair* sorted, const VdJob* jobs, uint32_t capacity, const uint32_t* numJobs,
                    const Ray* rays, HitRecord* hits, uint32_t* blocked, VdNode* work, uint32_t nodesPerBlock,
-                   Vec3* grids, uint32_t gridPerBlock, uint32_t* next) {
+                   Vec3* grids, uint32_t gridPerBlock, uint32_t* next, VdCacheView cache) {
     extern __shared__ __align__(16) unsigned char sTree[];
     __shared__ uint32_t sJob;
+    __shared__ int sSlot, sFill;
     VdNode* nodes = Shared ? reinterpret_cast<VdNode*>(sTree) : work + size_t(blockIdx.x) * nodesPerBlock;
     Vec3* grid = Shared ? reinterpret_cast<Vec3*>(sTree + size_t(nodesPerBlock) * sizeof(VdNode))
                  : grids     ? grids + size_t(blockIdx.x) * gridPerBlock
@@ -115,6 +136,42 @@ __global__ void __launch_bounds__(kBottomBlock, 5)
         const int level = int(job.level);
         const TextureView map = v.maps[p.map];
         const VdFrame f = vdFrame(p.box);
+        // vd.tree_cache: a slot holding the tree at this level (copied), or
+        // one this job fills (the patch's first job of the ray cast).
+        if (cache.nodes) {
+            if (threadIdx.x == 0) {
+                int slot = cache.slot[job.patch];
+                bool fill = false;
+                if (slot >= 0 && *reinterpret_cast<volatile int8_t*>(&cache.held[job.patch]) == level) {
+                    __threadfence();  // the tree's words after its flag
+                } else if (job.begin == cache.range[2 * job.patch]) {
+                    if (slot < 0 && atomicAdd(cache.next, 0u) < cache.slots) {
+                        const uint32_t k = atomicAdd(cache.next, 1u);
+                        if (k < cache.slots) cache.slot[job.patch] = slot = int(k);
+                    }
+                    fill = slot >= 0;
+                    if (fill) *reinterpret_cast<volatile int8_t*>(&cache.held[job.patch]) = int8_t(-1);
+                } else {
+                    slot = -1;
+                }
+                sSlot = slot;
+                sFill = fill;
+            }
+            __syncthreads();
+        }
+        const int slot = cache.nodes ? sSlot : -1;
+        const bool fill = cache.nodes && sFill;
+        VdNode* slotNodes = slot >= 0 ? cache.nodes + size_t(slot) * cache.nodesPerSlot : nullptr;
+        Vec3* slotGrid = slot >= 0 && cache.grids ? cache.grids + size_t(slot) * cache.gridPerSlot : nullptr;
+        const uint32_t nodeWords = vdNodeCount(level) * 5, gridWords = slotGrid ? vdGridCount(level) * 3 : 0;
+        static_assert(sizeof(VdNode) == 20 && sizeof(Vec3) == 12, "copied as 32-bit words");
+        if (slot >= 0 && !fill) {
+            copyWords(reinterpret_cast<uint32_t*>(nodes), reinterpret_cast<const uint32_t*>(slotNodes), nodeWords,
+                      true);
+            copyWords(reinterpret_cast<uint32_t*>(grid), reinterpret_cast<const uint32_t*>(slotGrid), gridWords,
+                      true);
+            __syncthreads();
+        } else {
         // As vdBuildTree: strata's leaves from a displaced grid (no normals
         // or uvs), Harada's (vd.leaf box) each from the map with its normal
         // and uv; then each level from its children (each barrier orders
@@ -135,6 +192,16 @@ __global__ void __launch_bounds__(kBottomBlock, 5)
             for (uint32_t k = threadIdx.x; k < count; k += blockDim.x)
                 nodes[ol + k] = vdMergeNodes(&nodes[oc + 4 * k], shading);
             __syncthreads();
+        }
+        if (fill) {  // kept for later ray casts: the words, a fence, then the flag
+            copyWords(reinterpret_cast<uint32_t*>(slotNodes), reinterpret_cast<const uint32_t*>(nodes), nodeWords,
+                      false);
+            copyWords(reinterpret_cast<uint32_t*>(slotGrid), reinterpret_cast<const uint32_t*>(grid), gridWords,
+                      false);
+            __threadfence();
+            __syncthreads();
+            if (threadIdx.x == 0) *reinterpret_cast<volatile int8_t*>(&cache.held[job.patch]) = int8_t(level);
+        }
         }
         // One thread per ray.
         for (uint32_t i = job.begin + threadIdx.x; i < job.end; i += blockDim.x) {
@@ -282,6 +349,33 @@ void VdGpu::prepare(const Scene& scene, const FlatScene& flat, const VdOptions& 
     instances_ = patchLevel_->view();
 }
 
+void VdGpu::ensureCache(const VdOptions& o, cudaStream_t stream) {
+    if (!o.treeCache) {  // off: its memory back
+        cacheNodes_ = DeviceBuffer<VdNode>{};
+        cacheGrids_ = DeviceBuffer<Vec3>{};
+        cacheSlots_ = 0;
+        cacheLevel_ = -1;
+        return;
+    }
+    const bool grid = o.leaf == VdLeaf::Triangles;
+    if (cacheSlots_ && cacheLevel_ == o.maxLevel && cacheGrid_ == grid) return;
+    // New slots (the trees' finest level or their kind changed): every slot free.
+    cacheSlots_ = vdTreeCacheSlots(numPatches_, o.maxLevel, grid);
+    cacheLevel_ = o.maxLevel;
+    cacheGrid_ = grid;
+    cacheNodes_.resize(size_t(cacheSlots_) * vdNodeCount(o.maxLevel));
+    if (grid)
+        cacheGrids_.resize(size_t(cacheSlots_) * vdGridCount(o.maxLevel));
+    else
+        cacheGrids_ = DeviceBuffer<Vec3>{};
+    cacheSlot_.resize(numPatches_);
+    cacheHeld_.resize(numPatches_);
+    cacheNext_.resize(1);
+    STRATA_CUDA_CHECK(cudaMemsetAsync(cacheSlot_.data(), 0xff, cacheSlot_.bytes(), stream));
+    STRATA_CUDA_CHECK(cudaMemsetAsync(cacheHeld_.data(), 0xff, cacheHeld_.bytes(), stream));
+    STRATA_CUDA_CHECK(cudaMemsetAsync(cacheNext_.data(), 0, cacheNext_.bytes(), stream));
+}
+
 VdView VdGpu::view(const VdOptions& o, float angle, Vec3 camera, uint32_t rays, cudaStream_t stream) {
     const size_t want = vdPairCapacity(rays, mostPairs_);
     if (pairs_.size() < want) {
@@ -310,6 +404,7 @@ VdView VdGpu::view(const VdOptions& o, float angle, Vec3 camera, uint32_t rays, 
     // at the next prepare).
     vdViewOptions(v, o, angle, camera, boxShift_ ? std::min(o.maxLevel, cullLevel_) : o.maxLevel);
     splitJobs_ = o.splitJobs;
+    ensureCache(o, stream);
     return v;
 }
 
@@ -378,9 +473,21 @@ void VdGpu::resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t*
         const uint32_t perBlock = vdNodeCount(workLevel_), gridPerBlock = vdGridCount(workLevel_);
         const bool shared = workShared_;
         const LaunchShape shape{shared ? sharedBlocks_ : blocks_, kBottomBlock, shared ? vdTreeBytes(workLevel_) : 0};
+        VdCacheView cache;
+        if (cacheSlots_) {
+            cache.nodes = cacheNodes_.data();
+            cache.grids = cacheGrid_ ? cacheGrids_.data() : nullptr;
+            cache.slot = cacheSlot_.data();
+            cache.held = cacheHeld_.data();
+            cache.next = cacheNext_.data();
+            cache.range = range_.data();
+            cache.slots = cacheSlots_;
+            cache.nodesPerSlot = vdNodeCount(cacheLevel_);
+            cache.gridPerSlot = cacheGrid_ ? vdGridCount(cacheLevel_) : 0;
+        }
         auto bottom = [&](auto kernel) {
             launch(ctx, "vd/bottom/trees", shape, kernel, v, sorted_.data(), jobs, uint32_t(maxJobs), job_.data(), rays,
-                   hits, blocked, work_.data(), perBlock, grid_.data(), gridPerBlock, job_.data() + 1);
+                   hits, blocked, work_.data(), perBlock, grid_.data(), gridPerBlock, job_.data() + 1, cache);
         };
         if (blocked)
             shared ? bottom(vdBottomKernel<true, true>) : bottom(vdBottomKernel<true, false>);
@@ -401,6 +508,7 @@ size_t VdGpu::memoryBytes() const {
     return patchBlas + cullQuadrants_.bytes() + cullSixteenths_.bytes() + worldSixteenths_.bytes() +
            objectFromWorld_.bytes() + worldFromObject_.bytes() + worldBoxes_.bytes() + boxes_.memoryBytes() +
            range_.bytes() + job_.bytes() + frozen_.bytes() + work_.bytes() + grid_.bytes() + level_.bytes() +
+           cacheNodes_.bytes() + cacheGrids_.bytes() + cacheSlot_.bytes() + cacheHeld_.bytes() + cacheNext_.bytes() +
            jobs_.bytes();
 }
 

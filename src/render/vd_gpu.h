@@ -7,7 +7,8 @@
 // the next patch, choosing its level from its rays' footprints, building the
 // patch's quad BVH level by level in a buffer of its own (shared memory up to
 // level 5, else global memory), then tracing the patch's rays one per thread
-// with the shared link table.
+// with the shared link table (vd.tree_cache: a patch's tree, once built, is
+// kept for later ray casts at the same level).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -62,6 +63,7 @@ public:
 
 private:
     void ensureWork(int maxLevel, bool sharedTrees, bool grids);
+    void ensureCache(const VdOptions& o, cudaStream_t stream);
     uint32_t numPatches_ = 0;
     int patchBits_ = 1;
     DeviceBuffer<VdPatch> patches_;
@@ -99,6 +101,17 @@ private:
     int workLevel_ = 0;                  // the trees' finest level this frame (vd.max_level)
     bool workShared_ = true;             // this frame's trees in shared memory (vd.shared_trees, level <= 5)
     bool splitJobs_ = true;              // vd.split_jobs this frame
+    // vd.tree_cache: cacheSlots_ kept trees of vdNodeCount(cacheLevel_) nodes
+    // and (strata's leaves) their grids; per patch its slot (-1: none) and the
+    // level the slot holds (-1: none, or being written); the next free slot.
+    DeviceBuffer<VdNode> cacheNodes_;
+    DeviceBuffer<Vec3> cacheGrids_;
+    DeviceBuffer<int32_t> cacheSlot_;
+    DeviceBuffer<int8_t> cacheHeld_;
+    DeviceBuffer<uint32_t> cacheNext_;
+    uint32_t cacheSlots_ = 0;
+    int cacheLevel_ = -1;
+    bool cacheGrid_ = false;
     uint32_t sharedBlocks_ = 0;          // bottom kernel blocks with the tree in shared memory (level <= 5)
     uint32_t blocks_ = 0, mostPairs_ = 0, launches_ = 0, sortLaunches_ = 0, sortLaunchesFor_ = ~0u;
     uint32_t appended_ = 0;  // pairsFit's count

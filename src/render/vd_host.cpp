@@ -60,6 +60,23 @@ VdView VdHost::view(const FlatScene& flat, const VdOptions& o, float angle, Vec3
     const size_t want = vdPairCapacity(rays, mostPairs_);
     if (pairs_.size() < want) pairs_.resize(want);
     if (!o.freezeLod) std::fill(frozen_.begin(), frozen_.end(), int8_t(0));
+    // vd.tree_cache: new slots when the trees' finest level or kind changes.
+    const bool grid = o.leaf == VdLeaf::Triangles;
+    const uint32_t patches = uint32_t(flat.patches.size());
+    if (!o.treeCache) {
+        cacheSlots_ = 0;
+        slotNodes_.clear();
+        slotGrid_.clear();
+    } else if (!cacheSlots_ || cacheLevel_ != o.maxLevel || cacheGrid_ != grid) {
+        cacheSlots_ = vdTreeCacheSlots(patches, o.maxLevel, grid);
+        cacheLevel_ = o.maxLevel;
+        cacheGrid_ = grid;
+        slotNodes_.assign(cacheSlots_, {});
+        slotGrid_.assign(cacheSlots_, {});
+        cacheSlot_.assign(patches, -1);
+        cacheHeld_.assign(patches, int8_t(-1));
+        cacheNext_ = 0;
+    }
     VdView v;
     v.numPatches = uint32_t(flat.patches.size());
     v.patches = flat.patches.data();
@@ -114,20 +131,38 @@ void VdHost::resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t
                 level = std::max(level, vdRayLevel(v, p, w, rays[uint32_t(pairs_[i])]));
             frozen_[patch] = int8_t(level);
         }
-        thread_local std::vector<VdNode> nodes;
-        thread_local std::vector<Vec3> grid;
-        nodes.resize(vdNodeCount(level));
-        grid.resize(v.boxLeaves ? 0 : vdGridCount(level));  // Harada's leaves: their vertices from the map
-        vdBuildTree(p, v.maps[p.map], level, nodes.data(), v.boxLeaves ? nullptr : grid.data());
+        thread_local std::vector<VdNode> built;
+        thread_local std::vector<Vec3> builtGrid;
+        const VdNode* nodes = nullptr;
+        const Vec3* grid = nullptr;
+        int32_t slot = cacheSlots_ ? cacheSlot_[patch] : -1;
+        if (slot >= 0 && cacheHeld_[patch] == level) {  // vd.tree_cache: kept from an earlier ray cast
+            nodes = slotNodes_[size_t(slot)].data();
+            grid = v.boxLeaves ? nullptr : slotGrid_[size_t(slot)].data();
+        } else {
+            built.resize(vdNodeCount(level));
+            builtGrid.resize(v.boxLeaves ? 0 : vdGridCount(level));  // Harada's leaves: their vertices from the map
+            vdBuildTree(p, v.maps[p.map], level, built.data(), v.boxLeaves ? nullptr : builtGrid.data());
+            nodes = built.data();
+            grid = v.boxLeaves ? nullptr : builtGrid.data();
+            if (cacheSlots_ && slot < 0 && cacheNext_.load() < cacheSlots_) {  // a free slot, first come first served
+                const uint32_t k = cacheNext_++;
+                if (k < cacheSlots_) cacheSlot_[patch] = slot = int32_t(k);
+            }
+            if (slot >= 0) {  // one task per patch: nobody reads this slot meanwhile
+                slotNodes_[size_t(slot)] = built;
+                slotGrid_[size_t(slot)] = builtGrid;
+                cacheHeld_[patch] = int8_t(level);
+            }
+        }
         for (uint32_t i = begin; i < end; ++i) {
-            const uint32_t slot = uint32_t(pairs_[i]);
+            const uint32_t ray = uint32_t(pairs_[i]);
             if (blocked) {
-                if (!atomicLoadU32(&blocked[slot]) &&  // a ray another patch has blocked is done
-                    vdTraceRay<true>(v, patch, nodes.data(), grid.data(), level, rays[slot],
-                                     hits ? &hits[slot] : nullptr))
-                    atomicExchU32(&blocked[slot], 1u);
+                if (!atomicLoadU32(&blocked[ray]) &&  // a ray another patch has blocked is done
+                    vdTraceRay<true>(v, patch, nodes, grid, level, rays[ray], hits ? &hits[ray] : nullptr))
+                    atomicExchU32(&blocked[ray], 1u);
             } else {
-                vdTraceRay<false>(v, patch, nodes.data(), grid.data(), level, rays[slot], &hits[slot]);
+                vdTraceRay<false>(v, patch, nodes, grid, level, rays[ray], &hits[ray]);
             }
         }
     });
@@ -137,6 +172,9 @@ void VdHost::resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t
 size_t VdHost::memoryBytes() const {
     size_t b = (patchLevel_ ? patchLevel_->memoryBytes() : 0) + boxes_.bytes() +
                frame_.worldBoxes.size() * sizeof(Aabb) + frozen_.size();
+    if (cacheSlots_) b += cacheSlot_.size() * sizeof(int32_t) + cacheHeld_.size();
+    for (size_t k = 0; k < slotNodes_.size(); ++k)
+        b += slotNodes_[k].capacity() * sizeof(VdNode) + slotGrid_[k].capacity() * sizeof(Vec3);
     return b + (cull_.quadrants.size() + cull_.sixteenths.size() + worldQuadrants_.size() + worldSixteenths_.size()) *
                    sizeof(Aabb);
 }

@@ -6,6 +6,7 @@
 // per patch, in parallel: level, build, trace its rays).
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -63,6 +64,17 @@ private:
     uint32_t counts_[2] = {0, 0};
     uint32_t mostPairs_ = 0;      // the most pairs one resolve had
     std::vector<int8_t> frozen_;  // per patch: this frame's level (kept across frames with vd.freeze_lod; 0: none)
+    // vd.tree_cache (as VdGpu's): cacheSlots_ slots, each a tree and (strata's
+    // leaves) its grid once filled; per patch its slot (-1: none) and the
+    // level that slot holds (-1: none).
+    uint32_t cacheSlots_ = 0;
+    int cacheLevel_ = -1;
+    bool cacheGrid_ = false;
+    std::vector<std::vector<VdNode>> slotNodes_;
+    std::vector<std::vector<Vec3>> slotGrid_;
+    std::vector<int32_t> cacheSlot_;
+    std::vector<int8_t> cacheHeld_;
+    std::atomic<uint32_t> cacheNext_{0};
     uint64_t pairsResolved_ = 0;
 };
 

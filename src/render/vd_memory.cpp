@@ -97,8 +97,13 @@ VdMemoryComparison compareVdMemory(const VdSceneCounts& c, const Options& o, uin
         r.direct.accel += members * (kAabb + sizeof(InstanceView)) + c.meshes.size() * sizeof(BlasView) +
                           lbvhBytes(members, variant, wide);  // the top level: accel.builder's, as the BLASes
     }
+    const bool grid = o.vd.leaf == VdLeaf::Triangles;
     if (o.vd.maxLevel > kVdSharedLevel || !o.vd.sharedTrees)  // the bottom level's global-memory work buffers
-        r.direct.accel += uint64_t(bottomBlocks) * vdTreeBytes(o.vd.maxLevel, o.vd.leaf == VdLeaf::Triangles);
+        r.direct.accel += uint64_t(bottomBlocks) * vdTreeBytes(o.vd.maxLevel, grid);
+    if (o.vd.treeCache)  // the kept trees, per patch a slot and the level it holds
+        r.direct.accel += uint64_t(vdTreeCacheSlots(uint32_t(r.patches), o.vd.maxLevel, grid)) *
+                              vdTreeBytes(o.vd.maxLevel, grid) +
+                          r.patches * (4 + 1) + 4;
     return r;
 }
 

@@ -203,7 +203,12 @@ STRATA_HD bool vdTraceRay(const VdView& v, uint32_t patch, const VdNode* nodes, 
                           const Ray& worldRay, HitRecord* hit) {
     const VdPatch& p = v.patches[patch];
     const Ray r = objectRay(v.objectFromWorld[v.patchInstance[patch]], worldRay);
-    float tmax = hit ? fminf(worldRay.tmax, hitDistance(atomicLoadU64(hit))) : worldRay.tmax;
+    // Closest hit: a hit at the recorded distance itself still goes to the
+    // atomicMin, which keeps the smaller payload: with a strict bound the
+    // patch traced first would win a tie (adjacent patches' leaf boxes share
+    // faces), and the image would depend on the blocks' order.
+    const float recorded = hit ? hitDistance(atomicLoadU64(hit)) : worldRay.tmax;
+    float tmax = fminf(worldRay.tmax, AnyHit ? recorded : nextafterf(recorded, 3.0e38f));
     const uint32_t node = v.boxLeaves ? vdTraverse<AnyHit, true>(nodes, v.links, level, p, v.maps[p.map], r, tmax)
                                       : vdTraverse<AnyHit>(nodes, v.links, level, p, v.maps[p.map], r, tmax, nullptr, grid);
     if (node == kVdNoNode) return false;

@@ -130,15 +130,21 @@ TEST(Options, KdPresetSetsTheChaptersVariantsAndStrataSwitches) {
 // one job per patch, loose boxes, closest hits on the last bounce, trees in
 // global memory on the CUDA backend; the CPU backend keeps its trees in host
 // memory and refuses vd.shared_trees false, so harada leaves it there);
-// strata turns every one of strata's switches on and is the default.
+// strata, the default, turns every one of strata's switches on but the
+// tree cache (it pays with box leaves only: off in both).
 TEST(Options, VdMethodSetsHaradasBottomLevelOrEveryStrataSwitch) {
     Options o;
     EXPECT_EQ(o.get("vd.method"), "strata");
+    EXPECT_FALSE(o.vd.treeCache);
+    o.set("vd.tree_cache", "true");
+    EXPECT_EQ(o.get("vd.method"), "custom");
+    o.set("vd.method", "strata");
+    EXPECT_FALSE(o.vd.treeCache);
     EXPECT_TRUE(Options::find("vd.method")->derived);
     o.set("vd.method", "harada");
     EXPECT_EQ(o.vd.lod, VdLod::Camera);
     EXPECT_EQ(o.vd.leaf, VdLeaf::Box);
-    EXPECT_FALSE(o.vd.splitJobs || o.vd.pairCull || o.vd.lastBounceAnyHit || o.vd.sharedTrees);
+    EXPECT_FALSE(o.vd.splitJobs || o.vd.treeCache || o.vd.pairCull || o.vd.lastBounceAnyHit || o.vd.sharedTrees);
     EXPECT_EQ(o.get("vd.lod"), "camera");
     EXPECT_EQ(o.get("vd.leaf"), "box");
     EXPECT_NO_THROW(o.check());

@@ -71,8 +71,16 @@ TEST(VdMemory, EstimatesScaleAsTheModesDo) {
     };
     // The mushroom's patches go to the level asked for: its triangles (and
     // their share of the structure) about 4x per level; direct mode's
-    // records do not change until the trees leave shared memory above 5.
+    // records (without vd.tree_cache) do not change until the trees leave
+    // shared memory above 5.
+    o.vd.treeCache = false;
     const VdMemoryComparison l4 = at(4), l5 = at(5), l6 = at(6);
+    // vd.tree_cache: a slot of a level-5 tree and its grid per patch (the
+    // budget holds them all), a slot index and a level per patch, a counter.
+    o.vd.treeCache = true;
+    const uint64_t patches = l5.patches;
+    EXPECT_EQ(at(5).direct.total() - l5.direct.total(), patches * (1365 * 20 + 33 * 33 * 12) + patches * 5 + 4);
+    o.vd.treeCache = false;
     EXPECT_GT(l5.pretess.total(), 3 * l4.pretess.total());
     EXPECT_LT(l5.pretess.total(), 5 * l4.pretess.total());
     EXPECT_EQ(l4.direct.total(), l5.direct.total());

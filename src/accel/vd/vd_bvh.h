@@ -207,6 +207,14 @@ constexpr int kVdSharedLevel = 5;
 inline size_t vdTreeBytes(int level, bool grid = true) {
     return vdNodeCount(level) * sizeof(VdNode) + (grid ? vdGridCount(level) * sizeof(Vec3) : 0);
 }
+// vd.tree_cache: the trees kept across ray casts, at most this many bytes
+// of them (a slot per patch, first come first served, each the size of a
+// tree at the frame's finest level).
+constexpr size_t kVdTreeCacheBytes = size_t(256) << 20;
+inline uint32_t vdTreeCacheSlots(uint32_t patches, int maxLevel, bool grid) {
+    const size_t fit = kVdTreeCacheBytes / vdTreeBytes(maxLevel, grid);
+    return uint32_t(fit < patches ? fit : patches);
+}
 STRATA_HD Vec3 vdGridVertex(const VdPatch& p, const TextureView& map, int level, uint32_t i) {
     const uint32_t n = 1u << level, side = n + 1;
     return vdPosition(p, map, float(i % side) / n, float(i / side) / n);
