@@ -483,6 +483,7 @@ void Viewer::refreshFacts() {
     facts_.accelBytes = renderer_->accelBytes();
     facts_.vdPairBytes = renderer_->vdPairBytes();
     facts_.vdMemory = renderer_->vdMemory();
+    facts_.vdDevice = renderer_->vdDeviceMemory();
     facts_.refit = renderer_->refitStatus();
     facts_.samplesPerPixel = renderer_->samplesPerPixel();
 }

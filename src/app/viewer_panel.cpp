@@ -122,7 +122,11 @@ void Viewer::panel() {
                     facts_.accelBytes / 1048576.0);
         if (facts_.vdPairBytes)
             ImGui::Text("ray-pair buffers %.1f MiB (sized by the image)", facts_.vdPairBytes / 1048576.0);
-        ImGui::TextWrapped("VD patches on the GPU (estimate): %s", describeVdMemory(facts_.vdMemory).c_str());
+        ImGui::TextWrapped("VD patches on the GPU (estimate, as Harada's Table 1.1 counts them): %s",
+                           describeVdMemory(facts_.vdMemory).c_str());
+        if (facts_.vdDevice.measured())
+            ImGui::TextWrapped("%s (this mode's measured, the other's estimated)",
+                               describeVdDeviceMemory(facts_.vdDevice).c_str());
     }
     if (ImGui::CollapsingHeader("Rendering", ImGuiTreeNodeFlags_DefaultOpen)) {
         changed |= optionWidgets(next, "render.", {"render.width", "render.height"}, options_.unavailable());

@@ -89,6 +89,7 @@ private:
     struct Facts {
         size_t geometryBytes = 0, accelBytes = 0, vdPairBytes = 0;
         VdMemoryComparison vdMemory;
+        VdDeviceComparison vdDevice;
         RefitStatus refit;
         uint32_t samplesPerPixel = 0;
     } facts_;

@@ -352,11 +352,17 @@ std::function<int()> addVdTableCommand(CLI::App& app) {
             };
             std::vector<Variant> variants;
             for (const std::string& m : a->methods) {  // "strata" or "strata+vd.leaf=box+..."
-                Variant v{m, {}, true};
-                size_t from = 0;
-                for (size_t plus; (plus = m.find('+', from)) != std::string::npos; from = plus + 1)
-                    v.sets.push_back(from == 0 ? "vd.method=" + m.substr(0, plus) : m.substr(from, plus - from));
-                v.sets.push_back(from == 0 ? "vd.method=" + m : m.substr(from));
+                // Split at each '+' that starts an option's "key=" (a value may hold a '+': lod_bias=+1).
+                std::vector<std::string> parts{""};
+                for (size_t i = 0; i < m.size(); ++i) {
+                    const size_t eq = m.find('=', i + 1);
+                    if (m[i] == '+' && eq != std::string::npos && Options::find(m.substr(i + 1, eq - i - 1)))
+                        parts.emplace_back();
+                    else
+                        parts.back() += m[i];
+                }
+                Variant v{m, {"vd.method=" + parts[0]}, true};
+                v.sets.insert(v.sets.end(), parts.begin() + 1, parts.end());
                 variants.push_back(v);
             }
             if (a->switches)

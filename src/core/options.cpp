@@ -132,10 +132,11 @@ std::string getKdPreset(const Options& o) {
     return "custom";
 }
 
-// vd.method: Harada's bottom level as his chapter describes it, or every one
-// of strata's VD switches on; "custom" names any other combination (setting
-// it changes nothing). vd.shared_trees is the CUDA backend's choice (the CPU
-// backend keeps each tree in host memory): harada sets it false there only.
+// vd.method: Harada's bottom level as his chapter describes it, or strata's
+// defaults; "custom" names any other combination (setting it changes
+// nothing). The same values whatever the backend (the CPU backend keeps its
+// trees in host memory and its patches one job each, whatever
+// vd.shared_trees and vd.split_jobs say).
 void setVdMethod(Options& o, const std::string& value) {
     if (value == "custom") return;
     if (value != "harada" && value != "strata")
@@ -148,14 +149,13 @@ void setVdMethod(Options& o, const std::string& value) {
     v.treeCache = false;  // strata's, but it pays only with box leaves (VdOptions)
     v.pairCull = strata;
     v.lastBounceAnyHit = strata;
-    v.sharedTrees = strata || o.render.backend != Backend::Cuda;
+    v.sharedTrees = strata;
 }
 
 std::string getVdMethod(const Options& o) {
     const VdOptions& v = o.vd;
-    const bool trees = o.render.backend != Backend::Cuda || !v.sharedTrees;
     if (v.lod == VdLod::Camera && v.leaf == VdLeaf::Box && !v.splitJobs && !v.treeCache && !v.pairCull &&
-        !v.lastBounceAnyHit && trees)
+        !v.lastBounceAnyHit && !v.sharedTrees)
         return "harada";
     if (v.lod == VdLod::FirstRays && v.leaf == VdLeaf::Triangles && v.splitJobs && !v.treeCache && v.pairCull &&
         v.lastBounceAnyHit && v.sharedTrees)
@@ -351,7 +351,8 @@ const std::vector<Field>& fields() {
         {{"vd.shared_trees",
           OptionKind::Bool,
           "direct, CUDA backend: build each patch's tree (level 5 and below) in the block's shared memory (strata's); "
-          "false: in a global-memory buffer per block, as Harada did",
+          "false: in a global-memory buffer per block, as Harada did (the CPU backend keeps its trees in host memory "
+          "either way)",
           {}},
          [](Options& o) -> void* { return &o.vd.sharedTrees; }},
         choiceField(
@@ -385,7 +386,7 @@ const std::vector<Field>& fields() {
           {"harada", "strata", "custom"},
           "harada: vd.lod camera, vd.leaf box, vd.split_jobs false, vd.tree_cache false, vd.pair_cull false (the "
           "patches' loose boxes), "
-          "vd.last_bounce_any_hit false, vd.shared_trees false on the CUDA backend. strata: the other value of each "
+          "vd.last_bounce_any_hit false, vd.shared_trees false. strata: the other value of each "
           "but vd.tree_cache, off in both (it pays with box leaves only). "
           "Reads 'custom' for any other combination (setting custom changes nothing). Not yet Harada's: the patches "
           "are found by a middle level of their own after the triangles' trace, not in each mesh's middle level.",
@@ -567,10 +568,6 @@ std::vector<Unavailable> Options::unavailable() const {
     if (render.backend == Backend::Cuda)
         out.push_back({"accel.builder", "cpu-sah",
                        "the binned-SAH builder runs on the CPU backend only (render.backend = 'cpu')"});
-    if (render.backend == Backend::Cpu)
-        out.push_back({"vd.shared_trees", "false",
-                       "the per-patch trees' memory is the CUDA backend's choice (render.backend = 'cuda'); the CPU "
-                       "backend builds them in host memory"});
     if (accel.mode == AccelMode::Instanced)
         out.push_back({"accel.builder", "kdtree",
                        "the kd-tree runs in flat mode; accel.mode = 'instanced' builds the middle level with "

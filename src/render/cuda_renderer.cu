@@ -236,6 +236,15 @@ public:
         return bvhTreeQuality(tree.view(), bounds);
     }
     size_t vdPairBytes() const override { return vd_ ? vd_->pairBytes() : 0; }
+    VdDeviceComparison vdDeviceMemory() const override {
+        const VdMemoryComparison c = vdMemory();
+        if (c.patches == 0 || opt_.vd.mode == VdMode::Off) return {};
+        size_t free = 0, total = 0;  // the whole device's (other processes' too)
+        STRATA_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+        const size_t pairs = vd_ ? vd_->pairBytes()
+                                 : VdGpu::estimatePairBytes(size_t(opt_.render.width) * size_t(opt_.render.height));
+        return compareVdDeviceMemory(c, opt_.vd.mode, total - free, pairs);
+    }
     size_t vdBytes() const override { return vd_ ? vd_->geometryBytes() + vd_->memoryBytes() : 0; }
     uint32_t vdBottomBlocks() const override { return vd_ ? vd_->workBlocks() : RendererBase::vdBottomBlocks(); }
     uint64_t vdPairsResolved() const override { return vd_ ? vd_->pairsResolved() : 0; }

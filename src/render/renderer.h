@@ -58,6 +58,9 @@ public:
     // The VD patches' memory on the GPU, direct against pre-tessellated at
     // the current options (render/vd_memory.h: an estimate from counts).
     virtual VdMemoryComparison vdMemory() const { return {}; }
+    // The whole GPU's memory in use now, with the other vd.mode's estimated
+    // (compareVdDeviceMemory); not measured on the CPU backend.
+    virtual VdDeviceComparison vdDeviceMemory() const { return {}; }
     virtual uint64_t vdPairsResolved() const { return 0; }
     // Display paths of the CUDA backend: the tone-mapped image as RGBA8 into
     // device memory (a mapped pixel buffer) or a CUDA surface object (a mapped

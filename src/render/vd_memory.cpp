@@ -107,13 +107,36 @@ VdMemoryComparison compareVdMemory(const VdSceneCounts& c, const Options& o, uin
     return r;
 }
 
+namespace {
+std::string mib(uint64_t b) {
+    char s[32];
+    const double m = double(b) / (1024.0 * 1024.0);
+    std::snprintf(s, sizeof s, m < 10 ? "%.2f MiB" : m < 1000 ? "%.1f MiB" : "%.0f MiB", m);
+    return std::string(s);
+}
+}  // namespace
+
+VdDeviceComparison compareVdDeviceMemory(const VdMemoryComparison& c, VdMode running, uint64_t inUse,
+                                         uint64_t pairBytes) {
+    const uint64_t directShare = c.direct.total() + pairBytes, pretessShare = c.pretess.total();
+    VdDeviceComparison d;
+    if (running == VdMode::Direct) {
+        d.direct = inUse;
+        d.pretess = inUse > directShare ? inUse - directShare + pretessShare : pretessShare;
+    } else if (running == VdMode::Pretess) {
+        d.pretess = inUse;
+        d.direct = inUse > pretessShare ? inUse - pretessShare + directShare : directShare;
+    }
+    return d;
+}
+
+std::string describeVdDeviceMemory(const VdDeviceComparison& d) {
+    if (!d.measured()) return "whole device: not measured";
+    return "whole device: direct " + mib(d.direct) + ", pre-tessellated " + mib(d.pretess) + ": " +
+           threeDigits(double(d.pretess) / double(d.direct)) + "x";
+}
+
 std::string describeVdMemory(const VdMemoryComparison& c) {
-    auto mib = [](uint64_t b) {
-        char s[32];
-        const double m = double(b) / (1024.0 * 1024.0);
-        std::snprintf(s, sizeof s, m < 10 ? "%.2f MiB" : m < 1000 ? "%.1f MiB" : "%.0f MiB", m);
-        return std::string(s);
-    };
     char line[256];
     const double ratio = c.direct.total() ? double(c.pretess.total()) / double(c.direct.total()) : 0.0;
     std::snprintf(line, sizeof line, "direct %s, pre-tessellated %s (%.2f M triangles at level %d): %sx",

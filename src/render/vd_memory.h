@@ -65,4 +65,19 @@ VdMemoryComparison compareVdMemory(const VdSceneCounts& counts, const Options& o
 // "direct 10.4 MiB, pre-tessellated 1,424 MiB (8.79 M triangles at level 5): 136x less"
 std::string describeVdMemory(const VdMemoryComparison& c);
 
+// The whole device, like for like (the panel and bench; `vdtable` measures
+// both modes instead): what the GPU holds now (inUse: cudaMemGetInfo, so
+// the ray queues, the film and the loaded kernels too) in the mode that
+// runs, and the other mode's estimated by swapping the VD share: the count
+// above and direct mode's ray-pair buffers (pairBytes: as allocated when
+// direct mode runs, else their starting size for the image).
+struct VdDeviceComparison {
+    uint64_t direct = 0, pretess = 0;
+    bool measured() const { return direct > 0 && pretess > 0; }
+};
+VdDeviceComparison compareVdDeviceMemory(const VdMemoryComparison& c, VdMode running, uint64_t inUse,
+                                         uint64_t pairBytes);
+// "whole device: direct 478 MiB, pre-tessellated 1,826 MiB: 3.82x less"
+std::string describeVdDeviceMemory(const VdDeviceComparison& d);
+
 }  // namespace strata

@@ -296,14 +296,15 @@ TYPED_TEST(BackendRender, VdHaradaMethodRendersAlikeWithItsNeutralSwitchesAndNea
 
 // vd.tree_cache: trees kept across ray casts and frames give the frames
 // that building every tree gives, bit for bit, with both leaf kinds, while
-// the animation moves the instances (the trees are in object space) and
-// the LOD changes between frames (a slot is rebuilt at its new level).
+// the animation moves the instances (the trees are in object space), the
+// LOD changes between frames (a slot is rebuilt at its new level) and the
+// leaf kind flips on the live renderer (every slot starts over).
 TYPED_TEST(BackendRender, VdTreeCacheRendersTheFramesOfBuildingEveryTree) {
     REQUIRE_BACKEND();
     test::TempDir dir;
     Scene base = test::onBackend<TypeParam>(loadScene(dir.write("s.json", test::vdLitTestScene())));
-    base.options.render.width = 48;
-    base.options.render.height = 32;
+    base.options.render.width = 96;
+    base.options.render.height = 64;
     base.options.render.spp = 2;
     base.options.render.bounces = 2;
     for (const char* leaf : {"triangles", "box"}) {
@@ -313,9 +314,10 @@ TYPED_TEST(BackendRender, VdTreeCacheRendersTheFramesOfBuildingEveryTree) {
             s.options.set("vd.leaf", leaf);
             s.options.vd.treeCache = cached == 1;
             std::unique_ptr<Renderer> r = test::makeOn<TypeParam>(s);
-            for (int f = 0; f < 4; ++f) {
+            for (int f = 0; f < 6; ++f) {
                 Options o = s.options;
                 o.vd.lodBias = f == 2 ? 1.0f : 0.0f;  // frame 2: finer trees, frame 3 back again
+                if (f == 4) o.vd.leaf = o.vd.leaf == VdLeaf::Box ? VdLeaf::Triangles : VdLeaf::Box;  // 5: back
                 r->setOptions(o);
                 r->renderFrame(0.25f * float(f), uint64_t(f));
                 r->finish();

@@ -310,6 +310,14 @@ if "$CLI" vdtable "$SRC/assets/scenes/vd-mushroom.json" --backend cpu --res 64x3
 else
   fail "vdtable --switches: $(cat "$TMP/e.txt") $(cat "$TMP/vd.txt")"
 fi
+# A --methods entry's options on top, one value holding a '+'.
+if "$CLI" vdtable "$SRC/assets/scenes/vd-mushroom.json" --backend cpu --res 64x36 --validate-res 64x36 \
+     --frames 1 --warmup 0 --level 3 --methods 'strata+vd.lod_bias=+1+vd.leaf=box' >"$TMP/vd.txt" 2>"$TMP/e.txt" \
+   && [ "$(grep -c '| direct (strata+vd.lod_bias=+1+vd.leaf=box) | .* | [0-9]' "$TMP/vd.txt")" -eq 2 ]; then
+  pass "vdtable --methods: options on top of a method, a value with a '+'"
+else
+  fail "vdtable --methods with options: $(cat "$TMP/e.txt") $(cat "$TMP/vd.txt")"
+fi
 # Pre-tessellation too large for the memory (Harada's party needs 52 GB): rows
 # that say so, validation at the finest level where it fits, direct timed.
 if STRATA_HOST_MEMORY_LIMIT_MB=300 "$CLI" vdtable "$SRC/assets/scenes/vd-party.json" --backend cpu \

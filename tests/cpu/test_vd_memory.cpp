@@ -98,6 +98,27 @@ TEST(VdMemory, EstimatesScaleAsTheModesDo) {
     EXPECT_NE(describeVdMemory(l5).find("level 5"), std::string::npos) << describeVdMemory(l5);
 }
 
+// The whole device, like for like: the mode that runs is what the GPU holds;
+// the other swaps the VD share (the count, and direct mode's pair buffers).
+TEST(VdMemory, WholeDeviceSwapsTheVdShareForTheOtherMode) {
+    VdMemoryComparison c;
+    c.direct.geometry = 4;
+    c.direct.accel = 6;
+    c.pretess.geometry = 600;
+    c.pretess.accel = 400;
+    const VdDeviceComparison d = compareVdDeviceMemory(c, VdMode::Direct, 500, 100);
+    EXPECT_EQ(d.direct, 500u);
+    EXPECT_EQ(d.pretess, 500u - 10 - 100 + 1000);
+    const VdDeviceComparison p = compareVdDeviceMemory(c, VdMode::Pretess, 1390, 100);
+    EXPECT_EQ(p.pretess, 1390u);
+    EXPECT_EQ(p.direct, 500u);
+    EXPECT_TRUE(d.measured());
+    EXPECT_FALSE(compareVdDeviceMemory(c, VdMode::Off, 500, 100).measured());
+    EXPECT_EQ(describeVdDeviceMemory(VdDeviceComparison{100u << 20, 380u << 20}),
+              "whole device: direct 100.0 MiB, pre-tessellated 380.0 MiB: 3.80x");
+    EXPECT_EQ(describeVdDeviceMemory({}), "whole device: not measured");
+}
+
 // The CPU backend reports the host memory its geometry and structures hold
 // (it reported nothing before), the patches' own share in direct mode.
 TEST(VdMemory, CpuBackendReportsItsMemory) {

@@ -249,6 +249,30 @@ TEST(GpuVd, MemoryReportEstimatesWhatEachModeAllocates) {
         }
 }
 
+// The whole device, like for like (panel and bench): each mode's estimate of
+// the other's whole-device memory is near what the other mode, run next,
+// holds (within 15%: the estimate swaps only the VD share).
+TEST(GpuVd, WholeDeviceEstimateOfTheOtherModeIsNearItsMeasure) {
+    REQUIRE_GPU();
+    Scene s = loadScene(test::sourceFile("assets/scenes/vd-party.json"));
+    s.options.vd.maxLevel = 4;
+    s.options.render.width = 320;
+    s.options.render.height = 180;
+    auto measure = [&](const char* mode) {
+        s.options.set("vd.mode", mode);
+        std::unique_ptr<Renderer> r = makeCudaRenderer(s);
+        r->renderFrame(0.0f, 1);
+        r->finish();
+        return r->vdDeviceMemory();
+    };
+    const VdDeviceComparison direct = measure("direct"), pretess = measure("pretess");
+    ASSERT_TRUE(direct.measured() && pretess.measured());
+    std::printf("direct run: %s; pretess run: %s\n", describeVdDeviceMemory(direct).c_str(),
+                describeVdDeviceMemory(pretess).c_str());
+    EXPECT_NEAR(double(direct.pretess), double(pretess.pretess), 0.15 * double(pretess.pretess));
+    EXPECT_NEAR(double(pretess.direct), double(direct.direct), 0.15 * double(direct.direct));
+}
+
 // vd.shared_trees false: the per-patch trees live in a global-memory buffer per
 // block, as Harada kept them, instead of the block's shared memory: the same
 // trees and traversal, so the same image, bit for bit (closest hits and shadow
