@@ -118,13 +118,28 @@ bool presetButtons(Options& o, const char* key) {
         if (p == "custom") continue;
         ImGui::SameLine();
         const bool on = preset == p;
+        // A preset the other options rule out (vd.method harada in instanced
+        // mode) is greyed, with why.
+        std::string why;
+        try {
+            Options t = o;
+            t.set(key, p);
+            t.check();
+        } catch (const Error& e) {
+            why = e.what();
+        }
         if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+        ImGui::BeginDisabled(!why.empty() && !on);
         if (ImGui::SmallButton(p.c_str()) && !on) {
             o.set(key, p);
             changed = true;
         }
+        ImGui::EndDisabled();
         if (on) ImGui::PopStyleColor();
-        if (ImGui::IsItemHovered() && !info->detail.empty()) ImGui::SetTooltip("%s", info->detail.c_str());
+        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+            const std::string tip = why.empty() ? info->detail : why;
+            if (!tip.empty()) ImGui::SetTooltip("%s", tip.c_str());
+        }
     }
     if (preset == "custom") {
         ImGui::SameLine();

@@ -59,8 +59,9 @@ struct VdTableArgs {
 
 // Harada's method with one of strata's switches on (vdtable --switches);
 // vd.last_bounce_any_hit is left out: Whitted shades its last rays' hits.
-const std::vector<std::string> kStrataSwitches = {"vd.lod=first-rays",    "vd.leaf=triangles", "vd.split_jobs=true",
-                                                  "vd.shared_trees=true", "vd.tree_cache=true", "vd.pair_cull=true"};
+const std::vector<std::string> kStrataSwitches = {"vd.lod=first-rays",    "vd.leaf=triangles",  "vd.split_jobs=true",
+                                                  "vd.shared_trees=true", "vd.tree_cache=true", "vd.pair_cull=true",
+                                                  "vd.middle_level=separate"};
 
 struct Row {
     std::string scene, method, structures, problem;

@@ -29,6 +29,12 @@ struct FrameRecord {
     // view.heatmap (render/heatmap.h): the heatmap pass's camera rays' node
     // records read, triangles tested and backtracking steps; 0 when it is off.
     uint64_t heatNodes = 0, heatTriangles = 0, heatSteps = 0;
+    // accel.rebuild refit / auto: the refits of the frame's tree since it was
+    // built; auto: its SAH's growth over the built tree's as the renderer
+    // knew it after the frame (the GPU reads the SAH a frame late); 0 for a
+    // tree just built and where the SAH is not measured (refit, every-frame).
+    uint32_t refitsSinceBuild = 0;
+    float sahGrowth = 0;
     double stageMs(const std::string& name) const {
         for (const StageTime& s : stages)
             if (s.name == name) return s.ms;

@@ -38,6 +38,7 @@ const std::vector<std::string> kKdLargeSplitNames = {"median", "sah"};
 const std::vector<std::string> kVdModeNames = {"direct", "pretess", "off"};
 const std::vector<std::string> kVdLodNames = {"first-rays", "camera"};
 const std::vector<std::string> kVdLeafNames = {"triangles", "box"};
+const std::vector<std::string> kVdMiddleNames = {"separate", "unified"};
 const std::vector<std::string> kHeatmapNames = {"off", "nodes", "triangles", "steps"};
 const std::vector<std::string> kViewFilterNames = {"off", "temporal", "svgf"};
 
@@ -150,15 +151,16 @@ void setVdMethod(Options& o, const std::string& value) {
     v.pairCull = strata;
     v.lastBounceAnyHit = strata;
     v.sharedTrees = strata;
+    v.middle = strata ? VdMiddle::Separate : VdMiddle::Unified;
 }
 
 std::string getVdMethod(const Options& o) {
     const VdOptions& v = o.vd;
     if (v.lod == VdLod::Camera && v.leaf == VdLeaf::Box && !v.splitJobs && !v.treeCache && !v.pairCull &&
-        !v.lastBounceAnyHit && !v.sharedTrees)
+        !v.lastBounceAnyHit && !v.sharedTrees && v.middle == VdMiddle::Unified)
         return "harada";
     if (v.lod == VdLod::FirstRays && v.leaf == VdLeaf::Triangles && v.splitJobs && !v.treeCache && v.pairCull &&
-        v.lastBounceAnyHit && v.sharedTrees)
+        v.lastBounceAnyHit && v.sharedTrees && v.middle == VdMiddle::Separate)
         return "strata";
     return "custom";
 }
@@ -379,17 +381,23 @@ const std::vector<Field>& fields() {
           "false: build it for every ray cast",
           {}},
          [](Options& o) -> void* { return &o.vd.treeCache; }},
+        choiceField(
+            {"vd.middle_level", OptionKind::String,
+             "direct, flat mode: the patches' boxes in a tree of their own walked after the triangles' trace "
+             "(separate, strata's) or in the triangles' tree, their pairs appended during its traversal (unified, "
+             "Harada's one middle level)"},
+            kVdMiddleNames, +[](Options & o) -> auto& { return o.vd.middle; }),
         {{"vd.method",
           OptionKind::String,
           "VD switches at once: harada (the bottom level as his chapter describes it) or strata (strata's "
           "defaults)",
           {"harada", "strata", "custom"},
           "harada: vd.lod camera, vd.leaf box, vd.split_jobs false, vd.tree_cache false, vd.pair_cull false (the "
-          "patches' loose boxes), "
+          "patches' loose boxes), vd.middle_level unified (flat mode: the preset needs it), "
           "vd.last_bounce_any_hit false, vd.shared_trees false. strata: the other value of each "
           "but vd.tree_cache, off in both (it pays with box leaves only). "
-          "Reads 'custom' for any other combination (setting custom changes nothing). Not yet Harada's: the patches "
-          "are found by a middle level of their own after the triangles' trace, not in each mesh's middle level.",
+          "Reads 'custom' for any other combination (setting custom changes nothing). Not yet Harada's: instanced "
+          "mode keeps the patches' own top level (the unified middle level is flat mode's).",
           true},
          nullptr,
          setVdMethod,
@@ -590,6 +598,18 @@ std::vector<Unavailable> Options::unavailable() const {
         for (const char* b : {"cpu-sah", "kdtree"}) out.push_back({"accel.builder", b, refitNeeds});
         out.push_back({"accel.mode", "instanced", refitNeeds});
     }
+    // The unified middle level is flat mode's BVH over triangles and patch boxes.
+    const char* unifiedNeeds =
+        "vd.middle_level = 'unified' puts the patch boxes in the triangles' BVH: it needs accel.mode = 'flat' and a "
+        "BVH builder (not kdtree)";
+    if (accel.mode == AccelMode::Instanced || accel.builder == Builder::KdTree) {
+        out.push_back({"vd.middle_level", "unified", unifiedNeeds});
+        out.push_back({"vd.method", "harada", std::string(unifiedNeeds) + " (vd.method = 'harada' sets it)"});
+    }
+    if (vd.middle == VdMiddle::Unified) {
+        out.push_back({"accel.mode", "instanced", unifiedNeeds});
+        out.push_back({"accel.builder", "kdtree", unifiedNeeds});
+    }
     if (accel.builder != Builder::LbvhSkip)
         out.push_back({"accel.traversal", "stackless",
                        std::string("accel.traversal = 'stackless' needs accel.builder = 'lbvh-skip' (the builder "
@@ -647,7 +667,8 @@ bool AccelOptions::operator==(const AccelOptions& o) const {
 bool VdOptions::operator==(const VdOptions& o) const {
     return mode == o.mode && maxLevel == o.maxLevel && lodBias == o.lodBias && freezeLod == o.freezeLod &&
            pairCull == o.pairCull && lastBounceAnyHit == o.lastBounceAnyHit && sharedTrees == o.sharedTrees &&
-           lod == o.lod && leaf == o.leaf && splitJobs == o.splitJobs && treeCache == o.treeCache;
+           lod == o.lod && leaf == o.leaf && splitJobs == o.splitJobs && treeCache == o.treeCache &&
+           middle == o.middle;
 }
 
 const char* name(Integrator v) { return enumName(v, kIntegratorNames); }
@@ -662,6 +683,7 @@ const char* name(KdLargeSplit v) { return enumName(v, kKdLargeSplitNames); }
 const char* name(VdMode v) { return enumName(v, kVdModeNames); }
 const char* name(VdLod v) { return enumName(v, kVdLodNames); }
 const char* name(VdLeaf v) { return enumName(v, kVdLeafNames); }
+const char* name(VdMiddle v) { return enumName(v, kVdMiddleNames); }
 const char* name(Heatmap v) { return enumName(v, kHeatmapNames); }
 const char* name(ViewFilter v) { return enumName(v, kViewFilterNames); }
 

@@ -27,6 +27,7 @@ enum class KdLargeSplit : uint8_t { Median, Sah };
 enum class VdMode : uint8_t { Direct, Pretess, Off };
 enum class VdLod : uint8_t { FirstRays, Camera };
 enum class VdLeaf : uint8_t { Triangles, Box };
+enum class VdMiddle : uint8_t { Separate, Unified };
 enum class Heatmap : uint8_t { Off, Nodes, Triangles, Steps };
 enum class ViewFilter : uint8_t { Off, Temporal, Svgf };
 
@@ -42,6 +43,7 @@ const char* name(KdLargeSplit v);
 const char* name(VdMode v);
 const char* name(VdLod v);
 const char* name(VdLeaf v);
+const char* name(VdMiddle v);
 const char* name(Heatmap v);
 const char* name(ViewFilter v);
 
@@ -158,6 +160,11 @@ struct VdOptions {
     // and in both presets: it pays with box leaves, whose build displaces
     // every leaf's vertices; strata's grid build is cheaper than the copy.
     bool treeCache = false;
+    // direct, flat mode with a BVH builder: where the patches' boxes are.
+    // separate (strata's): a tree of their own, walked after the triangles'
+    // trace up to its closest hit; unified (Harada's §1.3, §1.5.3): in the
+    // triangles' tree, their pairs appended while the ray traverses it.
+    VdMiddle middle = VdMiddle::Separate;
 
     bool operator==(const VdOptions& o) const;
     bool operator!=(const VdOptions& o) const { return !(*this == o); }

@@ -114,16 +114,22 @@ public:
             // same host-device code as the GPU, the binned SAH reference, or
             // the CPU reference kd-tree (which clips triangles: it takes them whole).
             built_ = opt_.accel;
+            const bool unified = vdUnifiedMiddle(opt_, !flat_.patches.empty());
+            auto prepareVd = [&] {  // patch transforms, and in flat mode the BVH over the patch boxes
+                HostStageClock::Scope v(clock_, "build/vd_boxes");
+                vd_.prepare(scene_, flat_, opt_.vd, t, opt_.accel, runsInstanced(opt_.accel), unified);
+            };
+            if (unified) {  // vd.middle_level unified: the patch boxes join the triangles' tree
+                prepareVd();
+                bounds_.insert(bounds_.end(), vd_.middleBoxes().begin(), vd_.middleBoxes().end());
+            }
             if (opt_.accel.builder == Builder::KdTree)
                 kd_ = buildKdTreeCpu(pos_, flat_.tris, kdConfigOf(opt_.accel));
             else if (opt_.accel.mode == AccelMode::Instanced)
                 instanced_.build(scene_, flat_, pos_, bounds_, t, opt_.accel, &clock_);
             else
                 buildHostAccel(bounds_, opt_.accel, accel_);
-            if (!flat_.patches.empty()) {  // patch transforms, and in flat mode the BVH over the patch boxes
-                HostStageClock::Scope v(clock_, "build/vd_boxes");
-                vd_.prepare(scene_, flat_, opt_.vd, t, opt_.accel, runsInstanced(opt_.accel));
-            }
+            if (!flat_.patches.empty() && !unified) prepareVd();
         }
         CameraView cam = cameraView(t, int(w), int(h));
         SceneView sv = hostSceneView(scene_, flat_, pos_, nrm_, accel_.view(opt_.accel), cam);
@@ -131,7 +137,11 @@ public:
             sv.kd = kd_.view();
         else if (opt_.accel.mode == AccelMode::Instanced)
             sv.tl = instanced_.view();
-        if (!flat_.patches.empty()) sv.vd = vd_.view(flat_, opt_.vd, pixelAngle(cam, int(h)), cam.position, n);
+        if (!flat_.patches.empty()) {
+            sv.vd = vd_.view(flat_, opt_.vd, pixelAngle(cam, int(h)), cam.position, n);
+            // (A change of vd.middle_level rebuilds: the VD options are in the rebuild policy.)
+            if (vdUnifiedMiddle(opt_, true)) vdUseUnifiedMiddle(sv.vd, sv.bvh, uint32_t(flat_.tris.size()));
+        }
         const bool vd = sv.vd.numPatches > 0;
         PathBuffers b = paths_.view();
         if (!accumulate || samples_ == 0) {
@@ -140,7 +150,7 @@ public:
         }
         paths_.counters[kRaysTraced] = paths_.counters[kShadowRaysTraced] = 0;
         CpuPassExec x{clock_, pool_, vd_, sv, b, paths_, n};
-        renderPasses(x, opt_.render, frameIndex, vd, vdAnyHitLast(flat_, opt_.vd));
+        renderPasses(x, opt_.render, frameIndex, vd, vdAnyHitLast(flat_, opt_.vd), sv.vd.fused);
         samples_ += uint32_t(opt_.render.spp);
         filterPass(sv, cam);
         unsigned long long heat[kNumHeatTotals] = {};
@@ -153,6 +163,8 @@ public:
         rec.heatNodes = heat[kHeatNodes];
         rec.heatTriangles = heat[kHeatTriangles];
         rec.heatSteps = heat[kHeatSteps];
+        rec.refitsSinceBuild = accel_.refits;
+        rec.sahGrowth = accel_.sahGrowth();
         records_.push_back(rec);
     }
 

@@ -41,19 +41,20 @@ __global__ void generateKernel(SceneView s, PathBuffers b, PassParams p) {
     if (i < p.width * p.height) stageGenerate(s, b, p, i);
 }
 // The trace kernels, one per structure kind and traversal (scene_view.h: TraceKind).
-template <TraceKind K>
+// Fused (vd.middle_level unified, flat BVH kinds): the VD pairs on the way.
+template <TraceKind K, bool Fused = false>
 __global__ void traceClosestKernel(SceneView s, PathBuffers b, int bounce, uint32_t maxCount) {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < maxCount) stageTraceClosestAs<K>(s, b, bounce, i);
+    if (i < maxCount) stageTraceClosestAs<K, Fused>(s, b, bounce, i);
 }
 __global__ void shadeKernel(SceneView s, PathBuffers b, PassParams p, int bounce, uint32_t maxCount) {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < maxCount) stageShade(s, b, p, bounce, i);
 }
-template <TraceKind K>
+template <TraceKind K, bool Fused = false>
 __global__ void traceShadowKernel(SceneView s, PathBuffers b, uint32_t maxCount) {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < maxCount) stageTraceShadowAs<K>(s, b, i);
+    if (i < maxCount) stageTraceShadowAs<K, Fused>(s, b, i);
 }
 // VD pairs (stage 2b / 4a), compiled per kind as the traces are.
 template <TraceKind K>
@@ -154,7 +155,10 @@ struct CudaPassExec {
     void generate(const PassParams& p) const { launch(ctx, "shade/primary", perPixel(), generateKernel, sv, b, p); }
     void traceClosest(int bounce, const char* label) const {
         withTraceKind(traceKindOf(sv), [&](auto k) {
-            launch(ctx, label, perPixel(), traceClosestKernel<decltype(k)::value>, sv, b, bounce, n);
+            constexpr TraceKind K = decltype(k)::value;
+            if constexpr (K == TraceKind::Bvh || K == TraceKind::BvhStackless)
+                if (tracesFused<K>(sv)) return launch(ctx, label, perPixel(), traceClosestKernel<K, true>, sv, b, bounce, n);
+            launch(ctx, label, perPixel(), traceClosestKernel<K>, sv, b, bounce, n);
         });
     }
     void vdPairs(const PassParams& p, int bounce) const {
@@ -178,7 +182,10 @@ struct CudaPassExec {
     }
     void traceShadow() const {
         withTraceKind(traceKindOf(sv), [&](auto k) {
-            launch(ctx, "shadow", perPixel(), traceShadowKernel<decltype(k)::value>, sv, b, n);
+            constexpr TraceKind K = decltype(k)::value;
+            if constexpr (K == TraceKind::Bvh || K == TraceKind::BvhStackless)
+                if (tracesFused<K>(sv)) return launch(ctx, "shadow", perPixel(), traceShadowKernel<K, true>, sv, b, n);
+            launch(ctx, "shadow", perPixel(), traceShadowKernel<K>, sv, b, n);
         });
     }
     void shadowFinish() const { launch(ctx, "shadow", perPixel(), shadowFinishKernel, b, n); }
@@ -229,9 +236,9 @@ public:
         }
         if (built_.mode == AccelMode::Instanced || structures_.lbvh().numPrims() == 0) return {};
         const LbvhCopy c = structures_.lbvh().download();
-        std::vector<Aabb> bounds(structures_.lbvh().numPrims());
-        STRATA_CUDA_CHECK(
-            cudaMemcpy(bounds.data(), gpu_->bounds(), bounds.size() * sizeof(Aabb), cudaMemcpyDeviceToHost));
+        std::vector<Aabb> bounds(structures_.lbvh().numPrims());  // the triangles' (and any VD boxes')
+        STRATA_CUDA_CHECK(cudaMemcpy(bounds.data(), structures_.flatBounds().boxes, bounds.size() * sizeof(Aabb),
+                                     cudaMemcpyDeviceToHost));
         HostBvh tree{c.nodes, c.primIndex, c.root};
         return bvhTreeQuality(tree.view(), bounds);
     }
@@ -282,17 +289,23 @@ public:
             }
             StageScope s(&timer_, "build");
             built_ = opt_.accel;
-            structures_.build(scene_, flat_, *gpu_, opt_.accel, t, ctx);
-            if (vd_) {  // this frame's patch transforms, and in flat mode the BVH over the patch boxes
+            const bool unified = vdUnifiedMiddle(opt_, vd_ != nullptr);
+            auto prepareVd = [&] {  // this frame's patch transforms, and in flat mode the BVH over the patch boxes
                 StageScope v(&timer_, "build/vd_boxes");
-                const bool viaInstances = runsInstanced(opt_.accel);
-                vd_->prepare(scene_, flat_, opt_.vd, t, ctx, opt_.accel, viaInstances);
-            }
+                vd_->prepare(scene_, flat_, opt_.vd, t, ctx, opt_.accel, runsInstanced(opt_.accel), unified);
+            };
+            if (unified) prepareVd();  // vd.middle_level unified: the patch boxes join the triangles' tree
+            structures_.build(scene_, flat_, *gpu_, opt_.accel, t, ctx, unified ? vd_->middleBoxes() : DeviceBoxes{});
+            if (vd_ && !unified) prepareVd();
         }
 
         CameraView cam = cameraView(t, int(w), int(h));
         SceneView sv = structures_.view(*gpu_, opt_.accel, cam);
-        if (vd_) sv.vd = vd_->view(opt_.vd, pixelAngle(cam, int(h)), cam.position, n, stream_);
+        if (vd_) {
+            sv.vd = vd_->view(opt_.vd, pixelAngle(cam, int(h)), cam.position, n, stream_);
+            // (A change of vd.middle_level rebuilds: the VD options are in the rebuild policy.)
+            if (vdUnifiedMiddle(opt_, true)) vdUseUnifiedMiddle(sv.vd, sv.bvh, gpu_->numTris());
+        }
         PathBuffers b = paths_.view();
         if (!accumulate || samples_ == 0) {
             STRATA_CUDA_CHECK(cudaMemsetAsync(paths_.film.data(), 0, n * sizeof(Vec3), stream_));
@@ -300,7 +313,7 @@ public:
         }
         STRATA_CUDA_CHECK(cudaMemsetAsync(paths_.counters.data(), 0, kNumCounters * sizeof(uint32_t), stream_));
         CudaPassExec x{ctx, sv, b, n, vd_.get()};
-        renderPasses(x, opt_.render, frameIndex, vd_ != nullptr, vd_ && vdAnyHitLast(flat_, opt_.vd));
+        renderPasses(x, opt_.render, frameIndex, vd_ != nullptr, vd_ && vdAnyHitLast(flat_, opt_.vd), sv.vd.fused);
         samples_ += uint32_t(opt_.render.spp);
         STRATA_CUDA_CHECK(cudaMemcpyAsync(hostCounters_.data() + (frameIndex % kRing) * kNumCounters,
                                           paths_.counters.data(), kNumCounters * sizeof(uint32_t),
@@ -309,6 +322,7 @@ public:
         heatmapPass(sv, ctx, frameIndex);
         // Each resolve read its pair count back: the frame's is known now.
         framePairs_[frameIndex % kRing] = vd_ ? vd_->pairsResolved() - pairsBefore : 0;
+        frameRefit_[frameIndex % kRing] = structures_.refitStatus();
         timer_.endFrame();
     }
 
@@ -400,6 +414,8 @@ private:
         out.heatNodes = heat[kHeatNodes];
         out.heatTriangles = heat[kHeatTriangles];
         out.heatSteps = heat[kHeatSteps];
+        out.refitsSinceBuild = frameRefit_[out.frame % kRing].refits;
+        out.sahGrowth = frameRefit_[out.frame % kRing].sahGrowth;
         return true;
     }
 
@@ -420,6 +436,7 @@ private:
     DeviceBuffer<unsigned long long> heatTotals_;
     PinnedBuffer<unsigned long long> hostHeat_;  // kRing frames' heatmap totals
     uint64_t framePairs_[kRing] = {};      // the same frames' VD pairs
+    RefitStatus frameRefit_[kRing] = {};   // and their trees' refits and SAH growth
 };
 
 }  // namespace

@@ -59,7 +59,7 @@ template <TraceKind K>
 STRATA_HD FilterPixel filterGbufferPixelAs(const SceneView& s, uint32_t width, uint32_t height, uint32_t pixel) {
     const Ray r = pixelCentreRay(s.camera, width, height, pixel);
     FilterPixel g;
-    const HitRecord h = traceClosestAs<K>(s, r);
+    const HitRecord h = traceClosestAnyTreeAs<K>(s, r);
     if (!isHit(h)) return g;
     g.depth = hitDistance(h);
     g.pos = r.org + r.dir * g.depth;

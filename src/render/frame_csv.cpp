@@ -20,7 +20,9 @@ std::string csvHeader(const std::vector<std::string>& stages) {
     for (const std::string& s : stages) h += "," + s + "_ms";
     for (const std::string& s : stages) h += "," + s + "_launches";
     // The build's launches are the build stage's column (build_launches) above.
-    return h + ",total_ms,launches,triangles,rays,shadow_rays,vd_pairs,heat_nodes,heat_triangles,heat_steps\n";
+    return h +
+           ",total_ms,launches,triangles,rays,shadow_rays,vd_pairs,heat_nodes,heat_triangles,heat_steps,"
+           "refits_since_build,sah_growth\n";
 }
 
 std::string csvRow(const FrameRecord& r, const Options& options) {
@@ -37,9 +39,10 @@ std::string csvRow(const FrameRecord& r, const Options& options) {
     std::snprintf(buf, sizeof buf, ",%.4f", r.totalMs);
     row += buf;
     for (uint64_t v : {uint64_t(r.launches), r.triangles, r.rays, r.shadowRays, r.vdPairs, r.heatNodes,
-                       r.heatTriangles, r.heatSteps})
+                       r.heatTriangles, r.heatSteps, uint64_t(r.refitsSinceBuild)})
         row += "," + std::to_string(v);
-    return row + "\n";
+    std::snprintf(buf, sizeof buf, ",%.6f", r.sahGrowth);
+    return row + buf + "\n";
 }
 
 }  // namespace strata

@@ -6,7 +6,7 @@
 namespace strata {
 
 void GpuStructures::build(const Scene& scene, const FlatScene& flat, GpuScene& gpu, const AccelOptions& o, float t,
-                          const LaunchContext& ctx) {
+                          const LaunchContext& ctx, DeviceBoxes vdBoxes) {
     if (o.builder == Builder::KdTree) {  // it boxes the triangles itself
         kd_.build(gpu.positions(), gpu.triangles(), gpu.numTris(), kdConfigOf(o), ctx);
         return;
@@ -20,10 +20,20 @@ void GpuStructures::build(const Scene& scene, const FlatScene& flat, GpuScene& g
         const bool refits = o.rebuild == Rebuild::Refit || o.rebuild == Rebuild::Auto;
         const bool auto_ = o.rebuild == Rebuild::Auto;
         const float growth = auto_ ? lbvh_.sahGrowth() : 0.0f;
-        if (refits && lbvh_.canRefit(config, gpu.numTris()) && !(auto_ && growth > o.refitGrowth))
-            lbvh_.refit(gpu.bounds(), ctx);
+        builtBounds_ = DeviceBoxes{gpu.bounds(), gpu.numTris()};
+        if (vdBoxes.count) {  // one tree over the triangles and the patch boxes
+            const uint32_t n = gpu.numTris() + vdBoxes.count;
+            if (unified_.size() < n) unified_.resize(n);
+            STRATA_CUDA_CHECK(cudaMemcpyAsync(unified_.data(), gpu.bounds(), gpu.numTris() * sizeof(Aabb),
+                                              cudaMemcpyDeviceToDevice, ctx.stream));
+            STRATA_CUDA_CHECK(cudaMemcpyAsync(unified_.data() + gpu.numTris(), vdBoxes.boxes,
+                                              vdBoxes.count * sizeof(Aabb), cudaMemcpyDeviceToDevice, ctx.stream));
+            builtBounds_ = DeviceBoxes{unified_.data(), n};
+        }
+        if (refits && lbvh_.canRefit(config, builtBounds_.count) && !(auto_ && growth > o.refitGrowth))
+            lbvh_.refit(builtBounds_.boxes, ctx);
         else
-            lbvh_.build(config, gpu.bounds(), gpu.numTris(), ctx);
+            lbvh_.build(config, builtBounds_.boxes, builtBounds_.count, ctx);
         if (auto_) lbvh_.measureSah(ctx);  // read a frame or so later
         refit_ = RefitStatus{lbvh_.refitsSinceBuild(), lbvh_.refitsSinceBuild() ? growth : 0.0f};
     }
@@ -41,7 +51,7 @@ SceneView GpuStructures::view(const GpuScene& gpu, const AccelOptions& o, const 
 }
 
 size_t GpuStructures::memoryBytes() const {
-    return lbvh_.memoryBytes() + kd_.memoryBytes() + (instanced_ ? instanced_->memoryBytes() : 0);
+    return lbvh_.memoryBytes() + kd_.memoryBytes() + (instanced_ ? instanced_->memoryBytes() : 0) + unified_.bytes();
 }
 
 }  // namespace strata

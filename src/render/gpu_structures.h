@@ -18,9 +18,14 @@ namespace strata {
 class GpuStructures {
 public:
     // Builds what o names over gpu's positions of this frame (GpuScene::animate
-    // on ctx's stream); the caller opens the "build" stage.
+    // on ctx's stream); the caller opens the "build" stage. vdBoxes (the
+    // flat LBVH only: vd.middle_level unified): the VD patches' middle-level
+    // boxes, primitives numTris on in the same tree.
     void build(const Scene& scene, const FlatScene& flat, GpuScene& gpu, const AccelOptions& o, float t,
-               const LaunchContext& ctx);
+               const LaunchContext& ctx, DeviceBoxes vdBoxes = {});
+    // The primitives' boxes the flat LBVH was last built over (the
+    // triangles', then any VD boxes) and how many.
+    DeviceBoxes flatBounds() const { return builtBounds_; }
     // The last build as the trace stages see it, for the options o.
     SceneView view(const GpuScene& gpu, const AccelOptions& o, const CameraView& cam) const;
     const LbvhBuilder& lbvh() const { return lbvh_; }
@@ -31,6 +36,8 @@ public:
 
 private:
     RefitStatus refit_;
+    DeviceBuffer<Aabb> unified_;  // vd.middle_level unified: triangles' then patches' boxes
+    DeviceBoxes builtBounds_;
     LbvhBuilder lbvh_;
     KdGpuBuilder kd_;
     std::unique_ptr<InstancedGpu> instanced_;  // made when accel.mode is first instanced

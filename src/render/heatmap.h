@@ -77,7 +77,7 @@ template <TraceKind K>
 STRATA_HD void stageHeatmapAs(const SceneView& s, uint32_t width, uint32_t height, Heatmap shown, uint32_t* heat,
                               unsigned long long* totals, uint32_t pixel) {
     TraversalStats st;
-    (void)traceClosestAs<K>(s, pixelCentreRay(s.camera, width, height, pixel), &st);
+    (void)traceClosestAnyTreeAs<K>(s, pixelCentreRay(s.camera, width, height, pixel), &st);
     heat[pixel] = heatOf(st, shown);
     addToTotal(&totals[kHeatNodes], st.nodesVisited);
     addToTotal(&totals[kHeatTriangles], st.primsTested);

@@ -126,7 +126,7 @@ STRATA_HD void stageGenerate(const SceneView& s, const PathBuffers& b, const Pas
 // Stage 2: closest hit of each queued ray, resolved with a 64-bit atomicMin.
 // Slot 0 also resets the queues that shade will fill (they are unused here).
 // K: the structure (traceKindOf(s)), fixed at compile time on the GPU.
-template <TraceKind K>
+template <TraceKind K, bool Fused = false>
 STRATA_HD void stageTraceClosestAs(const SceneView& s, const PathBuffers& b, int bounce, uint32_t slot) {
     int cur = bounce & 1;
     uint32_t count = b.counters[cur];
@@ -137,11 +137,29 @@ STRATA_HD void stageTraceClosestAs(const SceneView& s, const PathBuffers& b, int
     }
     if (slot >= count) return;
     const Ray ray = b.rays[cur][slot];
-    HitRecord h = traceClosestAs<K>(s, ray);
+    HitRecord h;
+    if constexpr (Fused) {  // vd.middle_level unified: the patches' pairs on the way (scene_view.h)
+        float tmax = ray.tmax;
+        const uint32_t prim = traceFusedAs<K, false>(s, ray, tmax, slot);
+        h = prim == ~0u ? kNoHit : packHit(tmax, prim);
+    } else {
+        h = traceClosestAs<K>(s, ray);
+    }
     atomicMinU64(&b.hits[slot], h);
 }
+// Whether the trace stages append the VD pairs themselves (vd.middle_level
+// unified, flat BVH kinds), as a compile-time flag of the kind K.
+template <TraceKind K>
+STRATA_HD bool tracesFused(const SceneView& s) {
+    return (K == TraceKind::Bvh || K == TraceKind::BvhStackless) && s.vd.fused;
+}
 STRATA_HD void stageTraceClosest(const SceneView& s, const PathBuffers& b, int bounce, uint32_t slot) {
-    withTraceKind(traceKindOf(s), [&](auto k) { stageTraceClosestAs<decltype(k)::value>(s, b, bounce, slot); });
+    withTraceKind(traceKindOf(s), [&](auto k) {
+        constexpr TraceKind K = decltype(k)::value;
+        if constexpr (K == TraceKind::Bvh || K == TraceKind::BvhStackless)
+            if (tracesFused<K>(s)) return stageTraceClosestAs<K, true>(s, b, bounce, slot);
+        stageTraceClosestAs<K>(s, b, bounce, slot);
+    });
 }
 
 // Stage 2b (VD patches, vd_view.h step 1; timed as vd/pairs): the patches a
@@ -160,7 +178,7 @@ STRATA_HD void stageVdPairsAs(const SceneView& s, const PathBuffers& b, const Pa
     if (vdOcclusionOnly(p, bounce) && isHit(h) &&
         s.materials[s.geo.triMaterial[hitPayload(h)]].type != MaterialType::Emissive)
         return;
-    vdAppendPairsAs<K == TraceKind::TwoLevel, K == TraceKind::BvhStackless>(s.vd, ray,
+    vdAppendPairsIn<K == TraceKind::TwoLevel, K == TraceKind::BvhStackless>(s.vd, ray,
                                                                             isHit(h) ? hitDistance(h) : ray.tmax, slot);
 }
 STRATA_HD void stageVdPairs(const SceneView& s, const PathBuffers& b, const PassParams& p, int bounce, uint32_t slot) {
@@ -381,13 +399,19 @@ STRATA_HD void stageShade(const SceneView& s, const PathBuffers& b, const PassPa
 // With VD patches the contribution waits for the bottom level: the ray is
 // marked blocked or not (stageVdShadowPairs appends the pairs of the ones
 // that are not); stageShadowFinish adds.
-template <TraceKind K>
+template <TraceKind K, bool Fused = false>
 STRATA_HD void stageTraceShadowAs(const SceneView& s, const PathBuffers& b, uint32_t slot) {
     uint32_t count = b.counters[kShadowQueue];
     if (slot == 0) b.counters[kShadowRaysTraced] += count;
     if (slot >= count) return;
     const Ray ray = b.shadowRays[slot];
-    const bool blocked = traceAnyAs<K>(s, ray);
+    bool blocked;
+    if constexpr (Fused) {  // the pairs of the patch boxes met before a triangle blocks (if one does)
+        float tmax = ray.tmax;
+        blocked = traceFusedAs<K, true>(s, ray, tmax, slot) != ~0u;
+    } else {
+        blocked = traceAnyAs<K>(s, ray);
+    }
     if (!s.vd.numPatches) {
         if (!blocked) b.radiance[b.shadowPath[slot]] += b.shadowContrib[slot];
         return;
@@ -395,7 +419,12 @@ STRATA_HD void stageTraceShadowAs(const SceneView& s, const PathBuffers& b, uint
     b.shadowBlocked[slot] = blocked ? 1u : 0u;
 }
 STRATA_HD void stageTraceShadow(const SceneView& s, const PathBuffers& b, uint32_t slot) {
-    withTraceKind(traceKindOf(s), [&](auto k) { stageTraceShadowAs<decltype(k)::value>(s, b, slot); });
+    withTraceKind(traceKindOf(s), [&](auto k) {
+        constexpr TraceKind K = decltype(k)::value;
+        if constexpr (K == TraceKind::Bvh || K == TraceKind::BvhStackless)
+            if (tracesFused<K>(s)) return stageTraceShadowAs<K, true>(s, b, slot);
+        stageTraceShadowAs<K>(s, b, slot);
+    });
 }
 
 // Stage 4a (VD patches): the pairs of the shadow rays no triangle blocks.
@@ -403,7 +432,7 @@ template <TraceKind K>
 STRATA_HD void stageVdShadowPairsAs(const SceneView& s, const PathBuffers& b, uint32_t slot) {
     if (slot >= b.counters[kShadowQueue] || b.shadowBlocked[slot]) return;
     const Ray ray = b.shadowRays[slot];
-    vdAppendPairsAs<K == TraceKind::TwoLevel, K == TraceKind::BvhStackless>(s.vd, ray, ray.tmax, slot);
+    vdAppendPairsIn<K == TraceKind::TwoLevel, K == TraceKind::BvhStackless>(s.vd, ray, ray.tmax, slot);
 }
 STRATA_HD void stageVdShadowPairs(const SceneView& s, const PathBuffers& b, uint32_t slot) {
     withTraceKind(traceKindOf(s), [&](auto k) { stageVdShadowPairsAs<decltype(k)::value>(s, b, slot); });

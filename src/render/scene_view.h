@@ -77,11 +77,16 @@ STRATA_HD auto withTraceKind(TraceKind k, F&& f) {
     }
 }
 
-// The traversal of kind K.
-template <TraceKind K, bool AnyHit>
+// The traversal of kind K. MixedPrims (vd.middle_level unified, s.vd.fused):
+// the tree's primitives past the triangles are patch boxes, which only the
+// fused traces below visit (a compare per primitive the frame's own trace
+// kernels do without).
+template <TraceKind K, bool AnyHit, bool MixedPrims = false>
 STRATA_HD uint32_t traceTrianglesAs(const SceneView& s, const Ray& ray, float& tmax, TraversalStats* stats) {
     const GeometryView& g = s.geo;
-    auto tri = [&](uint32_t p, const Ray& r, float tm) { return intersectTri(g, p, r, tm); };
+    auto tri = [&](uint32_t p, const Ray& r, float tm) {
+        return !MixedPrims || p < g.numTris ? intersectTri(g, p, r, tm) : 3.0e38f;
+    };
     if constexpr (K == TraceKind::Kd)
         return traverseKd<AnyHit>(s.kd, ray, tmax, tri, stats);
     else if constexpr (K == TraceKind::TwoLevel)
@@ -108,24 +113,56 @@ STRATA_HD Ray pixelCentreRay(const CameraView& c, uint32_t width, uint32_t heigh
 }
 
 // Closest hit as a 64-bit record (distance bits high, triangle id low).
-template <TraceKind K>
+template <TraceKind K, bool MixedPrims = false>
 STRATA_HD HitRecord traceClosestAs(const SceneView& s, const Ray& ray, TraversalStats* stats = nullptr) {
     float tmax = ray.tmax;
-    uint32_t prim = traceTrianglesAs<K, false>(s, ray, tmax, stats);
+    uint32_t prim = traceTrianglesAs<K, false, MixedPrims>(s, ray, tmax, stats);
     return prim == ~0u ? kNoHit : packHit(tmax, prim);
 }
-template <TraceKind K>
+template <TraceKind K, bool MixedPrims = false>
 STRATA_HD bool traceAnyAs(const SceneView& s, const Ray& ray, TraversalStats* stats = nullptr) {
     float tmax = ray.tmax;
-    return traceTrianglesAs<K, true>(s, ray, tmax, stats) != ~0u;
+    return traceTrianglesAs<K, true, MixedPrims>(s, ray, tmax, stats) != ~0u;
+}
+// Closest hit of kind K in whatever tree s holds (the heatmap, the filter's
+// G-buffer): with the patch boxes in it too where s.vd.fused.
+template <TraceKind K>
+STRATA_HD HitRecord traceClosestAnyTreeAs(const SceneView& s, const Ray& ray, TraversalStats* stats = nullptr) {
+    return s.vd.fused ? traceClosestAs<K, true>(s, ray, stats) : traceClosestAs<K>(s, ray, stats);
+}
+
+// vd.middle_level unified (Harada's §1.5.3): one traversal of the flat tree
+// over triangles and patch boxes (K: Bvh or BvhStackless) intersects the
+// triangles and appends a (patch, ray) pair for each patch box it enters
+// within the closest hit so far; AnyHit stops at the first triangle.
+// Returns the closest (any) triangle, or ~0u.
+template <TraceKind K, bool AnyHit>
+STRATA_HD uint32_t traceFusedAs(const SceneView& s, const Ray& ray, float& tmax, uint32_t slot) {
+    static_assert(K == TraceKind::Bvh || K == TraceKind::BvhStackless, "the unified middle level is a flat BVH");
+    const GeometryView& g = s.geo;
+    VdPairBatch batch;
+    auto prim = [&](uint32_t p, const Ray& r, float tm) {
+        return p < g.numTris ? intersectTri(g, p, r, tm) : vdVisitBox(s.vd, batch, 0, p - s.vd.boxBase, r, tm, slot);
+    };
+    uint32_t hit;
+    if constexpr (K == TraceKind::BvhStackless)
+        hit = traverseStackless<AnyHit>(s.bvh.skipNodes, s.bvh.numSkipNodes, ray, tmax, prim, nullptr);
+    else
+        hit = traverseBvh<AnyHit>(s.bvh, ray, tmax, prim, nullptr);
+    batch.flush(s.vd, slot);
+    return hit;
 }
 
 // The same, with the kind chosen at run time.
 STRATA_HD HitRecord traceClosest(const SceneView& s, const Ray& ray, TraversalStats* stats = nullptr) {
-    return withTraceKind(traceKindOf(s), [&](auto k) { return traceClosestAs<decltype(k)::value>(s, ray, stats); });
+    return withTraceKind(traceKindOf(s),
+                         [&](auto k) { return traceClosestAnyTreeAs<decltype(k)::value>(s, ray, stats); });
 }
 STRATA_HD bool traceAny(const SceneView& s, const Ray& ray, TraversalStats* stats = nullptr) {
-    return withTraceKind(traceKindOf(s), [&](auto k) { return traceAnyAs<decltype(k)::value>(s, ray, stats); });
+    return withTraceKind(traceKindOf(s), [&](auto k) {
+        constexpr TraceKind K = decltype(k)::value;
+        return s.vd.fused ? traceAnyAs<K, true>(s, ray, stats) : traceAnyAs<K>(s, ray, stats);
+    });
 }
 
 // Brute force over all triangles: the oracle of the tests.

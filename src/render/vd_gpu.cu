@@ -288,7 +288,7 @@ void VdGpu::ensureWork(int maxLevel, bool sharedTrees, bool grids) {
 }
 
 void VdGpu::prepare(const Scene& scene, const FlatScene& flat, const VdOptions& o, float t, const LaunchContext& ctx,
-                    const AccelOptions& accel, bool viaInstances) {
+                    const AccelOptions& accel, bool viaInstances, bool unified) {
     cudaStream_t stream = ctx.stream;
     Untimed phases(ctx.timer);  // the LBVH builds' phases count in the caller's stage (build/vd_boxes)
     const LbvhConfig config{lbvhVariantOf(accel), accel.mortonBits};
@@ -319,7 +319,7 @@ void VdGpu::prepare(const Scene& scene, const FlatScene& flat, const VdOptions& 
             worldBoxes_.upload(frame_.worldBoxes, stream);
         }
         sixteenths_ = o.pairCull ? worldSixteenths_.data() : nullptr;
-        boxes_.build(config, worldBoxes_.data(), numBoxes, ctx);
+        if (!unified) boxes_.build(config, worldBoxes_.data(), numBoxes, ctx);
         boxesTraversal_ = traversalOf(accel);
         return;
     }

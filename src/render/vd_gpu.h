@@ -36,8 +36,13 @@ public:
     // Instanced mode (viaInstances): one object-space BLAS per VD mesh over
     // its patches' boxes (again when the builder changes), the VD instances'
     // world boxes and a top-level LBVH over them.
+    // unified (vd.middle_level, flat mode): the boxes only (middleBoxes), no
+    // tree of their own: the caller puts them in the triangles'.
     void prepare(const Scene& scene, const FlatScene& flat, const VdOptions& o, float t, const LaunchContext& ctx,
-                 const AccelOptions& accel, bool viaInstances);
+                 const AccelOptions& accel, bool viaInstances, bool unified = false);
+    // Flat mode: this frame's middle-level primitives (world boxes of the
+    // patches or of their quadrants), in the order pairs name them.
+    DeviceBoxes middleBoxes() const { return {worldBoxes_.data(), numPatches_ << boxShift_}; }
     VdView view(const VdOptions& o, float pixelAngle, Vec3 camera, uint32_t rays, cudaStream_t stream);
     // Whether the pairs appended since the last resolve fit the buffers
     // (reads their count back: one synchronisation). When they did not, the

@@ -11,7 +11,7 @@ namespace strata {
 float pixelAngle(const CameraView& cam, int height) { return 2.0f * length(cam.up) / float(height); }
 
 void VdHost::prepare(const Scene& scene, const FlatScene& flat, const VdOptions& o, float t, const AccelOptions& accel,
-                     bool viaInstances) {
+                     bool viaInstances, bool unified) {
     poseVdPatches(scene, flat, t, frame_, !viaInstances && !o.pairCull);
     viaInstances_ = viaInstances;
     // vd.pair_cull: the middle level's primitives are the patches' cull boxes
@@ -31,10 +31,12 @@ void VdHost::prepare(const Scene& scene, const FlatScene& flat, const VdOptions&
                                  &worldSixteenths_[kVdCullBoxes * k], &worldQuadrants_[4 * k]);
             sixteenths_ = worldSixteenths_.data();
         }
-        AccelOptions rebuilt = accel;  // the patch boxes' tree is built each frame (as on the GPU), never refitted
-        rebuilt.rebuild = Rebuild::EveryFrame;
-        buildHostAccel(o.pairCull ? worldQuadrants_ : frame_.worldBoxes, rebuilt, boxes_);
-        boxesView_ = boxes_.view(accel);
+        if (!unified) {
+            AccelOptions rebuilt = accel;  // the patch boxes' tree is built each frame (as on the GPU), never refitted
+            rebuilt.rebuild = Rebuild::EveryFrame;
+            buildHostAccel(o.pairCull ? worldQuadrants_ : frame_.worldBoxes, rebuilt, boxes_);
+            boxesView_ = boxes_.view(accel);
+        }
     } else {
         // One object-space BLAS per VD mesh over its patches' boxes (again
         // when the builder or the boxes change) under a top level over the

@@ -29,8 +29,12 @@ public:
     // for a builder that is not an LBVH): flat mode a tree over the patches'
     // world boxes; instanced mode (viaInstances) a BLAS per VD mesh over its
     // patches' object-space boxes and a top level over the VD instances.
+    // unified (vd.middle_level, flat mode): the boxes only, no tree of their own.
     void prepare(const Scene& scene, const FlatScene& flat, const VdOptions& o, float t, const AccelOptions& accel,
-                 bool viaInstances);
+                 bool viaInstances, bool unified = false);
+    // Flat mode: this frame's middle-level primitives (world boxes of the
+    // patches or of their quadrants), in the order pairs name them.
+    const std::vector<Aabb>& middleBoxes() const { return boxShift_ ? worldQuadrants_ : frame_.worldBoxes; }
     // Host pointers for the trace stages (valid until the next prepare/resolve).
     VdView view(const FlatScene& flat, const VdOptions& o, float pixelAngle, Vec3 camera, uint32_t rays);
     // Whether the pairs appended since the last resolve fit (else the buffer

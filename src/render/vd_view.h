@@ -71,7 +71,26 @@ struct VdView {
     bool cameraLod = false;
     Vec3 camera{0, 0, 0};
     bool boxLeaves = false;  // vd.leaf box: a leaf's box is the surface (vdTraverse)
+    // vd.middle_level unified: `boxes` is the triangles' own tree, whose
+    // primitives from boxBase on are the patches' boxes (primitive boxBase +
+    // k: box k as above); the trace appends their pairs (fused).
+    bool fused = false;
+    uint32_t boxBase = 0;
 };
+
+// vd.middle_level unified applies: direct mode's patches in flat mode's BVH
+// (Options::unavailable refuses the other combinations).
+inline bool vdUnifiedMiddle(const Options& o, bool hasPatches) {
+    return hasPatches && o.vd.mode == VdMode::Direct && o.vd.middle == VdMiddle::Unified &&
+           o.accel.mode == AccelMode::Flat && o.accel.builder != Builder::KdTree;
+}
+// The view's pairs come from the triangles' tree (tree), whose primitives
+// from numTris on are the patches' middle-level boxes.
+inline void vdUseUnifiedMiddle(VdView& v, const BvhView& tree, uint32_t numTris) {
+    v.boxes = tree;
+    v.boxBase = numTris;
+    v.fused = true;
+}
 
 // The view's level of detail and leaves from the options (both backends);
 // maxLevel: the trees' finest level this frame.
@@ -116,60 +135,86 @@ STRATA_HD void vdFlushPairs(const VdView& v, const uint32_t* patch, int n, uint3
 // the stack kernels carry no stackless walk). Instanced mode (ViaInstances,
 // v.instances set): the instances of VD meshes, each with its mesh's
 // object-space BLAS over the boxes; the object ray meets the patch's own.
-template <bool ViaInstances, bool Stackless = false>
+// One ray's pairs on their way to the buffer, a batch at a time.
+struct VdPairBatch {
+    uint32_t patch[kVdPairBatch];
+    int n = 0;
+    uint32_t seen = 0;  // one bit per patch id mod 32 in the batch: most adds need no search
+    STRATA_HD void add(const VdView& v, uint32_t p, uint32_t slot) {
+        // A ray meets several quadrants of a patch: one pair for them all
+        // while the batch holds it (a second pair, after a flush, only
+        // costs a second walk of the patch's tree).
+        const uint32_t bit = 1u << (p & 31u);
+        if (seen & bit)
+            for (int i = 0; i < n; ++i)
+                if (patch[i] == p) return;
+        seen |= bit;
+        patch[n++] = p;
+        if (n == kVdPairBatch) flush(v, slot);
+    }
+    STRATA_HD void flush(const VdView& v, uint32_t slot) {
+        vdFlushPairs(v, patch, n, slot);
+        n = 0;
+        seen = 0;
+    }
+};
+// A middle-level primitive k (of a patch base) the ray reaches within tm:
+// the patch, or with the sixteenths a quadrant whose sixteenths the ray
+// must meet too. Never a hit: the bottom level decides.
+STRATA_HD float vdVisitBox(const VdView& v, VdPairBatch& batch, uint32_t base, uint32_t k, const Ray& ray, float tm,
+                           uint32_t slot) {
+    if (!v.sixteenths) {
+        batch.add(v, base + k, slot);
+        return 3.0e38f;
+    }
+    const uint32_t patch = base + (k >> kVdQuadrantShift);
+    if (vdSixteenthsHit(v.sixteenths + kVdCullBoxes * size_t(patch) + 4 * (k & 3u), ray, tm)) batch.add(v, patch, slot);
+    return 3.0e38f;
+}
+// Mixed (vd.middle_level unified): v.boxes is the triangles' tree, whose
+// primitives below boxBase the walk passes.
+template <bool ViaInstances, bool Stackless = false, bool Mixed = false>
 STRATA_HD void vdAppendPairsAs(const VdView& v, const Ray& ray, float tmax, uint32_t slot) {
     Ray r = ray;
     r.tmax = tmax;
     float t = tmax;
-    uint32_t batch[kVdPairBatch];
-    int n = 0;
-    uint32_t seen = 0;  // one bit per patch id mod 32 in the batch: most adds need no search
-    auto add = [&](uint32_t patch) {
-        // A ray meets several quadrants of a patch: one pair for them all
-        // while the batch holds it (a second pair, after a flush, only
-        // costs a second walk of the patch's tree).
-        const uint32_t bit = 1u << (patch & 31u);
-        if (seen & bit)
-            for (int i = 0; i < n; ++i)
-                if (batch[i] == patch) return 3.0e38f;
-        seen |= bit;
-        batch[n++] = patch;
-        if (n == kVdPairBatch) {
-            vdFlushPairs(v, batch, n, slot);
-            n = 0;
-            seen = 0;
-        }
-        return 3.0e38f;  // never a hit here: the bottom level decides
-    };
-    // Primitive k (of a patch base): the patch, or with the sixteenths a
-    // quadrant whose sixteenths the ray must meet.
-    auto visit = [&](uint32_t base, uint32_t k, const Ray& ray, float tm) {
-        if (!v.sixteenths) return add(base + k);
-        const uint32_t patch = base + (k >> kVdQuadrantShift);
-        if (!vdSixteenthsHit(v.sixteenths + kVdCullBoxes * size_t(patch) + 4 * (k & 3u), ray, tm)) return 3.0e38f;
-        return add(patch);
-    };
+    VdPairBatch batch;
     if constexpr (ViaInstances) {
         auto patch = [&](const InstanceView& inst, const BlasView&, uint32_t p, const Ray& o, float tm) {
-            return visit(inst.patchBase, p, o, tm);
+            return vdVisitBox(v, batch, inst.patchBase, p, o, tm, slot);
         };
         traverseInstances<false>(v.instances, r, t, patch, nullptr);
     } else {
-        auto box = [&](uint32_t p, const Ray& w, float tm) { return visit(0, p, w, tm); };
+        auto box = [&](uint32_t p, const Ray& w, float tm) {
+            if constexpr (Mixed) {
+                if (p < v.boxBase) return 3.0e38f;
+                p -= v.boxBase;
+            }
+            return vdVisitBox(v, batch, 0, p, w, tm, slot);
+        };
         if (Stackless && v.boxes.skipNodes)
             traverseStackless<false>(v.boxes.skipNodes, v.boxes.numSkipNodes, r, t, box);
         else
             traverseBvh<false>(v.boxes, r, t, box, nullptr);
     }
-    vdFlushPairs(v, batch, n, slot);
+    batch.flush(v, slot);
+}
+// The walk for the view: through the instances, over skip links, or a
+// stack walk, of a tree of the patches' own or the triangles' (v.fused).
+template <bool ViaInstances, bool Stackless>
+STRATA_HD void vdAppendPairsIn(const VdView& v, const Ray& ray, float tmax, uint32_t slot) {
+    if (!ViaInstances && v.fused)
+        vdAppendPairsAs<ViaInstances, Stackless, true>(v, ray, tmax, slot);
+    else
+        vdAppendPairsAs<ViaInstances, Stackless>(v, ray, tmax, slot);
 }
 STRATA_HD void vdAppendPairs(const VdView& v, const Ray& ray, float tmax, uint32_t slot) {
     if (v.instances.numInstances)
-        vdAppendPairsAs<true>(v, ray, tmax, slot);
+        vdAppendPairsIn<true, false>(v, ray, tmax, slot);
     else if (v.boxes.traversal == BvhTraversal::Stackless)
-        vdAppendPairsAs<false, true>(v, ray, tmax, slot);
+        vdAppendPairsIn<false, true>(v, ray, tmax, slot);
     else
-        vdAppendPairsAs<false>(v, ray, tmax, slot);
+        vdAppendPairsIn<false, false>(v, ray, tmax, slot);
 }
 
 // The level a ray asks of a patch: cells about one pixel's footprint at the

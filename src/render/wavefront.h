@@ -10,7 +10,7 @@
 //   queued(counter)               the queue's length if the host knows it (CPU), else `all`
 //   generate(p)                   camera rays                      (shade/primary)
 //   traceClosest(bounce, label)   the queue's closest hits         (trace/primary, trace/bounce)
-//   vdPairs(p, bounce)            (patch, ray) pairs of the queue  (vd/pairs)
+//   vdPairs(p, bounce)            (patch, ray) pairs of the queue  (vd/pairs; unified middle level: in the trace)
 //   vdShadowPairs()               ... of the shadow rays           (vd/pairs)
 //   vdPairsFit()                  false when the pairs overflowed: the buffers grew, append them again
 //   vdResolve(rays, closest, anyHit)  steps 2-3 of Harada's pipeline (vd/sort, vd/bottom)
@@ -39,8 +39,11 @@ inline PassParams passParams(const RenderOptions& r, uint64_t frameIndex, int pa
 // The spp sample passes of one frame: camera rays, then per bounce the
 // closest hits (and the VD patches' when there are any), shading, and the
 // shadow rays it spawned; the pass's radiance added to the film.
+// vdFused (vd.middle_level unified): the trace steps append the VD pairs
+// themselves; the pair steps run only to append them again when they
+// overflowed their buffers.
 template <class Exec>
-void renderPasses(Exec& x, const RenderOptions& r, uint64_t frameIndex, bool vd, bool vdAnyHitLast) {
+void renderPasses(Exec& x, const RenderOptions& r, uint64_t frameIndex, bool vd, bool vdAnyHitLast, bool vdFused) {
     const uint32_t all = uint32_t(r.width) * uint32_t(r.height);
     for (int pass = 0; pass < r.spp; ++pass) {
         const PassParams p = passParams(r, frameIndex, pass, vd && vdAnyHitLast);
@@ -58,7 +61,7 @@ void renderPasses(Exec& x, const RenderOptions& r, uint64_t frameIndex, bool vd,
             if (vd) {  // vd/pairs, vd/sort and vd/bottom add over every resolve; vd/primary etc. split by ray kind
                 auto v = x.scope("vd");
                 auto k = x.scope(primary ? "vd/primary" : "vd/bounce");
-                x.vdPairs(p, bounce);
+                if (!vdFused) x.vdPairs(p, bounce);
                 while (!x.vdPairsFit()) x.vdPairs(p, bounce);
                 const bool anyHit = vdOcclusionOnly(p, bounce);  // flags in shadowBlocked
                 x.vdResolve(bounce, true, anyHit);
@@ -73,7 +76,7 @@ void renderPasses(Exec& x, const RenderOptions& r, uint64_t frameIndex, bool vd,
                 {
                     auto v = x.scope("vd");
                     auto k = x.scope("vd/shadow");
-                    x.vdShadowPairs();
+                    if (!vdFused) x.vdShadowPairs();
                     while (!x.vdPairsFit()) x.vdShadowPairs();
                     x.vdResolve(bounce, false, true);
                 }

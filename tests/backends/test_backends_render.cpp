@@ -169,6 +169,20 @@ TYPED_TEST(BackendRender, RefitRendersTheFramesOfRebuilding) {
             std::vector<FrameRecord> recs;
             for (FrameRecord rec; refitted->popRecord(rec);) recs.push_back(rec);
             ASSERT_EQ(recs.size(), 3u);
+            // The records (the CSV's refits_since_build, sah_growth): refit
+            // counts every frame since the first; auto measures the SAH (the
+            // GPU a frame late), 0 for a tree just built.
+            for (size_t k = 0; k < recs.size(); ++k) {
+                if (std::string(rebuild) == "refit") {
+                    EXPECT_EQ(recs[k].refitsSinceBuild, k) << builder << " frame " << k;
+                    EXPECT_EQ(recs[k].sahGrowth, 0.0f) << builder << " frame " << k;
+                } else {
+                    EXPECT_LE(recs[k].refitsSinceBuild, k) << builder << " frame " << k;
+                    if (recs[k].refitsSinceBuild == 0) EXPECT_EQ(recs[k].sahGrowth, 0.0f) << builder;
+                    if (TypeParam::kind == Backend::Cpu && recs[k].refitsSinceBuild > 0)
+                        EXPECT_NE(recs[k].sahGrowth, 0.0f) << builder << " frame " << k;
+                }
+            }
             if (TypeParam::kind == Backend::Cuda && std::string(rebuild) == "refit") {
                 EXPECT_EQ(recs[0].stageMs("build/refit"), 0.0) << builder << ": the first frame builds";
                 EXPECT_GT(recs[0].stageMs("build/sort"), 0.0) << builder;
@@ -292,6 +306,54 @@ TYPED_TEST(BackendRender, VdHaradaMethodRendersAlikeWithItsNeutralSwitchesAndNea
     const double toPre = meanDiff(harada, pre), toOff = meanDiff(harada, off), preToOff = meanDiff(pre, off);
     std::printf("mean |harada - pretess| %.4f, |harada - off| %.4f, |pretess - off| %.4f\n", toPre, toOff, preToOff);
     EXPECT_LT(toPre, 0.5 * toOff) << "(0.27x when written)";
+}
+
+// vd.middle_level unified (Harada's one middle level): the patch boxes in
+// the triangles' tree, their pairs appended while the trace walks it (and
+// again by a walk of that tree when they overflow), give the image of
+// strata's separate middle level bit for bit: the same closest hits and
+// shadow verdicts, from more pairs (those of boxes behind the closest
+// triangle too). Both leaf kinds, with and without pair culling, the path
+// tracer and Whitted, stack and stackless traversal; rebuilt on the switch.
+TYPED_TEST(BackendRender, VdUnifiedMiddleLevelRendersTheImageOfTheSeparateOne) {
+    REQUIRE_BACKEND();
+    test::TempDir dir;
+    Scene base = test::onBackend<TypeParam>(loadScene(dir.write("s.json", test::vdLitTestScene())));
+    base.options.render.width = 64;
+    base.options.render.height = 48;
+    base.options.render.spp = 2;
+    for (const char* sets : {"vd.leaf=triangles,vd.pair_cull=true,render.integrator=path,render.bounces=2",
+                             "vd.leaf=box,vd.pair_cull=false,render.integrator=path,render.bounces=2",
+                             "vd.leaf=box,vd.pair_cull=true,render.integrator=whitted,render.bounces=1",
+                             "vd.leaf=triangles,vd.pair_cull=false,accel.builder=lbvh-skip,accel.traversal=stackless,"
+                             "render.integrator=path,render.bounces=1"}) {
+        Scene s = base;
+        std::string list = sets;
+        for (size_t from = 0, comma; from < list.size(); from = comma + 1) {
+            comma = list.find(',', from);
+            if (comma == std::string::npos) comma = list.size();
+            s.options.setAssignment(list.substr(from, comma - from));
+        }
+        std::unique_ptr<Renderer> r = test::makeOn<TypeParam>(s);
+        std::vector<float> img[2];
+        uint64_t pairs[2] = {0, 0};
+        for (int unified = 0; unified < 2; ++unified) {  // one renderer, switched live
+            Options o = s.options;
+            o.vd.middle = unified ? VdMiddle::Unified : VdMiddle::Separate;
+            r->setOptions(o);
+            const uint64_t before = r->vdPairsResolved();
+            r->renderFrame(0.0f, 1);
+            r->finish();
+            r->readRadiance(img[unified]);
+            pairs[unified] = r->vdPairsResolved() - before;
+        }
+        EXPECT_GT(sum(img[0]), 0.0) << sets;
+        size_t differ = 0;
+        for (size_t i = 0; i < img[0].size(); ++i) differ += img[0][i] != img[1][i];
+        EXPECT_EQ(differ, 0u) << sets;
+        EXPECT_GE(pairs[1], pairs[0]) << sets << ": the fused trace appends the pairs behind the closest hit too";
+        EXPECT_GT(pairs[0], 0u) << sets;
+    }
 }
 
 // vd.tree_cache: trees kept across ray casts and frames give the frames

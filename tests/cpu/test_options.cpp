@@ -141,6 +141,7 @@ TEST(Options, VdMethodSetsHaradasBottomLevelOrEveryStrataSwitch) {
     EXPECT_FALSE(o.vd.treeCache);
     EXPECT_TRUE(Options::find("vd.method")->derived);
     o.set("vd.method", "harada");
+    EXPECT_EQ(o.vd.middle, VdMiddle::Unified);
     EXPECT_EQ(o.vd.lod, VdLod::Camera);
     EXPECT_EQ(o.vd.leaf, VdLeaf::Box);
     EXPECT_FALSE(o.vd.splitJobs || o.vd.treeCache || o.vd.pairCull || o.vd.lastBounceAnyHit || o.vd.sharedTrees);
@@ -162,6 +163,17 @@ TEST(Options, VdMethodSetsHaradasBottomLevelOrEveryStrataSwitch) {
     EXPECT_THROW(o.set("vd.leaf", "quad"), Error);
     EXPECT_THROW(o.set("vd.lod", "ray"), Error);
     EXPECT_EQ(o.get("vd.method"), "harada");
+    // The unified middle level is flat mode's BVH: instanced mode and the
+    // kd-tree refuse it (and so the preset), and it refuses them.
+    o.set("accel.mode", "instanced");
+    EXPECT_THROW(o.check(), Error);
+    o.set("vd.middle_level", "separate");
+    EXPECT_NO_THROW(o.check());
+    EXPECT_EQ(o.get("vd.method"), "custom");
+    o.set("accel.mode", "flat");
+    o.set("accel.builder", "kdtree");
+    o.set("vd.middle_level", "unified");
+    EXPECT_THROW(o.check(), Error);
 }
 
 // The choice options are enums after parsing; their text is the registry's
