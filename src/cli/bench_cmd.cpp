@@ -103,9 +103,10 @@ std::function<int()> addBenchCommand(CLI::App& app) {
                 "structure, as Harada's Table 1.1 counts them)\n",
                 describeVdMemory(r->vdMemory()).c_str());
             if (const VdDeviceComparison d = r->vdDeviceMemory(); d.measured())
-                std::printf("                     %s (this mode's measured, the other's estimated; strata-cli "
-                            "vdtable measures both)\n",
-                            describeVdDeviceMemory(d).c_str());
+                std::printf(
+                    "                     %s (this mode's measured, the other's estimated; strata-cli "
+                    "vdtable measures both)\n",
+                    describeVdDeviceMemory(d).c_str());
         }
         // The last timed frame's tree as the renderer holds it.
         if (const TreeQuality t = r->treeQuality(); t.measured())

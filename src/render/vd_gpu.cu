@@ -122,9 +122,9 @@ __global__ void __launch_bounds__(kBottomBlock, 5)
     __shared__ uint32_t sJob;
     __shared__ int sSlot, sFill;
     VdNode* nodes = Shared ? reinterpret_cast<VdNode*>(sTree) : work + size_t(blockIdx.x) * nodesPerBlock;
-    Vec3* grid = Shared ? reinterpret_cast<Vec3*>(sTree + size_t(nodesPerBlock) * sizeof(VdNode))
-                 : grids     ? grids + size_t(blockIdx.x) * gridPerBlock
-                             : nullptr;  // vd.leaf box: no grid
+    Vec3* grid = Shared  ? reinterpret_cast<Vec3*>(sTree + size_t(nodesPerBlock) * sizeof(VdNode))
+                 : grids ? grids + size_t(blockIdx.x) * gridPerBlock
+                         : nullptr;  // vd.leaf box: no grid
     const uint32_t front = numJobs[0], total = front + numJobs[2];
     for (;;) {
         if (threadIdx.x == 0) sJob = atomicAdd(next, 1u);
@@ -168,40 +168,39 @@ __global__ void __launch_bounds__(kBottomBlock, 5)
         if (slot >= 0 && !fill) {
             copyWords(reinterpret_cast<uint32_t*>(nodes), reinterpret_cast<const uint32_t*>(slotNodes), nodeWords,
                       true);
-            copyWords(reinterpret_cast<uint32_t*>(grid), reinterpret_cast<const uint32_t*>(slotGrid), gridWords,
-                      true);
+            copyWords(reinterpret_cast<uint32_t*>(grid), reinterpret_cast<const uint32_t*>(slotGrid), gridWords, true);
             __syncthreads();
         } else {
-        // As vdBuildTree: strata's leaves from a displaced grid (no normals
-        // or uvs), Harada's (vd.leaf box) each from the map with its normal
-        // and uv; then each level from its children (each barrier orders
-        // this block's writes before its reads).
-        const bool shading = v.boxLeaves;
-        const Vec3* leafGrid = shading ? nullptr : grid;
-        if (!shading) {
-            for (uint32_t i = threadIdx.x; i < vdGridCount(level); i += blockDim.x)
-                grid[i] = vdGridVertex(p, map, level, i);
+            // As vdBuildTree: strata's leaves from a displaced grid (no normals
+            // or uvs), Harada's (vd.leaf box) each from the map with its normal
+            // and uv; then each level from its children (each barrier orders
+            // this block's writes before its reads).
+            const bool shading = v.boxLeaves;
+            const Vec3* leafGrid = shading ? nullptr : grid;
+            if (!shading) {
+                for (uint32_t i = threadIdx.x; i < vdGridCount(level); i += blockDim.x)
+                    grid[i] = vdGridVertex(p, map, level, i);
+                __syncthreads();
+            }
+            const uint32_t leaves = 1u << (2 * level), o = vdLevelOffset(level);
+            for (uint32_t k = threadIdx.x; k < leaves; k += blockDim.x)
+                nodes[o + k] = vdMakeLeaf(p, map, level, k, f, leafGrid, shading);
             __syncthreads();
-        }
-        const uint32_t leaves = 1u << (2 * level), o = vdLevelOffset(level);
-        for (uint32_t k = threadIdx.x; k < leaves; k += blockDim.x)
-            nodes[o + k] = vdMakeLeaf(p, map, level, k, f, leafGrid, shading);
-        __syncthreads();
-        for (int l = level - 1; l >= 0; --l) {
-            const uint32_t ol = vdLevelOffset(l), oc = vdLevelOffset(l + 1), count = 1u << (2 * l);
-            for (uint32_t k = threadIdx.x; k < count; k += blockDim.x)
-                nodes[ol + k] = vdMergeNodes(&nodes[oc + 4 * k], shading);
-            __syncthreads();
-        }
-        if (fill) {  // kept for later ray casts: the words, a fence, then the flag
-            copyWords(reinterpret_cast<uint32_t*>(slotNodes), reinterpret_cast<const uint32_t*>(nodes), nodeWords,
-                      false);
-            copyWords(reinterpret_cast<uint32_t*>(slotGrid), reinterpret_cast<const uint32_t*>(grid), gridWords,
-                      false);
-            __threadfence();
-            __syncthreads();
-            if (threadIdx.x == 0) *reinterpret_cast<volatile int8_t*>(&cache.held[job.patch]) = int8_t(level);
-        }
+            for (int l = level - 1; l >= 0; --l) {
+                const uint32_t ol = vdLevelOffset(l), oc = vdLevelOffset(l + 1), count = 1u << (2 * l);
+                for (uint32_t k = threadIdx.x; k < count; k += blockDim.x)
+                    nodes[ol + k] = vdMergeNodes(&nodes[oc + 4 * k], shading);
+                __syncthreads();
+            }
+            if (fill) {  // kept for later ray casts: the words, a fence, then the flag
+                copyWords(reinterpret_cast<uint32_t*>(slotNodes), reinterpret_cast<const uint32_t*>(nodes), nodeWords,
+                          false);
+                copyWords(reinterpret_cast<uint32_t*>(slotGrid), reinterpret_cast<const uint32_t*>(grid), gridWords,
+                          false);
+                __threadfence();
+                __syncthreads();
+                if (threadIdx.x == 0) *reinterpret_cast<volatile int8_t*>(&cache.held[job.patch]) = int8_t(level);
+            }
         }
         // One thread per ray.
         for (uint32_t i = job.begin + threadIdx.x; i < job.end; i += blockDim.x) {

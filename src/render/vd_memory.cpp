@@ -101,9 +101,9 @@ VdMemoryComparison compareVdMemory(const VdSceneCounts& c, const Options& o, uin
     if (o.vd.maxLevel > kVdSharedLevel || !o.vd.sharedTrees)  // the bottom level's global-memory work buffers
         r.direct.accel += uint64_t(bottomBlocks) * vdTreeBytes(o.vd.maxLevel, grid);
     if (o.vd.treeCache)  // the kept trees, per patch a slot and the level it holds
-        r.direct.accel += uint64_t(vdTreeCacheSlots(uint32_t(r.patches), o.vd.maxLevel, grid)) *
-                              vdTreeBytes(o.vd.maxLevel, grid) +
-                          r.patches * (4 + 1) + 4;
+        r.direct.accel +=
+            uint64_t(vdTreeCacheSlots(uint32_t(r.patches), o.vd.maxLevel, grid)) * vdTreeBytes(o.vd.maxLevel, grid) +
+            r.patches * (4 + 1) + 4;
     return r;
 }
 

@@ -254,8 +254,9 @@ STRATA_HD bool vdTraceRay(const VdView& v, uint32_t patch, const VdNode* nodes, 
     // faces), and the image would depend on the blocks' order.
     const float recorded = hit ? hitDistance(atomicLoadU64(hit)) : worldRay.tmax;
     float tmax = fminf(worldRay.tmax, AnyHit ? recorded : nextafterf(recorded, 3.0e38f));
-    const uint32_t node = v.boxLeaves ? vdTraverse<AnyHit, true>(nodes, v.links, level, p, v.maps[p.map], r, tmax)
-                                      : vdTraverse<AnyHit>(nodes, v.links, level, p, v.maps[p.map], r, tmax, nullptr, grid);
+    const uint32_t node = v.boxLeaves
+                              ? vdTraverse<AnyHit, true>(nodes, v.links, level, p, v.maps[p.map], r, tmax)
+                              : vdTraverse<AnyHit>(nodes, v.links, level, p, v.maps[p.map], r, tmax, nullptr, grid);
     if (node == kVdNoNode) return false;
     if (!AnyHit) atomicMinU64(hit, packHit(tmax, vdPayload(patch, node - vdLevelOffset(level))));
     return true;

@@ -363,11 +363,11 @@ TEST(VdBvh, BoxLeavesMeetTheFirstLeafBoxTheRayEntersAndNeverLaterThanTheSurface)
                 const Vec3 e = p.box.extent();
                 for (int r = 0; r < 200; ++r) {
                     Vec3 target = vdPosition(p, f.map, u(rng), u(rng));
-                    Vec3 from = r % 3 == 0 ? target + normalize(Vec3{u(rng) - 0.5f, u(rng) - 0.5f, u(rng) - 0.5f}) *
-                                                          (0.02f * length(e))  // near the surface: in leaf boxes
-                                           : p.box.center() + normalize(Vec3{u(rng) - 0.5f, u(rng) - 0.5f,
-                                                                             u(rng) - 0.5f}) *
-                                                                  (2.0f * length(e));
+                    Vec3 from = r % 3 == 0
+                                    ? target + normalize(Vec3{u(rng) - 0.5f, u(rng) - 0.5f, u(rng) - 0.5f}) *
+                                                   (0.02f * length(e))  // near the surface: in leaf boxes
+                                    : p.box.center() + normalize(Vec3{u(rng) - 0.5f, u(rng) - 0.5f, u(rng) - 0.5f}) *
+                                                           (2.0f * length(e));
                     Ray ray;
                     ray.org = from;
                     ray.dir = r % 3 == 0 ? normalize(Vec3{u(rng) - 0.5f, u(rng) - 0.5f, u(rng) - 0.5f})
@@ -387,12 +387,11 @@ TEST(VdBvh, BoxLeavesMeetTheFirstLeafBoxTheRayEntersAndNeverLaterThanTheSurface)
                     }
                     inside += startsInside;
                     float t = ray.tmax;
-                    const uint32_t node =
-                        vdTraverse<false, true>(nodes.data(), links.data(), level, p, f.map, ray, t);
+                    const uint32_t node = vdTraverse<false, true>(nodes.data(), links.data(), level, p, f.map, ray, t);
                     ASSERT_EQ(node != kVdNoNode, ref < ray.tmax) << g << " level " << level << " ray " << r;
                     float ta = ray.tmax;
-                    const bool any = vdTraverse<true, true>(nodes.data(), links.data(), level, p, f.map, ray, ta) !=
-                                     kVdNoNode;
+                    const bool any =
+                        vdTraverse<true, true>(nodes.data(), links.data(), level, p, f.map, ray, ta) != kVdNoNode;
                     EXPECT_EQ(any, ref < ray.tmax);
                     if (node == kVdNoNode) continue;
                     ASSERT_NEAR(t, ref, 1e-5f * std::max(1.0f, ref)) << g << " level " << level << " ray " << r;

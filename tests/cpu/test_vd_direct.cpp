@@ -9,8 +9,10 @@
 #include <cstdio>
 #include <random>
 #include <sstream>
+#include <type_traits>
 
 #include "accel/cpu/sah_builder.h"
+#include "accel/host_accel.h"
 #include "loader_test_util.h"
 #include "test_util.h"
 #include "vd_test_scene.h"
@@ -272,6 +274,93 @@ TEST(VdDirect, VdSurfaceMatchesTheHitCellAndPretessellationsNormal) {
     EXPECT_EQ(differs, 0) << differs << " of " << compared << " normals differ from pre-tessellation's";
 }
 
+// vd.middle_level unified (Harada's one middle level): the patches'
+// middle-level boxes in the triangles' own tree, their pairs appended by the
+// fused trace (traceFusedAs) and, where the buffer overflows, again by a
+// walk of that tree (vdAppendPairs over it) -- with the buffer made for one
+// ray, both happen. The closest hits and shadow verdicts are
+// pre-tessellation's, with and without pair culling, stack and stackless.
+TEST(VdDirect, UnifiedMiddleLevelGivesPretessellationsHitsThroughOverflows) {
+    test::TempDir dir;
+    const std::string path = dir.write("s.json", kVdTestScene);
+    Mode pre, direct;
+    setUp(pre, path, "pretess");
+    setUp(direct, path, "direct");
+    const std::vector<Ray> rays = randomRays(6000);
+    const uint32_t n = uint32_t(rays.size());
+    const uint32_t numTris = uint32_t(direct.flat.tris.size());
+    for (const bool pairCull : {true, false})
+        for (const char* builder : {"lbvh-karras", "lbvh-skip"}) {
+            SCOPED_TRACE(std::string(builder) + (pairCull ? ", pair culling" : ", loose boxes"));
+            Options opts;
+            opts.accel = direct.scene.options.accel;
+            opts.set("accel.builder", builder);
+            opts.set("accel.traversal", std::string(builder) == "lbvh-skip" ? "stackless" : "stack");
+            VdOptions o = direct.scene.options.vd;
+            o.pairCull = pairCull;
+            o.middle = VdMiddle::Unified;
+            VdHost vd;
+            vd.prepare(*direct.s, direct.flat, o, 0.0f, opts.accel, false, true);
+            // One tree over the triangles and the patch boxes, as the CPU renderer builds it.
+            std::vector<Aabb> bounds;
+            triangleBounds(direct.pos, direct.flat.tris, bounds);
+            bounds.insert(bounds.end(), vd.middleBoxes().begin(), vd.middleBoxes().end());
+            ASSERT_EQ(bounds.size(), numTris + (direct.flat.patches.size() << (pairCull ? kVdQuadrantShift : 0)));
+            HostAccel tree;
+            buildHostAccel(bounds, opts.accel, tree);
+            SceneView sv = direct.view;
+            sv.bvh = tree.view(opts.accel);
+            sv.vd = vd.view(direct.flat, o, 1e-3f, Vec3{}, 1);
+            vdUseUnifiedMiddle(sv.vd, sv.bvh, numTris);
+            ThreadPool pool(2);
+            auto trace = [&](auto fused) {  // fused: the trace appends; else (overflow) the walk does
+                constexpr bool AnyHit = decltype(fused)::value;
+                std::vector<HitRecord> hits(n, kNoHit);
+                std::vector<uint32_t> blocked(n, 0);
+                int walks = 0;
+                for (bool first = true;; first = false) {
+                    for (uint32_t i = 0; i < n; ++i) {
+                        float tmax = rays[i].tmax;
+                        if (first) {
+                            const uint32_t prim =
+                                sv.bvh.traversal == BvhTraversal::Stackless
+                                    ? traceFusedAs<TraceKind::BvhStackless, AnyHit>(sv, rays[i], tmax, i)
+                                    : traceFusedAs<TraceKind::Bvh, AnyHit>(sv, rays[i], tmax, i);
+                            if (AnyHit)
+                                blocked[i] = prim != ~0u;
+                            else
+                                hits[i] = prim == ~0u ? kNoHit : packHit(tmax, prim);
+                        } else if (AnyHit ? !blocked[i] : true) {
+                            vdAppendPairs(
+                                sv.vd, rays[i],
+                                AnyHit ? rays[i].tmax : (isHit(hits[i]) ? hitDistance(hits[i]) : rays[i].tmax), i);
+                        }
+                    }
+                    if (vd.pairsFit(sv.vd)) break;
+                    ++walks;
+                }
+                if (!AnyHit)
+                    EXPECT_GT(walks, 0) << "the closest rays' pairs should overflow the buffer made for one ray";
+                vd.resolve(sv.vd, rays.data(), AnyHit ? nullptr : hits.data(), AnyHit ? blocked.data() : nullptr, pool);
+                return std::make_pair(hits, blocked);
+            };
+            const std::vector<HitRecord> hits = trace(std::false_type{}).first;
+            const std::vector<uint32_t> blocked = trace(std::true_type{}).second;
+            int vdHits = 0, mismatched = 0;
+            for (uint32_t i = 0; i < n; ++i) {
+                const HitRecord ref = traceClosest(pre.view, rays[i]);
+                ASSERT_EQ(isHit(hits[i]), isHit(ref)) << "ray " << i;
+                ASSERT_EQ(blocked[i] != 0, isHit(ref)) << "shadow verdict, ray " << i;
+                if (!isHit(ref)) continue;
+                vdHits += isVdPayload(hitPayload(hits[i]));
+                mismatched +=
+                    std::fabs(hitDistance(hits[i]) - hitDistance(ref)) > 2e-4f * std::max(1.0f, hitDistance(ref));
+            }
+            EXPECT_GT(vdHits, int(n) / 8);
+            EXPECT_LE(mismatched, int(n) / 1000);
+        }
+}
+
 // Harada's method (vd.method harada: camera LOD, box leaves, the loose patch
 // boxes) through the whole CPU pipeline, against pre-tessellation at the
 // same level (vd.lod_bias 8: every patch at vd.max_level). A leaf box holds
@@ -343,9 +432,10 @@ TEST(VdDirect, HaradasMethodMeetsTheSurfaceNoLaterThanPretessellation) {
     EXPECT_LE(extra, int(n) / 20) << "rays missing pre-tessellation that hit a box";
     // Random rays, many at grazing angles: 95% when written.
     EXPECT_GE(near, both * 90 / 100) << "hits more than a cell's depth before pre-tessellation's";
-    std::printf("Harada's leaves: %d of %u rays hit patches; %d hit a box where pre-tessellation misses, %d lost, "
-                "%d later; %d of %d hits within 0.05 of pre-tessellation's\n",
-                vdHits, n, extra, lost, later, near, both);
+    std::printf(
+        "Harada's leaves: %d of %u rays hit patches; %d hit a box where pre-tessellation misses, %d lost, "
+        "%d later; %d of %d hits within 0.05 of pre-tessellation's\n",
+        vdHits, n, extra, lost, later, near, both);
 }
 
 // vd.last_bounce_any_hit applies where no VD patch emits (an any-hit ray

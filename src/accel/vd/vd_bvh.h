@@ -236,8 +236,7 @@ STRATA_HD uint32_t vdCellSt(int level, uint32_t x, uint32_t y) {
 }
 
 // shading: the node's normal and uv too (vd.leaf box reads them).
-STRATA_HD VdNode vdLeafFromCorners(const Vec3 c[4], int level, uint32_t x, uint32_t y, const VdFrame& f,
-                                   bool shading) {
+STRATA_HD VdNode vdLeafFromCorners(const Vec3 c[4], int level, uint32_t x, uint32_t y, const VdFrame& f, bool shading) {
     Aabb b;
     for (int i = 0; i < 4; ++i) b.grow(c[i]);
     VdNode n;
