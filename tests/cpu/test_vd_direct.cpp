@@ -94,6 +94,27 @@ void appendPairs(VdHost& vd, VdView& view, uint32_t n, Append append) {
     while (!vd.pairsFit(view));
 }
 
+// The direct pipeline's closest hits (triangles first, the pairs of the
+// patch boxes in front, then the bottom level) and shadow verdicts (the
+// same, with a blocked flag) for the rays.
+std::pair<std::vector<HitRecord>, std::vector<uint32_t>> resolveRays(VdHost& vd, Mode& direct,
+                                                                     const std::vector<Ray>& rays, ThreadPool& pool) {
+    const uint32_t n = uint32_t(rays.size());
+    std::vector<HitRecord> hits(n);
+    appendPairs(vd, direct.view.vd, n, [&](uint32_t i) {
+        hits[i] = traceClosest(direct.view, rays[i]);
+        vdAppendPairs(direct.view.vd, rays[i], isHit(hits[i]) ? hitDistance(hits[i]) : rays[i].tmax, i);
+    });
+    vd.resolve(direct.view.vd, rays.data(), hits.data(), nullptr, pool);
+    std::vector<uint32_t> blocked(n, 0);
+    appendPairs(vd, direct.view.vd, n, [&](uint32_t i) {
+        blocked[i] = traceAny(direct.view, rays[i]) ? 1u : 0u;
+        if (!blocked[i]) vdAppendPairs(direct.view.vd, rays[i], rays[i].tmax, i);
+    });
+    vd.resolve(direct.view.vd, rays.data(), nullptr, blocked.data(), pool);
+    return {hits, blocked};
+}
+
 // The whole direct pipeline for the rays (closest hits, then shadow
 // verdicts), checked against pre-tessellation; returns the pairs resolved.
 // The pair buffer starts as small as it can (made for one ray): it must
@@ -112,20 +133,7 @@ uint64_t checkDirectAgainstPretess(Mode& direct, Mode& pre, const std::vector<Ra
     EXPECT_EQ(direct.view.vd.instances.numInstances, instanced ? 3u : 0u) << what << ": the VD instances";
     ThreadPool pool(2);
 
-    // Closest: triangles first, pairs for the patch boxes in front, then the bottom level.
-    std::vector<HitRecord> hits(n);
-    appendPairs(vd, direct.view.vd, n, [&](uint32_t i) {
-        hits[i] = traceClosest(direct.view, rays[i]);
-        vdAppendPairs(direct.view.vd, rays[i], isHit(hits[i]) ? hitDistance(hits[i]) : rays[i].tmax, i);
-    });
-    vd.resolve(direct.view.vd, rays.data(), hits.data(), nullptr, pool);
-    // Any hit: the same, with a blocked flag.
-    std::vector<uint32_t> blocked(n, 0);
-    appendPairs(vd, direct.view.vd, n, [&](uint32_t i) {
-        blocked[i] = traceAny(direct.view, rays[i]) ? 1u : 0u;
-        if (!blocked[i]) vdAppendPairs(direct.view.vd, rays[i], rays[i].tmax, i);
-    });
-    vd.resolve(direct.view.vd, rays.data(), nullptr, blocked.data(), pool);
+    const auto [hits, blocked] = resolveRays(vd, direct, rays, pool);
     // Occlusion only (the last bounce's rays, vd.last_bounce_any_hit): any
     // VD hit before the closest triangle, which stays as it was; flagged
     // exactly when the closest hit above is a VD hit.
@@ -391,18 +399,7 @@ TEST(VdDirect, HaradasMethodMeetsTheSurfaceNoLaterThanPretessellation) {
     ThreadPool pool(2);
     const std::vector<Ray> rays = randomRays(4000);
     const uint32_t n = uint32_t(rays.size());
-    std::vector<HitRecord> hits(n);
-    appendPairs(vd, direct.view.vd, n, [&](uint32_t i) {
-        hits[i] = traceClosest(direct.view, rays[i]);
-        vdAppendPairs(direct.view.vd, rays[i], isHit(hits[i]) ? hitDistance(hits[i]) : rays[i].tmax, i);
-    });
-    vd.resolve(direct.view.vd, rays.data(), hits.data(), nullptr, pool);
-    std::vector<uint32_t> blocked(n, 0);
-    appendPairs(vd, direct.view.vd, n, [&](uint32_t i) {
-        blocked[i] = traceAny(direct.view, rays[i]) ? 1u : 0u;
-        if (!blocked[i]) vdAppendPairs(direct.view.vd, rays[i], rays[i].tmax, i);
-    });
-    vd.resolve(direct.view.vd, rays.data(), nullptr, blocked.data(), pool);
+    const auto [hits, blocked] = resolveRays(vd, direct, rays, pool);
     int vdHits = 0, later = 0, lost = 0, unblocked = 0, extra = 0, near = 0, both = 0;
     for (uint32_t i = 0; i < n; ++i) {
         const HitRecord ref = traceClosest(pre.view, rays[i]);
