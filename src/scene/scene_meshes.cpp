@@ -10,6 +10,7 @@
 #include "scene/generators/generators.h"
 #include "scene/vd_map.h"
 #include "scene/obj_loader.h"
+#include "scene/ply_loader.h"
 #include "scene/scene_build.h"
 
 namespace strata {
@@ -303,20 +304,30 @@ void loadMaterials(SceneBuild& b, const JsonField& block) {
     }
 }
 
+// An "obj" that names another format's file says so (tinyobjloader would
+// read a PLY or glTF file as an OBJ with no faces).
+void checkNotOtherFormat(const JsonField& f, const std::string& path) {
+    std::string ext = path.substr(path.find_last_of('.') == std::string::npos ? path.size() : path.find_last_of('.'));
+    for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
+    if (ext == ".ply") f.fail("'" + path + "' is a PLY file: name it as \"ply\"");
+    if (ext == ".gltf" || ext == ".glb")
+        f.fail("'" + path + "' is a glTF file, which strata does not read (\"obj\" or \"ply\" meshes)");
+}
+
 void loadMeshes(SceneBuild& b, const JsonField& list) {
     if (!list.json().is_array()) list.expected("an array");
     if (list.size() == 0) throw Error(b.file + ": no meshes (\"meshes\" is empty)");
     std::map<std::string, size_t> seen;
     for (size_t i = 0; i < list.size(); ++i) {
         JsonField m = list[i];
-        m.allowOnly({"name", "obj", "obj_sequence", "generator", "params", "material", "vd"});
+        m.allowOnly({"name", "obj", "ply", "obj_sequence", "generator", "params", "material", "vd"});
         std::string name = m["name"].string();
         if (name.empty()) m["name"].fail("expected a non-empty name");
         if (seen.count(name))
             m["name"].fail("duplicate mesh name '" + name + "' (also meshes[" + std::to_string(seen[name]) + "])");
         seen[name] = i;
-        int sources = int(m.has("obj")) + int(m.has("obj_sequence")) + int(m.has("generator"));
-        if (sources != 1) m.fail("expected exactly one of \"obj\", \"obj_sequence\" or \"generator\"");
+        int sources = int(m.has("obj")) + int(m.has("ply")) + int(m.has("obj_sequence")) + int(m.has("generator"));
+        if (sources != 1) m.fail("expected exactly one of \"obj\", \"ply\", \"obj_sequence\" or \"generator\"");
         if (m.has("params") && !m.has("generator")) m["params"].fail("only used with \"generator\"");
 
         std::vector<std::string> textures;
@@ -324,9 +335,15 @@ void loadMeshes(SceneBuild& b, const JsonField& list) {
         std::string source;
         if (m.has("obj")) {
             source = b.resolve(m["obj"].string());
+            checkNotOtherFormat(m["obj"], source);
             ObjLoadOptions objOptions;
             objOptions.keepQuads = m.has("vd");  // the quads are the VD patches
             lm = withContext(m["obj"], [&] { return loadObj(source, &textures, objOptions); });
+        } else if (m.has("ply")) {
+            source = b.resolve(m["ply"].string());
+            PlyLoadOptions plyOptions;
+            plyOptions.keepQuads = m.has("vd");  // the quads are the VD patches
+            lm = withContext(m["ply"], [&] { return loadPly(source, plyOptions); });
         } else if (m.has("obj_sequence")) {
             lm = loadSequence(b, m["obj_sequence"], textures);  // its messages name the frame
             source = lm.mesh.source;
