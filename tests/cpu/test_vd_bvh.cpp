@@ -373,17 +373,19 @@ TEST(VdBvh, BoxLeavesMeetTheFirstLeafBoxTheRayEntersAndNeverLaterThanTheSurface)
                     ray.dir = r % 3 == 0 ? normalize(Vec3{u(rng) - 0.5f, u(rng) - 0.5f, u(rng) - 0.5f})
                                          : normalize(target - from);
                     ray.tmin = 0;
-                    // Brute force over the leaf boxes as the traversal sees them.
-                    const Vec3 inv = safeInverse(ray.dir);
+                    // Every leaf box in turn, with the traversal's own box
+                    // test (vdLeafBoxEntry: quantized, folded, its far end
+                    // widened), so what is compared is the walk: its order,
+                    // its pruning, its skip links.
+                    const VdRayFrame rf = vdRayFrame(fr, ray, safeInverse(ray.dir));
                     float ref = ray.tmax;
                     bool startsInside = false;
                     for (uint32_t k = 0; k < leaves; ++k) {
-                        const Aabb b = vdNodeBox(nodes[leafStart + k], fr);
-                        const Vec3 t0 = (b.lo - ray.org) * inv, t1 = (b.hi - ray.org) * inv;
-                        const float tn = std::max({std::min(t0.x, t1.x), std::min(t0.y, t1.y), std::min(t0.z, t1.z)});
-                        const float tf = std::min({std::max(t0.x, t1.x), std::max(t0.y, t1.y), std::max(t0.z, t1.z)});
-                        if (tn <= tf && tf >= 0 && tn < 0) startsInside = true;
-                        if (tn <= tf && tn >= ray.tmin && tn < ref) ref = tn;
+                        float tn, tf;
+                        vdNodeSlabs(nodes[leafStart + k], rf, tn, tf);
+                        if (vdSlabsMeet(tn, tf) && tf >= 0 && tn < 0) startsInside = true;
+                        const float t = vdLeafBoxEntry(nodes[leafStart + k], rf, ray.tmin, ref);
+                        if (t >= 0.0f) ref = t;
                     }
                     inside += startsInside;
                     float t = ray.tmax;
@@ -394,7 +396,7 @@ TEST(VdBvh, BoxLeavesMeetTheFirstLeafBoxTheRayEntersAndNeverLaterThanTheSurface)
                         vdTraverse<true, true>(nodes.data(), links.data(), level, p, f.map, ray, ta) != kVdNoNode;
                     EXPECT_EQ(any, ref < ray.tmax);
                     if (node == kVdNoNode) continue;
-                    ASSERT_NEAR(t, ref, 1e-5f * std::max(1.0f, ref)) << g << " level " << level << " ray " << r;
+                    ASSERT_EQ(t, ref) << g << " level " << level << " ray " << r;
                     // The hit leaf's box is entered at t.
                     const Aabb b = vdNodeBox(nodes[node], fr);
                     const Vec3 at = ray.org + ray.dir * t, slack = e * 1e-4f;
