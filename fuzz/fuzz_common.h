@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -17,8 +18,32 @@
 #include <string>
 
 #include "core/error.h"
+#include "scene/scene.h"
 
 namespace strata::fuzz {
+
+// What the mesh loaders promise of a mesh's attributes: normal and uv
+// arrays empty or one per vertex, every position, normal and uv finite,
+// every triangle and quad corner a vertex. Null when it holds, else what
+// does not.
+inline const char* meshAttributesProblem(const Mesh& m) {
+    const size_t nv = m.positions.size();
+    if (!m.normals.empty() && m.normals.size() != nv) return "normals size";
+    if (!m.uvs.empty() && m.uvs.size() != nv) return "uvs size";
+    for (const Vec3& p : m.positions)
+        if (!isFinite(p)) return "a position is not finite";
+    for (const Vec3& n : m.normals)
+        if (!isFinite(n)) return "a normal is not finite";
+    for (const Vec2& uv : m.uvs)
+        if (!std::isfinite(uv.x) || !std::isfinite(uv.y)) return "a uv is not finite";
+    for (const Tri& t : m.triangles)
+        for (uint32_t v : t.v)
+            if (v >= nv) return "vertex index out of range";
+    for (const Quad& q : m.quads)
+        for (uint32_t v : q.v)
+            if (v >= nv) return "quad vertex index out of range";
+    return nullptr;
+}
 
 class FuzzDir {
 public:

@@ -26,23 +26,12 @@ const std::string kMtlSeparator = "#---mtl---\n";
 
 void checkMesh(const strata::LoadedMesh& lm, const std::vector<std::string>& textures) {
     const strata::Mesh& m = lm.mesh;
-    size_t nv = m.positions.size();
     if (m.triangles.empty()) broken("no triangles");
     if (m.triMaterial.size() != m.triangles.size()) broken("triMaterial size");
-    if (!m.normals.empty() && m.normals.size() != nv) broken("normals size");
-    if (!m.uvs.empty() && m.uvs.size() != nv) broken("uvs size");
     if (textures.size() != lm.materials.size()) broken("texture paths size");
-    for (const strata::Vec3& p : m.positions)
-        if (!strata::isFinite(p)) broken("a position is not finite");
-    for (const strata::Vec3& n : m.normals)
-        if (!strata::isFinite(n)) broken("a normal is not finite");
-    for (const strata::Vec2& uv : m.uvs)
-        if (!std::isfinite(uv.x) || !std::isfinite(uv.y)) broken("a uv is not finite");
-    for (size_t t = 0; t < m.triangles.size(); ++t) {
-        for (uint32_t v : m.triangles[t].v)
-            if (v >= nv) broken("vertex index out of range");
-        if (m.triMaterial[t] < 0 || size_t(m.triMaterial[t]) >= lm.materials.size()) broken("material index");
-    }
+    if (const char* problem = strata::fuzz::meshAttributesProblem(m)) broken(problem);
+    for (int32_t mat : m.triMaterial)
+        if (mat < 0 || size_t(mat) >= lm.materials.size()) broken("material index");
 }
 
 }  // namespace

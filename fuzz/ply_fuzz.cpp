@@ -18,24 +18,10 @@ namespace {
 
 void checkMesh(const strata::LoadedMesh& lm) {
     const strata::Mesh& m = lm.mesh;
-    const size_t nv = m.positions.size();
     if (m.triangles.empty() && m.quads.empty()) broken("no faces");
     if (m.triMaterial.size() != m.triangles.size() || m.quadMaterial.size() != m.quads.size()) broken("materials size");
     if (lm.materials.size() != 1) broken("one default material");
-    if (!m.normals.empty() && m.normals.size() != nv) broken("normals size");
-    if (!m.uvs.empty() && m.uvs.size() != nv) broken("uvs size");
-    for (const strata::Vec3& p : m.positions)
-        if (!strata::isFinite(p)) broken("a position is not finite");
-    for (const strata::Vec3& n : m.normals)
-        if (!strata::isFinite(n)) broken("a normal is not finite");
-    for (const strata::Vec2& uv : m.uvs)
-        if (!std::isfinite(uv.x) || !std::isfinite(uv.y)) broken("a uv is not finite");
-    for (const strata::Tri& t : m.triangles)
-        for (uint32_t v : t.v)
-            if (v >= nv) broken("vertex index out of range");
-    for (const strata::Quad& q : m.quads)
-        for (uint32_t v : q.v)
-            if (v >= nv) broken("quad vertex index out of range");
+    if (const char* problem = strata::fuzz::meshAttributesProblem(m)) broken(problem);
 }
 
 }  // namespace

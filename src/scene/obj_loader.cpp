@@ -19,6 +19,7 @@
 
 #include "core/error.h"
 #include "core/input_file.h"
+#include "scene/face_area.h"
 #include "scene/obj_prescan.h"
 
 #define TINYOBJLOADER_IMPLEMENTATION
@@ -252,8 +253,7 @@ private:
         }
         Vec3 p0 = position(a.vertex_index), p1 = position(b.vertex_index), p2 = position(c.vertex_index);
         Vec3 n = cross(p1 - p0, p2 - p0);
-        double area = 0.5 * std::sqrt(double(n.x) * n.x + double(n.y) * n.y + double(n.z) * n.z);
-        if (options_.skipZeroArea && (area <= 0.0 || area < 1e-12 * diag2_)) {
+        if (options_.skipZeroArea && negligibleArea(n, diag2_)) {
             ++out_.skippedDegenerate;
             return;
         }
@@ -276,8 +276,7 @@ private:
         Vec3 p[4];
         for (int i = 0; i < 4; ++i) p[i] = position(c[i].vertex_index);
         Vec3 n = cross(p[1] - p[0], p[2] - p[0]) + cross(p[2] - p[0], p[3] - p[0]);
-        double area = 0.5 * std::sqrt(double(n.x) * n.x + double(n.y) * n.y + double(n.z) * n.z);
-        if (options_.skipZeroArea && (area <= 0.0 || area < 1e-12 * diag2_)) {
+        if (options_.skipZeroArea && negligibleArea(n, diag2_)) {
             ++out_.skippedDegenerate;
             return;
         }

@@ -16,6 +16,7 @@
 
 #include "core/error.h"
 #include "core/input_file.h"
+#include "scene/face_area.h"
 
 namespace strata {
 namespace {
@@ -328,10 +329,7 @@ LoadedMesh loadPly(const std::string& path, const PlyLoadOptions& options) {
     }
     const Vec3 d = hi - lo;
     const double diag2 = m.positions.empty() ? 0.0 : double(d.x) * d.x + double(d.y) * d.y + double(d.z) * d.z;
-    auto degenerate = [&](Vec3 n) {
-        const double area = 0.5 * std::sqrt(double(n.x) * n.x + double(n.y) * n.y + double(n.z) * n.z);
-        return area <= 0.0 || area < 1e-12 * diag2;
-    };
+    auto degenerate = [&](Vec3 n) { return negligibleArea(n, diag2); };
     auto addTriangle = [&](uint32_t a, uint32_t b, uint32_t c) {
         const Vec3 n = cross(m.positions[b] - m.positions[a], m.positions[c] - m.positions[a]);
         if (a == b || b == c || a == c || degenerate(n)) {

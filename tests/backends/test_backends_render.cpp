@@ -24,6 +24,16 @@ template <class B>
 class BackendRender : public ::testing::Test {};
 TYPED_TEST_SUITE(BackendRender, test::Backends, test::BackendName);
 
+// The lit VD test scene (written into dir) on backend B at w x h, spp.
+template <class B>
+Scene litVdScene(const test::TempDir& dir, int w, int h, int spp) {
+    Scene s = test::onBackend<B>(loadScene(dir.write("s.json", test::vdLitTestScene())));
+    s.options.render.width = w;
+    s.options.render.height = h;
+    s.options.render.spp = spp;
+    return s;
+}
+
 double sum(const std::vector<float>& v) {
     double s = 0;
     for (float x : v) s += x;
@@ -272,10 +282,7 @@ TYPED_TEST(BackendRender, VdLastBounceAnyHitRendersTheSameImage) {
 TYPED_TEST(BackendRender, VdHaradaMethodRendersAlikeWithItsNeutralSwitchesAndNearPretessellation) {
     REQUIRE_BACKEND();
     test::TempDir dir;
-    Scene base = test::onBackend<TypeParam>(loadScene(dir.write("s.json", test::vdLitTestScene())));
-    base.options.render.width = 64;
-    base.options.render.height = 48;
-    base.options.render.spp = 16;
+    Scene base = litVdScene<TypeParam>(dir, 64, 48, 16);
     base.options.render.bounces = 1;
     base.options.vd.lodBias = 8;
     auto render = [&](const std::vector<std::string>& sets) {
@@ -318,10 +325,7 @@ TYPED_TEST(BackendRender, VdHaradaMethodRendersAlikeWithItsNeutralSwitchesAndNea
 TYPED_TEST(BackendRender, VdUnifiedMiddleLevelRendersTheImageOfTheSeparateOne) {
     REQUIRE_BACKEND();
     test::TempDir dir;
-    Scene base = test::onBackend<TypeParam>(loadScene(dir.write("s.json", test::vdLitTestScene())));
-    base.options.render.width = 64;
-    base.options.render.height = 48;
-    base.options.render.spp = 2;
+    Scene base = litVdScene<TypeParam>(dir, 64, 48, 2);
     for (const char* sets : {"vd.leaf=triangles,vd.pair_cull=true,render.integrator=path,render.bounces=2",
                              "vd.leaf=box,vd.pair_cull=false,render.integrator=path,render.bounces=2",
                              "vd.leaf=box,vd.pair_cull=true,render.integrator=whitted,render.bounces=1",
@@ -364,10 +368,7 @@ TYPED_TEST(BackendRender, VdUnifiedMiddleLevelRendersTheImageOfTheSeparateOne) {
 TYPED_TEST(BackendRender, VdTreeCacheRendersTheFramesOfBuildingEveryTree) {
     REQUIRE_BACKEND();
     test::TempDir dir;
-    Scene base = test::onBackend<TypeParam>(loadScene(dir.write("s.json", test::vdLitTestScene())));
-    base.options.render.width = 96;
-    base.options.render.height = 64;
-    base.options.render.spp = 2;
+    Scene base = litVdScene<TypeParam>(dir, 96, 64, 2);
     base.options.render.bounces = 2;
     for (const char* leaf : {"triangles", "box"}) {
         std::vector<std::vector<float>> frames[2];

@@ -69,6 +69,13 @@ void setUp(Mode& m, const std::string& path, const std::string& mode) {
     m.view = hostSceneView(*m.s, m.flat, m.pos, m.nrm, m.bvh.view(), CameraView{});
 }
 
+// The VD test scene (written into dir) set up both ways.
+void setUpBoth(const test::TempDir& dir, Mode& pre, Mode& direct) {
+    const std::string path = dir.write("s.json", kVdTestScene);
+    setUp(pre, path, "pretess");
+    setUp(direct, path, "direct");
+}
+
 std::vector<Ray> randomRays(uint32_t n) {
     std::mt19937 rng(5);
     std::uniform_real_distribution<float> u(-1.0f, 1.0f);
@@ -180,10 +187,8 @@ uint64_t checkDirectAgainstPretess(Mode& direct, Mode& pre, const std::vector<Ra
 // from far more pairs.
 TEST(VdDirect, ClosestHitsAndShadowVerdictsEqualPretessellationInBothModes) {
     test::TempDir dir;
-    const std::string path = dir.write("s.json", kVdTestScene);
     Mode pre, direct;
-    setUp(pre, path, "pretess");
-    setUp(direct, path, "direct");
+    setUpBoth(dir, pre, direct);
     ASSERT_EQ(direct.flat.patches.size(), 12u);
     ASSERT_TRUE(pre.flat.patches.empty());
     const std::vector<Ray> rays = randomRays(4000);
@@ -225,10 +230,8 @@ TEST(VdDirect, ClosestHitsAndShadowVerdictsEqualPretessellationInBothModes) {
 // 260 texture coordinates differed.
 TEST(VdDirect, VdSurfaceMatchesTheHitCellAndPretessellationsNormal) {
     test::TempDir dir;
-    const std::string path = dir.write("s.json", kVdTestScene);
-    Mode direct, pre;
-    setUp(direct, path, "direct");
-    setUp(pre, path, "pretess");
+    Mode pre, direct;
+    setUpBoth(dir, pre, direct);
     ASSERT_FALSE(pre.nrm.empty());
     ASSERT_FALSE(pre.flat.uv.empty());
     VdHost vd;
@@ -290,10 +293,8 @@ TEST(VdDirect, VdSurfaceMatchesTheHitCellAndPretessellationsNormal) {
 // pre-tessellation's, with and without pair culling, stack and stackless.
 TEST(VdDirect, UnifiedMiddleLevelGivesPretessellationsHitsThroughOverflows) {
     test::TempDir dir;
-    const std::string path = dir.write("s.json", kVdTestScene);
     Mode pre, direct;
-    setUp(pre, path, "pretess");
-    setUp(direct, path, "direct");
+    setUpBoth(dir, pre, direct);
     const std::vector<Ray> rays = randomRays(6000);
     const uint32_t n = uint32_t(rays.size());
     const uint32_t numTris = uint32_t(direct.flat.tris.size());
@@ -380,10 +381,8 @@ TEST(VdDirect, UnifiedMiddleLevelGivesPretessellationsHitsThroughOverflows) {
 // normal (the cell's diagonals' cross product) and uv (the cell's centre).
 TEST(VdDirect, HaradasMethodMeetsTheSurfaceNoLaterThanPretessellation) {
     test::TempDir dir;
-    const std::string path = dir.write("s.json", kVdTestScene);
-    Mode direct, pre;
-    setUp(direct, path, "direct");
-    setUp(pre, path, "pretess");
+    Mode pre, direct;
+    setUpBoth(dir, pre, direct);
     VdOptions o = direct.scene.options.vd;
     Options withHarada;
     withHarada.set("render.backend", "cpu");
