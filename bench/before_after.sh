@@ -8,8 +8,9 @@
 # STRATA_DATA (the data folder with sponza.obj and conference.obj).
 # FRAMES (200) timed frames per run; ROUNDS (1) alternations per
 # configuration, their frames pooled; ONLY (a regular expression) runs the
-# configurations whose names match it. Passing one build as both A and B
-# measures the noise of the comparison itself.
+# configurations whose names match it; NO_LBVH skips the LBVH builds.
+# Passing one build as both A and B measures the noise of the comparison
+# itself.
 set -uo pipefail
 A="${1:?usage: bench/before_after.sh BEFORE_DIR AFTER_DIR [OUT_DIR]}"
 B="${2:?usage: bench/before_after.sh BEFORE_DIR AFTER_DIR [OUT_DIR]}"
@@ -39,6 +40,7 @@ configs=(
   "forest-stackless|assets/scenes/forest.json|--bounces 3 --builder lbvh-skip --traversal stackless"
   "kitchen-3-instanced|assets/scenes/kitchen-3.json|--bounces 3 --set accel.mode=instanced"
   "vd-party|assets/scenes/vd-party.json|--bounces 1"
+  "vd-party-instanced|assets/scenes/vd-party.json|--bounces 1 --set accel.mode=instanced"
   "vd-mushroom|assets/scenes/vd-mushroom.json|--bounces 1"
   "sponza-kd|assets/scenes/real/sponza.json|--bounces 1 --set render.nee=false --builder kdtree"
   "sponza-lbvh|assets/scenes/real/sponza.json|--bounces 1 --set render.nee=false --builder lbvh-skip"
@@ -74,6 +76,7 @@ for c in "${configs[@]}"; do
   [ -f "$OUT/${name}_A.csv" ] && [ -f "$OUT/${name}_B.csv" ] || continue
   python3 "$here/compare_csv.py" "$name" "$OUT/${name}_A.csv" "$OUT/${name}_B.csv" || status=1
 done
+[ -n "${NO_LBVH:-}" ] && exit $status
 echo "== LBVH builds (strata-bench-lbvh, medians)"
 for side in A B; do
   dir=$A; [ $side = B ] && dir=$B

@@ -383,9 +383,10 @@ const std::vector<Field>& fields() {
          [](Options& o) -> void* { return &o.vd.treeCache; }},
         choiceField(
             {"vd.middle_level", OptionKind::String,
-             "direct, flat mode: the patches' boxes in a tree of their own walked after the triangles' trace "
-             "(separate, strata's) or in the triangles' tree, their pairs appended during its traversal (unified, "
-             "Harada's one middle level)"},
+             "direct: the patches' boxes in a hierarchy of their own walked after the triangles' trace "
+             "(separate, strata's) or in the triangles' BVH, their pairs appended during its traversal (unified, "
+             "Harada's one middle level; instanced mode: each VD mesh's BLAS holds its patches' boxes after its "
+             "triangles, under one top level over every instance)"},
             kVdMiddleNames, +[](Options & o) -> auto& { return o.vd.middle; }),
         {{"vd.method",
           OptionKind::String,
@@ -393,11 +394,10 @@ const std::vector<Field>& fields() {
           "defaults)",
           {"harada", "strata", "custom"},
           "harada: vd.lod camera, vd.leaf box, vd.split_jobs false, vd.tree_cache false, vd.pair_cull false (the "
-          "patches' loose boxes), vd.middle_level unified (flat mode: the preset needs it), "
-          "vd.last_bounce_any_hit false, vd.shared_trees false. strata: the other value of each "
-          "but vd.tree_cache, off in both (it pays with box leaves only). "
-          "Reads 'custom' for any other combination (setting custom changes nothing). Not yet Harada's: instanced "
-          "mode keeps the patches' own top level (the unified middle level is flat mode's).",
+          "patches' loose boxes), vd.middle_level unified, vd.last_bounce_any_hit false, vd.shared_trees "
+          "false. strata: the other value of each but vd.tree_cache, off in both (it pays with box leaves only). "
+          "Reads 'custom' for any other combination (setting custom changes nothing). Flat and instanced mode; "
+          "the kd-tree cannot hold the patch boxes, so it rules out the preset.",
           true},
          nullptr,
          setVdMethod,
@@ -598,18 +598,16 @@ std::vector<Unavailable> Options::unavailable() const {
         for (const char* b : {"cpu-sah", "kdtree"}) out.push_back({"accel.builder", b, refitNeeds});
         out.push_back({"accel.mode", "instanced", refitNeeds});
     }
-    // The unified middle level is flat mode's BVH over triangles and patch boxes.
+    // The unified middle level is a BVH over triangles and patch boxes (flat
+    // mode's, or each VD mesh's BLAS in instanced mode).
     const char* unifiedNeeds =
-        "vd.middle_level = 'unified' puts the patch boxes in the triangles' BVH: it needs accel.mode = 'flat' and a "
-        "BVH builder (not kdtree)";
-    if (accel.mode == AccelMode::Instanced || accel.builder == Builder::KdTree) {
+        "vd.middle_level = 'unified' puts the patch boxes in the triangles' BVH: it needs a BVH builder (not "
+        "kdtree)";
+    if (accel.builder == Builder::KdTree) {
         out.push_back({"vd.middle_level", "unified", unifiedNeeds});
         out.push_back({"vd.method", "harada", std::string(unifiedNeeds) + " (vd.method = 'harada' sets it)"});
     }
-    if (vd.middle == VdMiddle::Unified) {
-        out.push_back({"accel.mode", "instanced", unifiedNeeds});
-        out.push_back({"accel.builder", "kdtree", unifiedNeeds});
-    }
+    if (vd.middle == VdMiddle::Unified) out.push_back({"accel.builder", "kdtree", unifiedNeeds});
     if (accel.builder != Builder::LbvhSkip)
         out.push_back({"accel.traversal", "stackless",
                        std::string("accel.traversal = 'stackless' needs accel.builder = 'lbvh-skip' (the builder "

@@ -119,14 +119,16 @@ public:
                 HostStageClock::Scope v(clock_, "build/vd_boxes");
                 vd_.prepare(scene_, flat_, opt_.vd, t, opt_.accel, runsInstanced(opt_.accel), unified);
             };
-            if (unified) {  // vd.middle_level unified: the patch boxes join the triangles' tree
-                prepareVd();
-                bounds_.insert(bounds_.end(), vd_.middleBoxes().begin(), vd_.middleBoxes().end());
-            }
+            // vd.middle_level unified: the patch boxes join the triangles' tree
+            // (instanced: each VD mesh's BLAS, in object space).
+            const bool instanced = runsInstanced(opt_.accel);
+            if (unified) prepareVd();
+            if (unified && !instanced) bounds_.insert(bounds_.end(), vd_.middleBoxes().begin(), vd_.middleBoxes().end());
+            const UnifiedPatches object = unified && instanced ? vd_.objectMiddleBoxes() : UnifiedPatches{};
             if (opt_.accel.builder == Builder::KdTree)
                 kd_ = buildKdTreeCpu(pos_, flat_.tris, kdConfigOf(opt_.accel));
-            else if (opt_.accel.mode == AccelMode::Instanced)
-                instanced_.build(scene_, flat_, pos_, bounds_, t, opt_.accel, &clock_);
+            else if (instanced)
+                instanced_.build(scene_, flat_, pos_, bounds_, t, opt_.accel, &clock_, unified ? &object : nullptr);
             else
                 buildHostAccel(bounds_, opt_.accel, accel_);
             if (!flat_.patches.empty() && !unified) prepareVd();
@@ -140,7 +142,7 @@ public:
         if (!flat_.patches.empty()) {
             sv.vd = vd_.view(flat_, opt_.vd, pixelAngle(cam, int(h)), cam.position, n);
             // (A change of vd.middle_level rebuilds: the VD options are in the rebuild policy.)
-            if (vdUnifiedMiddle(opt_, true)) vdUseUnifiedMiddle(sv.vd, sv.bvh, uint32_t(flat_.tris.size()));
+            if (vdUnifiedMiddle(opt_, true)) vdUseUnifiedMiddle(sv);
         }
         const bool vd = sv.vd.numPatches > 0;
         PathBuffers b = paths_.view();

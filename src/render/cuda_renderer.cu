@@ -41,7 +41,7 @@ __global__ void generateKernel(SceneView s, PathBuffers b, PassParams p) {
     if (i < p.width * p.height) stageGenerate(s, b, p, i);
 }
 // The trace kernels, one per structure kind and traversal (scene_view.h: TraceKind).
-// Fused (vd.middle_level unified, flat BVH kinds): the VD pairs on the way.
+// Fused (vd.middle_level unified, the BVH kinds): the VD pairs on the way.
 template <TraceKind K, bool Fused = false>
 __global__ void traceClosestKernel(SceneView s, PathBuffers b, int bounce, uint32_t maxCount) {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -156,18 +156,18 @@ struct CudaPassExec {
     void traceClosest(int bounce, const char* label) const {
         withTraceKind(traceKindOf(sv), [&](auto k) {
             constexpr TraceKind K = decltype(k)::value;
-            if constexpr (K == TraceKind::Bvh || K == TraceKind::BvhStackless)
+            if constexpr (K != TraceKind::Kd)
                 if (tracesFused<K>(sv)) return launch(ctx, label, perPixel(), traceClosestKernel<K, true>, sv, b, bounce, n);
             launch(ctx, label, perPixel(), traceClosestKernel<K>, sv, b, bounce, n);
         });
     }
     void vdPairs(const PassParams& p, int bounce) const {
-        withTraceKind(traceKindOf(sv), [&](auto k) {
+        withTraceKind(vdPairKindOf(sv), [&](auto k) {
             launch(ctx, "vd/pairs", perPixel(), vdPairsKernel<decltype(k)::value>, sv, b, p, bounce, n);
         });
     }
     void vdShadowPairs() const {
-        withTraceKind(traceKindOf(sv), [&](auto k) {
+        withTraceKind(vdPairKindOf(sv), [&](auto k) {
             launch(ctx, "vd/pairs", perPixel(), vdShadowPairsKernel<decltype(k)::value>, sv, b, n);
         });
     }
@@ -183,7 +183,7 @@ struct CudaPassExec {
     void traceShadow() const {
         withTraceKind(traceKindOf(sv), [&](auto k) {
             constexpr TraceKind K = decltype(k)::value;
-            if constexpr (K == TraceKind::Bvh || K == TraceKind::BvhStackless)
+            if constexpr (K != TraceKind::Kd)
                 if (tracesFused<K>(sv)) return launch(ctx, "shadow", perPixel(), traceShadowKernel<K, true>, sv, b, n);
             launch(ctx, "shadow", perPixel(), traceShadowKernel<K>, sv, b, n);
         });
@@ -294,8 +294,14 @@ public:
                 StageScope v(&timer_, "build/vd_boxes");
                 vd_->prepare(scene_, flat_, opt_.vd, t, ctx, opt_.accel, runsInstanced(opt_.accel), unified);
             };
-            if (unified) prepareVd();  // vd.middle_level unified: the patch boxes join the triangles' tree
-            structures_.build(scene_, flat_, *gpu_, opt_.accel, t, ctx, unified ? vd_->middleBoxes() : DeviceBoxes{});
+            // vd.middle_level unified: the patch boxes join the triangles' tree
+            // (instanced: each VD mesh's BLAS, in object space).
+            const bool instanced = runsInstanced(opt_.accel);
+            if (unified) prepareVd();
+            const UnifiedPatches object = unified && instanced ? vd_->objectMiddleBoxes() : UnifiedPatches{};
+            structures_.build(scene_, flat_, *gpu_, opt_.accel, t, ctx,
+                              unified && !instanced ? vd_->middleBoxes() : DeviceBoxes{},
+                              unified && instanced ? &object : nullptr);
             if (vd_ && !unified) prepareVd();
         }
 
@@ -304,7 +310,7 @@ public:
         if (vd_) {
             sv.vd = vd_->view(opt_.vd, pixelAngle(cam, int(h)), cam.position, n, stream_);
             // (A change of vd.middle_level rebuilds: the VD options are in the rebuild policy.)
-            if (vdUnifiedMiddle(opt_, true)) vdUseUnifiedMiddle(sv.vd, sv.bvh, gpu_->numTris());
+            if (vdUnifiedMiddle(opt_, true)) vdUseUnifiedMiddle(sv);
         }
         PathBuffers b = paths_.view();
         if (!accumulate || samples_ == 0) {

@@ -6,15 +6,16 @@
 namespace strata {
 
 void GpuStructures::build(const Scene& scene, const FlatScene& flat, GpuScene& gpu, const AccelOptions& o, float t,
-                          const LaunchContext& ctx, DeviceBoxes vdBoxes) {
+                          const LaunchContext& ctx, DeviceBoxes vdBoxes, const UnifiedPatches* vdObject) {
     if (o.builder == Builder::KdTree) {  // it boxes the triangles itself
         kd_.build(gpu.positions(), gpu.triangles(), gpu.numTris(), kdConfigOf(o), ctx);
         return;
     }
     gpu.triangleBounds(ctx);
     if (o.mode == AccelMode::Instanced) {
-        if (!instanced_) instanced_ = std::make_unique<InstancedGpu>(scene, flat, gpu);
-        instanced_->build(t, o, ctx);
+        if (!instanced_ || instanced_->unifiedShift() != (vdObject ? vdObject->shift : -1))  // a plan of its own
+            instanced_ = std::make_unique<InstancedGpu>(scene, flat, gpu, vdObject);
+        instanced_->build(t, o, ctx, vdObject);
     } else {
         const LbvhConfig config{lbvhVariantOf(o), o.mortonBits};
         const bool refits = o.rebuild == Rebuild::Refit || o.rebuild == Rebuild::Auto;

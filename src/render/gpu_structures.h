@@ -18,11 +18,13 @@ namespace strata {
 class GpuStructures {
 public:
     // Builds what o names over gpu's positions of this frame (GpuScene::animate
-    // on ctx's stream); the caller opens the "build" stage. vdBoxes (the
-    // flat LBVH only: vd.middle_level unified): the VD patches' middle-level
-    // boxes, primitives numTris on in the same tree.
+    // on ctx's stream); the caller opens the "build" stage. vd.middle_level
+    // unified: vdBoxes (flat mode) are the VD patches' middle-level boxes in
+    // world space, primitives numTris on in the same tree; vdObject
+    // (instanced mode) their object-space boxes, which each VD mesh's BLAS
+    // takes after its triangles.
     void build(const Scene& scene, const FlatScene& flat, GpuScene& gpu, const AccelOptions& o, float t,
-               const LaunchContext& ctx, DeviceBoxes vdBoxes = {});
+               const LaunchContext& ctx, DeviceBoxes vdBoxes = {}, const UnifiedPatches* vdObject = nullptr);
     // The primitives' boxes the flat LBVH was last built over (the
     // triangles', then any VD boxes) and how many.
     DeviceBoxes flatBounds() const { return builtBounds_; }

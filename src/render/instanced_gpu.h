@@ -14,23 +14,30 @@
 #include "accel/toplevel/top_level_gpu.h"
 #include "gpu/device_buffer.h"
 #include "render/gpu_scene.h"
+#include "render/instancing.h"
 
 namespace strata {
 
 class InstancedGpu {
 public:
-    InstancedGpu(const Scene& scene, const FlatScene& flat, const GpuScene& gpu);
+    // unified (vd.middle_level unified): the VD meshes' BLASes hold their
+    // patch boxes after their triangles (render/instancing.h); its boxes are
+    // read at each build, its shift is the plan's (unifiedShift).
+    InstancedGpu(const Scene& scene, const FlatScene& flat, const GpuScene& gpu,
+                 const UnifiedPatches* unified = nullptr);
 
     // This frame's structures; gpu's positions and triangle boxes must be
-    // this frame's (GpuScene::animate, GpuScene::triangleBounds on ctx's stream).
-    void build(float t, const AccelOptions& o, const LaunchContext& ctx);
+    // this frame's (GpuScene::animate, GpuScene::triangleBounds on ctx's
+    // stream), and unified's boxes (device memory) when the plan has them.
+    void build(float t, const AccelOptions& o, const LaunchContext& ctx, const UnifiedPatches* unified = nullptr);
+    int unifiedShift() const { return unifiedShift_; }  // -1: triangles only
     TwoLevelView view() const { return top_.view(); }
     size_t memoryBytes() const;
     // Middle-level structures: one per static mesh plus one per deforming instance.
     size_t numBlas() const { return top_.plan().blas.size(); }
 
     // Device bytes for a scene (before allocating): the BLASes and the top level.
-    static size_t estimateBytes(const Scene& scene, const FlatScene& flat);
+    static size_t estimateBytes(const Scene& scene, const FlatScene& flat, const UnifiedPatches* unified = nullptr);
 
 private:
     const Scene& scene_;
@@ -39,7 +46,8 @@ private:
     TopLevelGpu top_;
     std::vector<uint32_t> staticTriOffset_;  // per static BLAS: its first triangle in meshTris_
     DeviceBuffer<Tri> meshTris_;             // static meshes' triangles, mesh-local vertex indices
-    DeviceBuffer<Aabb> objectBounds_;        // scratch: one static mesh's triangle boxes
+    DeviceBuffer<Aabb> objectBounds_;        // scratch: one static mesh's triangle (and patch) boxes
+    int unifiedShift_ = -1;
     std::vector<BlasGeometry> geometry_;
 };
 

@@ -5,7 +5,7 @@
 
 namespace strata {
 
-InstancePlan trianglePlan(const Scene& scene, const FlatScene& flat) {
+InstancePlan trianglePlan(const Scene& scene, const FlatScene& flat, const UnifiedPatches* unified) {
     std::vector<PlanMesh> meshes(scene.meshes.size());
     for (size_t m = 0; m < scene.meshes.size(); ++m) {
         const Mesh& mesh = scene.meshes[m];
@@ -18,6 +18,17 @@ InstancePlan trianglePlan(const Scene& scene, const FlatScene& flat) {
     std::vector<PlanInstance> instances(scene.instances.size());
     for (size_t i = 0; i < scene.instances.size(); ++i)
         instances[i] = {uint32_t(scene.instances[i].mesh), flat.instanceTriOffset[i]};
+    if (unified && !flat.patches.empty()) {  // the patch boxes after the triangles; the loose boxes hold the surface
+        const MeshPatches mp = meshPatchRanges(scene, flat);
+        for (size_t m = 0; m < scene.meshes.size(); ++m) {
+            if (mp.meshCount[m] == 0) continue;
+            meshes[m].firstBox = meshes[m].prims;
+            meshes[m].prims += mp.meshCount[m] << unified->shift;
+            for (uint32_t k = 0; k < mp.meshCount[m]; ++k)
+                meshes[m].objectBox.grow(flat.patches[mp.meshFirst[m] + k].box);
+        }
+        for (size_t i = 0; i < scene.instances.size(); ++i) instances[i].patchBase = mp.instanceBase[i];
+    }
     return planInstances(PlanPrims::Triangles, std::move(meshes), instances);
 }
 
@@ -41,9 +52,13 @@ std::vector<Affine> instanceTransforms(const Scene& scene, float t) {
 }
 
 void InstancedHost::build(const Scene& scene, const FlatScene& flat, const std::vector<Vec3>& worldPos,
-                          const std::vector<Aabb>& worldBounds, float t, const AccelOptions& o,
-                          HostStageClock* clock) {
-    if (!top_) top_ = std::make_unique<TopLevelHost>(trianglePlan(scene, flat));
+                          const std::vector<Aabb>& worldBounds, float t, const AccelOptions& o, HostStageClock* clock,
+                          const UnifiedPatches* unified) {
+    const int shift = unified ? unified->shift : -1;
+    if (!top_ || shift != topShift_) {
+        top_ = std::make_unique<TopLevelHost>(trianglePlan(scene, flat, unified));
+        topShift_ = shift;
+    }
     const InstancePlan& plan = top_->plan();
     transforms_ = instanceTransforms(scene, t);
     geometry_.assign(plan.blas.size(), BlasGeometry{});
@@ -57,10 +72,12 @@ void InstancedHost::build(const Scene& scene, const FlatScene& flat, const std::
     auto staticBoxes = [&](uint32_t b, std::vector<Aabb>& out) {
         const Mesh& mesh = scene.meshes[plan.blas[b].mesh];
         triangleBounds(mesh.positions, mesh.triangles, out);
+        const size_t first = size_t(plan.blas[b].patchBase) << shift, boxes = plan.meshes[plan.blas[b].mesh].prims - out.size();
+        if (boxes) out.insert(out.end(), unified->boxes + first, unified->boxes + first + boxes);
     };
     {
         HostStageClock::Scope s(clock, "build/blas");
-        top_->buildBlases(o, staticBlasKey(o), staticBoxes,
+        top_->buildBlases(o, staticBlasKey(o, unified ? unified->key : ""), staticBoxes,
                           TopLevelFrame{&transforms_, worldBounds.data(), &geometry_});
     }
     HostStageClock::Scope s(clock, "build/top");

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "accel/toplevel/instance_plan.h"
@@ -16,9 +17,21 @@ namespace strata {
 
 class HostStageClock;
 
+// vd.middle_level unified in instanced mode (Harada's one middle level): each
+// VD mesh's BLAS holds its patches' middle-level boxes after its triangles,
+// and one top level holds every instance. What the VD side gives for it
+// (VdHost / VdGpu::objectMiddleBoxes).
+struct UnifiedPatches {
+    const Aabb* boxes = nullptr;  // per flat patch 1 << shift object-space boxes (host or device memory)
+    int shift = 0;                // kVdQuadrantShift with vd.pair_cull (its quadrants' boxes), else 0 (its loose box)
+    std::string key;              // what the boxes depend on: the static BLASes are built again when it changes
+};
+
 // Each mesh's triangles per instance, deforming or not, its object box
-// from its rest positions; each instance's first flat triangle.
-InstancePlan trianglePlan(const Scene& scene, const FlatScene& flat);
+// from its rest positions; each instance's first flat triangle. With
+// unified patches (their shift; VD meshes are static), a VD mesh's patch
+// boxes follow its triangles in its primitives and its object box.
+InstancePlan trianglePlan(const Scene& scene, const FlatScene& flat, const UnifiedPatches* unified = nullptr);
 // Each VD mesh's patches per instance (static, object space), its object
 // box the union of its patches' loose boxes; each instance's first patch.
 InstancePlan patchPlan(const Scene& scene, const FlatScene& flat);
@@ -30,14 +43,17 @@ public:
     // worldPos / worldBounds: this frame's flat posed vertices and triangle
     // boxes (poseFlatScene, triangleBounds). With a clock, the BLASes are
     // timed as build/blas and the top level as build/top, as on the GPU.
+    // unified: the VD meshes' BLASes hold their patch boxes too (the plan is
+    // made again when it starts or stops, or its shift changes).
     void build(const Scene& scene, const FlatScene& flat, const std::vector<Vec3>& worldPos,
                const std::vector<Aabb>& worldBounds, float t, const AccelOptions& o,
-               HostStageClock* clock = nullptr);
+               HostStageClock* clock = nullptr, const UnifiedPatches* unified = nullptr);
     TwoLevelView view() const { return top_ ? top_->view() : TwoLevelView{}; }
     size_t memoryBytes() const { return top_ ? top_->memoryBytes() : 0; }
 
 private:
     std::unique_ptr<TopLevelHost> top_;  // made at the first build
+    int topShift_ = -1;                  // the plan's unified patch shift, -1: triangles only
     std::vector<Affine> transforms_;
     std::vector<BlasGeometry> geometry_;
 };

@@ -148,15 +148,15 @@ STRATA_HD void stageTraceClosestAs(const SceneView& s, const PathBuffers& b, int
     atomicMinU64(&b.hits[slot], h);
 }
 // Whether the trace stages append the VD pairs themselves (vd.middle_level
-// unified, flat BVH kinds), as a compile-time flag of the kind K.
+// unified: the BVH kinds, flat or instanced), as a compile-time flag of the kind K.
 template <TraceKind K>
 STRATA_HD bool tracesFused(const SceneView& s) {
-    return (K == TraceKind::Bvh || K == TraceKind::BvhStackless) && s.vd.fused;
+    return K != TraceKind::Kd && s.vd.fused;
 }
 STRATA_HD void stageTraceClosest(const SceneView& s, const PathBuffers& b, int bounce, uint32_t slot) {
     withTraceKind(traceKindOf(s), [&](auto k) {
         constexpr TraceKind K = decltype(k)::value;
-        if constexpr (K == TraceKind::Bvh || K == TraceKind::BvhStackless)
+        if constexpr (K != TraceKind::Kd)
             if (tracesFused<K>(s)) return stageTraceClosestAs<K, true>(s, b, bounce, slot);
         stageTraceClosestAs<K>(s, b, bounce, slot);
     });
@@ -164,8 +164,8 @@ STRATA_HD void stageTraceClosest(const SceneView& s, const PathBuffers& b, int b
 
 // Stage 2b (VD patches, vd_view.h step 1; timed as vd/pairs): the patches a
 // ray enters before its closest triangle (stage 2's hit) become pairs for
-// the bottom level; found through the instances exactly when the triangles
-// are (K), and over skip links when they are. A ray of the last bounce that
+// the bottom level; found through the instances in instanced mode (K:
+// vdPairKindOf), and over skip links when the triangles are. A ray of the last bounce that
 // only asks whether a patch blocks it (vdOcclusionOnly) needs none when its
 // triangle does not emit: it gathers nothing either way.
 template <TraceKind K>
@@ -181,8 +181,14 @@ STRATA_HD void stageVdPairsAs(const SceneView& s, const PathBuffers& b, const Pa
     vdAppendPairsIn<K == TraceKind::TwoLevel, K == TraceKind::BvhStackless>(s.vd, ray,
                                                                             isHit(h) ? hitDistance(h) : ray.tmax, slot);
 }
+// The kind the pair walk is compiled for: through the instances whenever
+// the VD view has them (instanced mode, even where no triangle is in the
+// triangles' two levels: a scene of VD meshes alone), else the triangles'.
+STRATA_HD TraceKind vdPairKindOf(const SceneView& s) {
+    return s.vd.instances.numInstances ? TraceKind::TwoLevel : traceKindOf(s);
+}
 STRATA_HD void stageVdPairs(const SceneView& s, const PathBuffers& b, const PassParams& p, int bounce, uint32_t slot) {
-    withTraceKind(traceKindOf(s), [&](auto k) { stageVdPairsAs<decltype(k)::value>(s, b, p, bounce, slot); });
+    withTraceKind(vdPairKindOf(s), [&](auto k) { stageVdPairsAs<decltype(k)::value>(s, b, p, bounce, slot); });
 }
 
 struct LightSample {
@@ -421,7 +427,7 @@ STRATA_HD void stageTraceShadowAs(const SceneView& s, const PathBuffers& b, uint
 STRATA_HD void stageTraceShadow(const SceneView& s, const PathBuffers& b, uint32_t slot) {
     withTraceKind(traceKindOf(s), [&](auto k) {
         constexpr TraceKind K = decltype(k)::value;
-        if constexpr (K == TraceKind::Bvh || K == TraceKind::BvhStackless)
+        if constexpr (K != TraceKind::Kd)
             if (tracesFused<K>(s)) return stageTraceShadowAs<K, true>(s, b, slot);
         stageTraceShadowAs<K>(s, b, slot);
     });
@@ -435,7 +441,7 @@ STRATA_HD void stageVdShadowPairsAs(const SceneView& s, const PathBuffers& b, ui
     vdAppendPairsIn<K == TraceKind::TwoLevel, K == TraceKind::BvhStackless>(s.vd, ray, ray.tmax, slot);
 }
 STRATA_HD void stageVdShadowPairs(const SceneView& s, const PathBuffers& b, uint32_t slot) {
-    withTraceKind(traceKindOf(s), [&](auto k) { stageVdShadowPairsAs<decltype(k)::value>(s, b, slot); });
+    withTraceKind(vdPairKindOf(s), [&](auto k) { stageVdShadowPairsAs<decltype(k)::value>(s, b, slot); });
 }
 
 // Stage 4b (VD patches only): after the bottom level, unblocked shadow rays add.

@@ -90,7 +90,7 @@ STRATA_HD uint32_t traceTrianglesAs(const SceneView& s, const Ray& ray, float& t
     if constexpr (K == TraceKind::Kd)
         return traverseKd<AnyHit>(s.kd, ray, tmax, tri, stats);
     else if constexpr (K == TraceKind::TwoLevel)
-        return traverseTwoLevel<AnyHit>(s.tl, ray, tmax, stats);
+        return traverseTwoLevel<AnyHit, MixedPrims>(s.tl, ray, tmax, stats);
     else if constexpr (K == TraceKind::BvhStackless)
         return traverseStackless<AnyHit>(s.bvh.skipNodes, s.bvh.numSkipNodes, ray, tmax, tri, stats);
     else
@@ -131,26 +131,49 @@ STRATA_HD HitRecord traceClosestAnyTreeAs(const SceneView& s, const Ray& ray, Tr
     return s.vd.fused ? traceClosestAs<K, true>(s, ray, stats) : traceClosestAs<K>(s, ray, stats);
 }
 
-// vd.middle_level unified (Harada's §1.5.3): one traversal of the flat tree
-// over triangles and patch boxes (K: Bvh or BvhStackless) intersects the
-// triangles and appends a (patch, ray) pair for each patch box it enters
-// within the closest hit so far; AnyHit stops at the first triangle.
-// Returns the closest (any) triangle, or ~0u.
+// vd.middle_level unified (Harada's §1.3, §1.5.3): one traversal of the
+// triangles' tree that holds the patch boxes too (K: Bvh or BvhStackless,
+// flat; TwoLevel: through the instances, each VD mesh's BLAS holding its
+// patches' boxes) intersects the triangles and appends a (patch, ray) pair
+// for each patch box it enters within the closest hit so far; AnyHit stops
+// at the first triangle. Returns the closest (any) flat triangle, or ~0u.
 template <TraceKind K, bool AnyHit>
 STRATA_HD uint32_t traceFusedAs(const SceneView& s, const Ray& ray, float& tmax, uint32_t slot) {
-    static_assert(K == TraceKind::Bvh || K == TraceKind::BvhStackless, "the unified middle level is a flat BVH");
-    const GeometryView& g = s.geo;
+    static_assert(K != TraceKind::Kd, "the unified middle level is a BVH");
     VdPairBatch batch;
-    auto prim = [&](uint32_t p, const Ray& r, float tm) {
-        return p < g.numTris ? intersectTri(g, p, r, tm) : vdVisitBox(s.vd, batch, 0, p - s.vd.boxBase, r, tm, slot);
-    };
     uint32_t hit;
-    if constexpr (K == TraceKind::BvhStackless)
-        hit = traverseStackless<AnyHit>(s.bvh.skipNodes, s.bvh.numSkipNodes, ray, tmax, prim, nullptr);
-    else
-        hit = traverseBvh<AnyHit>(s.bvh, ray, tmax, prim, nullptr);
+    if constexpr (K == TraceKind::TwoLevel) {
+        uint32_t flatId = ~0u;
+        auto visit = [&](const InstanceView& inst, const BlasView& b, uint32_t p, const Ray& r, float tm) {
+            if (p >= b.firstBox) return vdVisitBox(s.vd, batch, inst.patchBase, p - b.firstBox, r, tm, slot);
+            TriHit h;
+            if (!intersectBlasTri(b, p, r, tm, h)) return 3.0e38f;
+            flatId = inst.triBase + p;  // each accepted hit is closer than the last
+            return h.t;
+        };
+        hit = traverseInstances<AnyHit>(s.tl, ray, tmax, visit, nullptr) == ~0u ? ~0u : flatId;
+    } else {
+        const GeometryView& g = s.geo;
+        auto prim = [&](uint32_t p, const Ray& r, float tm) {
+            return p < g.numTris ? intersectTri(g, p, r, tm)
+                                 : vdVisitBox(s.vd, batch, 0, p - s.vd.boxBase, r, tm, slot);
+        };
+        if constexpr (K == TraceKind::BvhStackless)
+            hit = traverseStackless<AnyHit>(s.bvh.skipNodes, s.bvh.numSkipNodes, ray, tmax, prim, nullptr);
+        else
+            hit = traverseBvh<AnyHit>(s.bvh, ray, tmax, prim, nullptr);
+    }
     batch.flush(s.vd, slot);
     return hit;
+}
+
+// vd.middle_level unified: the view's VD pairs come from the triangles' own
+// structure, flat or instanced, which holds the patch boxes.
+inline void vdUseUnifiedMiddle(SceneView& sv) {
+    if (sv.tl.numInstances)
+        vdUseUnifiedMiddle(sv.vd, sv.tl);
+    else
+        vdUseUnifiedMiddle(sv.vd, sv.bvh, sv.geo.numTris);
 }
 
 // The same, with the kind chosen at run time.

@@ -324,8 +324,21 @@ void VdGpu::prepare(const Scene& scene, const FlatScene& flat, const VdOptions& 
     }
     // One object-space BLAS per VD mesh over its patches' boxes (again when
     // the builder or the boxes change) under a top level over the VD
-    // instances: the plan every two-level hierarchy follows.
+    // instances: the plan every two-level hierarchy follows. unified: the
+    // object-space boxes only (objectMiddleBoxes), which the triangles'
+    // BLASes take.
     sixteenths_ = o.pairCull ? cullSixteenths_.data() : nullptr;
+    if (unified) {
+        patchLevel_.reset();  // the patches' own hierarchy, when it was separate
+        meshPatchBoxes_ = DeviceBuffer<Aabb>{};
+        patchBoxOffset_.clear();
+        if (!o.pairCull && objectPatchBoxes_.size() != numPatches_) {
+            std::vector<Aabb> boxes(numPatches_);
+            for (uint32_t k = 0; k < numPatches_; ++k) boxes[k] = flat.patches[k].box;
+            objectPatchBoxes_.upload(boxes, stream);
+        }
+        return;
+    }
     if (!patchLevel_) {
         patchLevel_ = std::make_unique<TopLevelGpu>(patchPlan(scene, flat));
         const InstancePlan& plan = patchLevel_->plan();
@@ -346,6 +359,11 @@ void VdGpu::prepare(const Scene& scene, const FlatScene& flat, const VdOptions& 
     const std::string key = staticBlasKey(accel, o.pairCull ? "cull " + std::to_string(cullLevel_) : "");
     patchLevel_->build(accel, key, staticBoxes, TopLevelFrame{&frame_.worldFromObject}, ctx);
     instances_ = patchLevel_->view();
+}
+
+UnifiedPatches VdGpu::objectMiddleBoxes() const {
+    if (boxShift_) return {cullQuadrants_.data(), boxShift_, "vd quadrants " + std::to_string(cullLevel_)};
+    return {objectPatchBoxes_.data(), 0, "vd loose boxes"};
 }
 
 void VdGpu::ensureCache(const VdOptions& o, cudaStream_t stream) {
@@ -503,7 +521,8 @@ size_t VdGpu::geometryBytes() const {
 }
 
 size_t VdGpu::memoryBytes() const {
-    const size_t patchBlas = meshPatchBoxes_.bytes() + (patchLevel_ ? patchLevel_->memoryBytes() : 0);
+    const size_t patchBlas =
+        meshPatchBoxes_.bytes() + objectPatchBoxes_.bytes() + (patchLevel_ ? patchLevel_->memoryBytes() : 0);
     return patchBlas + cullQuadrants_.bytes() + cullSixteenths_.bytes() + worldSixteenths_.bytes() +
            objectFromWorld_.bytes() + worldFromObject_.bytes() + worldBoxes_.bytes() + boxes_.memoryBytes() +
            range_.bytes() + job_.bytes() + frozen_.bytes() + work_.bytes() + grid_.bytes() + level_.bytes() +

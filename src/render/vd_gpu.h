@@ -23,6 +23,7 @@
 #include "gpu/launch_context.h"
 #include "gpu/pinned_buffer.h"
 #include "render/flat_scene.h"
+#include "render/instancing.h"
 
 namespace strata {
 
@@ -36,13 +37,16 @@ public:
     // Instanced mode (viaInstances): one object-space BLAS per VD mesh over
     // its patches' boxes (again when the builder changes), the VD instances'
     // world boxes and a top-level LBVH over them.
-    // unified (vd.middle_level, flat mode): the boxes only (middleBoxes), no
-    // tree of their own: the caller puts them in the triangles'.
+    // unified (vd.middle_level): the boxes only, no tree of their own: the
+    // caller puts them in the triangles' (flat mode: middleBoxes; instanced
+    // mode: objectMiddleBoxes, in each VD mesh's BLAS).
     void prepare(const Scene& scene, const FlatScene& flat, const VdOptions& o, float t, const LaunchContext& ctx,
                  const AccelOptions& accel, bool viaInstances, bool unified = false);
     // Flat mode: this frame's middle-level primitives (world boxes of the
     // patches or of their quadrants), in the order pairs name them.
     DeviceBoxes middleBoxes() const { return {worldBoxes_.data(), numPatches_ << boxShift_}; }
+    // Instanced mode, unified: the same per flat patch in object space (after prepare).
+    UnifiedPatches objectMiddleBoxes() const;
     VdView view(const VdOptions& o, float pixelAngle, Vec3 camera, uint32_t rays, cudaStream_t stream);
     // Whether the pairs appended since the last resolve fit the buffers
     // (reads their count back: one synchronisation). When they did not, the
@@ -91,6 +95,7 @@ private:
     std::unique_ptr<TopLevelGpu> patchLevel_;
     std::vector<uint32_t> patchBoxOffset_;  // per static BLAS: its boxes in meshPatchBoxes_
     DeviceBuffer<Aabb> meshPatchBoxes_;
+    DeviceBuffer<Aabb> objectPatchBoxes_;  // instanced mode, unified: per flat patch its loose box
     TwoLevelView instances_;
     DeviceBuffer<VdPair> pairs_, sorted_;
     DeviceBuffer<uint32_t> counts_;  // [0] appended, [1] dropped

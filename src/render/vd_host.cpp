@@ -41,7 +41,18 @@ void VdHost::prepare(const Scene& scene, const FlatScene& flat, const VdOptions&
         // One object-space BLAS per VD mesh over its patches' boxes (again
         // when the builder or the boxes change) under a top level over the
         // VD instances: the plan every two-level hierarchy follows.
+        // unified: the object-space boxes only (objectMiddleBoxes), which the
+        // triangles' BLASes take.
         if (o.pairCull) sixteenths_ = cull_.sixteenths.data();
+        if (unified) {
+            patchLevel_.reset();  // the patches' own hierarchy, when it was separate
+            if (!o.pairCull && objectPatchBoxes_.size() != flat.patches.size()) {
+                objectPatchBoxes_.resize(flat.patches.size());
+                for (size_t k = 0; k < flat.patches.size(); ++k) objectPatchBoxes_[k] = flat.patches[k].box;
+            }
+            frozen_.resize(flat.patches.size(), 0);
+            return;
+        }
         if (!patchLevel_) patchLevel_ = std::make_unique<TopLevelHost>(patchPlan(scene, flat));
         const InstancePlan& plan = patchLevel_->plan();
         auto staticBoxes = [&](uint32_t b, std::vector<Aabb>& out) {
@@ -171,9 +182,14 @@ void VdHost::resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t
     counts_[0] = counts_[1] = 0;
 }
 
+UnifiedPatches VdHost::objectMiddleBoxes() const {
+    if (boxShift_) return {cull_.quadrants.data(), boxShift_, "vd quadrants " + std::to_string(cullLevel_)};
+    return {objectPatchBoxes_.data(), 0, "vd loose boxes"};
+}
+
 size_t VdHost::memoryBytes() const {
     size_t b = (patchLevel_ ? patchLevel_->memoryBytes() : 0) + boxes_.bytes() +
-               frame_.worldBoxes.size() * sizeof(Aabb) + frozen_.size();
+               (frame_.worldBoxes.size() + objectPatchBoxes_.size()) * sizeof(Aabb) + frozen_.size();
     if (cacheSlots_) b += cacheSlot_.size() * sizeof(int32_t) + cacheHeld_.size();
     for (size_t k = 0; k < slotNodes_.size(); ++k)
         b += slotNodes_[k].capacity() * sizeof(VdNode) + slotGrid_[k].capacity() * sizeof(Vec3);

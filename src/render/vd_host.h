@@ -15,6 +15,7 @@
 
 #include "accel/cpu/sah_builder.h"
 #include "render/flat_scene.h"
+#include "render/instancing.h"
 #include "core/parallel.h"
 
 namespace strata {
@@ -29,12 +30,16 @@ public:
     // for a builder that is not an LBVH): flat mode a tree over the patches'
     // world boxes; instanced mode (viaInstances) a BLAS per VD mesh over its
     // patches' object-space boxes and a top level over the VD instances.
-    // unified (vd.middle_level, flat mode): the boxes only, no tree of their own.
+    // unified (vd.middle_level): the boxes only, no tree of their own (flat
+    // mode: middleBoxes; instanced mode: objectMiddleBoxes, for each VD
+    // mesh's BLAS).
     void prepare(const Scene& scene, const FlatScene& flat, const VdOptions& o, float t, const AccelOptions& accel,
                  bool viaInstances, bool unified = false);
     // Flat mode: this frame's middle-level primitives (world boxes of the
     // patches or of their quadrants), in the order pairs name them.
     const std::vector<Aabb>& middleBoxes() const { return boxShift_ ? worldQuadrants_ : frame_.worldBoxes; }
+    // Instanced mode, unified: the same per flat patch in object space (after prepare).
+    UnifiedPatches objectMiddleBoxes() const;
     // Host pointers for the trace stages (valid until the next prepare/resolve).
     VdView view(const FlatScene& flat, const VdOptions& o, float pixelAngle, Vec3 camera, uint32_t rays);
     // Whether the pairs appended since the last resolve fit (else the buffer
@@ -58,6 +63,7 @@ private:
     // Instanced mode (see prepare): the patches' two-level hierarchy.
     std::unique_ptr<TopLevelHost> patchLevel_;
     bool viaInstances_ = false;
+    std::vector<Aabb> objectPatchBoxes_;  // instanced mode, unified: per flat patch its loose box
     // vd.pair_cull: vdCullTable at cullLevel_; in world space this frame (flat
     // mode); the sixteenths the view points at.
     VdCullTable cull_;

@@ -71,24 +71,32 @@ struct VdView {
     bool cameraLod = false;
     Vec3 camera{0, 0, 0};
     bool boxLeaves = false;  // vd.leaf box: a leaf's box is the surface (vdTraverse)
-    // vd.middle_level unified: `boxes` is the triangles' own tree, whose
-    // primitives from boxBase on are the patches' boxes (primitive boxBase +
-    // k: box k as above); the trace appends their pairs (fused).
+    // vd.middle_level unified: flat mode's `boxes` is the triangles' own
+    // tree, whose primitives from boxBase on are the patches' boxes
+    // (primitive boxBase + k: box k as above); instanced mode's `instances`
+    // are the triangles', each VD mesh's BLAS holding its patches' boxes from
+    // its firstBox on (two_level.h). The trace appends their pairs (fused).
     bool fused = false;
     uint32_t boxBase = 0;
 };
 
-// vd.middle_level unified applies: direct mode's patches in flat mode's BVH
-// (Options::unavailable refuses the other combinations).
+// vd.middle_level unified applies: direct mode's patches in the triangles'
+// BVH, flat or instanced (Options::unavailable refuses the kd-tree).
 inline bool vdUnifiedMiddle(const Options& o, bool hasPatches) {
     return hasPatches && o.vd.mode == VdMode::Direct && o.vd.middle == VdMiddle::Unified &&
-           o.accel.mode == AccelMode::Flat && o.accel.builder != Builder::KdTree;
+           o.accel.builder != Builder::KdTree;
 }
 // The view's pairs come from the triangles' tree (tree), whose primitives
 // from numTris on are the patches' middle-level boxes.
 inline void vdUseUnifiedMiddle(VdView& v, const BvhView& tree, uint32_t numTris) {
     v.boxes = tree;
     v.boxBase = numTris;
+    v.fused = true;
+}
+// Instanced mode: from the triangles' two levels (tl), whose VD meshes'
+// BLASes hold their patch boxes.
+inline void vdUseUnifiedMiddle(VdView& v, const TwoLevelView& tl) {
+    v.instances = tl;
     v.fused = true;
 }
 
@@ -172,7 +180,8 @@ STRATA_HD float vdVisitBox(const VdView& v, VdPairBatch& batch, uint32_t base, u
     return 3.0e38f;
 }
 // Mixed (vd.middle_level unified): v.boxes is the triangles' tree, whose
-// primitives below boxBase the walk passes.
+// primitives below boxBase the walk passes (instanced: each BLAS's below its
+// firstBox).
 template <bool ViaInstances, bool Stackless = false, bool Mixed = false>
 STRATA_HD void vdAppendPairsAs(const VdView& v, const Ray& ray, float tmax, uint32_t slot) {
     Ray r = ray;
@@ -180,7 +189,12 @@ STRATA_HD void vdAppendPairsAs(const VdView& v, const Ray& ray, float tmax, uint
     float t = tmax;
     VdPairBatch batch;
     if constexpr (ViaInstances) {
-        auto patch = [&](const InstanceView& inst, const BlasView&, uint32_t p, const Ray& o, float tm) {
+        auto patch = [&](const InstanceView& inst, const BlasView& b, uint32_t p, const Ray& o, float tm) {
+            (void)b;
+            if constexpr (Mixed) {
+                if (p < b.firstBox) return 3.0e38f;
+                p -= b.firstBox;
+            }
             return vdVisitBox(v, batch, inst.patchBase, p, o, tm, slot);
         };
         traverseInstances<false>(v.instances, r, t, patch, nullptr);
@@ -203,7 +217,7 @@ STRATA_HD void vdAppendPairsAs(const VdView& v, const Ray& ray, float tmax, uint
 // stack walk, of a tree of the patches' own or the triangles' (v.fused).
 template <bool ViaInstances, bool Stackless>
 STRATA_HD void vdAppendPairsIn(const VdView& v, const Ray& ray, float tmax, uint32_t slot) {
-    if (!ViaInstances && v.fused)
+    if (v.fused)
         vdAppendPairsAs<ViaInstances, Stackless, true>(v, ray, tmax, slot);
     else
         vdAppendPairsAs<ViaInstances, Stackless>(v, ray, tmax, slot);

@@ -26,8 +26,9 @@ TYPED_TEST_SUITE(BackendRender, test::Backends, test::BackendName);
 
 // The lit VD test scene (written into dir) on backend B at w x h, spp.
 template <class B>
-Scene litVdScene(const test::TempDir& dir, int w, int h, int spp) {
-    Scene s = test::onBackend<B>(loadScene(dir.write("s.json", test::vdLitTestScene())));
+Scene litVdScene(const test::TempDir& dir, int w, int h, int spp, bool mixed = false) {
+    const std::string text = test::vdLitTestScene(mixed ? test::vdMixedTestScene(dir) : test::kVdTestScene);
+    Scene s = test::onBackend<B>(loadScene(dir.write("s.json", text)));
     s.options.render.width = w;
     s.options.render.height = h;
     s.options.render.spp = spp;
@@ -321,18 +322,27 @@ TYPED_TEST(BackendRender, VdHaradaMethodRendersAlikeWithItsNeutralSwitchesAndNea
 // strata's separate middle level bit for bit: the same closest hits and
 // shadow verdicts, from more pairs (those of boxes behind the closest
 // triangle too). Both leaf kinds, with and without pair culling, the path
-// tracer and Whitted, stack and stackless traversal; rebuilt on the switch.
+// tracer and Whitted, stack and stackless traversal, flat and instanced
+// (each VD mesh's BLAS holding its patch boxes under one top level);
+// rebuilt on the switch.
 TYPED_TEST(BackendRender, VdUnifiedMiddleLevelRendersTheImageOfTheSeparateOne) {
     REQUIRE_BACKEND();
     test::TempDir dir;
-    Scene base = litVdScene<TypeParam>(dir, 64, 48, 2);
+    const Scene plain = litVdScene<TypeParam>(dir, 64, 48, 2);
+    const Scene mixed = litVdScene<TypeParam>(dir, 64, 48, 2, true);  // a mesh of triangles and patches, twice
     for (const char* sets : {"vd.leaf=triangles,vd.pair_cull=true,render.integrator=path,render.bounces=2",
                              "vd.leaf=box,vd.pair_cull=false,render.integrator=path,render.bounces=2",
                              "vd.leaf=box,vd.pair_cull=true,render.integrator=whitted,render.bounces=1",
                              "vd.leaf=triangles,vd.pair_cull=false,accel.builder=lbvh-skip,accel.traversal=stackless,"
-                             "render.integrator=path,render.bounces=1"}) {
-        Scene s = base;
-        std::string list = sets;
+                             "render.integrator=path,render.bounces=1",
+                             "accel.mode=instanced,vd.leaf=triangles,vd.pair_cull=true,render.integrator=path,"
+                             "render.bounces=2",
+                             "accel.mode=instanced,vd.leaf=box,vd.pair_cull=false,accel.builder=lbvh-apetrei,"
+                             "render.integrator=whitted,render.bounces=1",
+                             "accel.mode=instanced,vd.leaf=triangles,vd.pair_cull=false,accel.builder=lbvh-skip,"
+                             "accel.traversal=stackless,render.integrator=path,render.bounces=1"}) {
+        const std::string list = sets;
+        Scene s = list.find("instanced") != std::string::npos ? mixed : plain;
         for (size_t from = 0, comma; from < list.size(); from = comma + 1) {
             comma = list.find(',', from);
             if (comma == std::string::npos) comma = list.size();

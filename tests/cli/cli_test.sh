@@ -310,6 +310,18 @@ if "$CLI" vdtable "$SRC/assets/scenes/vd-mushroom.json" --backend cpu --res 64x3
 else
   fail "vdtable --switches: $(cat "$TMP/e.txt") $(cat "$TMP/vd.txt")"
 fi
+# Instanced mode: Harada's one middle level (each VD mesh's BLAS holding its
+# patch boxes under one top level) and strata's patches' own top level, each
+# validated on the coverage scene of the VD instances alone (no triangle in
+# the triangles' two levels: the pairs still walk the instances).
+if "$CLI" vdtable "$SRC/assets/scenes/vd-mushroom.json" --backend cpu --res 64x36 --validate-res 64x36 \
+     --frames 1 --warmup 0 --level 3 --methods 'harada+accel.mode=instanced,strata+accel.mode=instanced' \
+     >"$TMP/vd.txt" 2>"$TMP/e.txt" \
+   && [ "$(grep -c '| direct (\(harada\|strata\)+accel.mode=instanced) | .* | [0-9]' "$TMP/vd.txt")" -eq 4 ]; then
+  pass "vdtable in instanced mode: both methods validated and timed"
+else
+  fail "vdtable in instanced mode: $(cat "$TMP/e.txt") $(cat "$TMP/vd.txt")"
+fi
 # A --methods entry's options on top, one value holding a '+'.
 if "$CLI" vdtable "$SRC/assets/scenes/vd-mushroom.json" --backend cpu --res 64x36 --validate-res 64x36 \
      --frames 1 --warmup 0 --level 3 --methods 'strata+vd.lod_bias=+1+vd.leaf=box' >"$TMP/vd.txt" 2>"$TMP/e.txt" \

@@ -163,15 +163,18 @@ TEST(Options, VdMethodSetsHaradasBottomLevelOrEveryStrataSwitch) {
     EXPECT_THROW(o.set("vd.leaf", "quad"), Error);
     EXPECT_THROW(o.set("vd.lod", "ray"), Error);
     EXPECT_EQ(o.get("vd.method"), "harada");
-    // The unified middle level is flat mode's BVH: instanced mode and the
-    // kd-tree refuse it (and so the preset), and it refuses them.
+    // The unified middle level is a BVH over triangles and patch boxes, flat
+    // or instanced: the kd-tree refuses it (and so the preset), and it
+    // refuses the kd-tree.
     o.set("accel.mode", "instanced");
+    EXPECT_NO_THROW(o.check());
+    EXPECT_EQ(o.get("vd.method"), "harada");
+    o.set("accel.mode", "flat");
+    o.set("accel.builder", "kdtree");
     EXPECT_THROW(o.check(), Error);
     o.set("vd.middle_level", "separate");
     EXPECT_NO_THROW(o.check());
     EXPECT_EQ(o.get("vd.method"), "custom");
-    o.set("accel.mode", "flat");
-    o.set("accel.builder", "kdtree");
     o.set("vd.middle_level", "unified");
     EXPECT_THROW(o.check(), Error);
 }

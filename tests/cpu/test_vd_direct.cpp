@@ -18,6 +18,7 @@
 #include "vd_test_scene.h"
 #include "render/flat_scene.h"
 #include "render/frame_csv.h"
+#include "render/instancing.h"
 #include "render/renderer.h"
 #include "render/vd_host.h"
 #include "scene/scene_loader.h"
@@ -285,18 +286,65 @@ TEST(VdDirect, VdSurfaceMatchesTheHitCellAndPretessellationsNormal) {
     EXPECT_EQ(differs, 0) << differs << " of " << compared << " normals differ from pre-tessellation's";
 }
 
-// vd.middle_level unified (Harada's one middle level): the patches'
-// middle-level boxes in the triangles' own tree, their pairs appended by the
-// fused trace (traceFusedAs) and, where the buffer overflows, again by a
-// walk of that tree (vdAppendPairs over it) -- with the buffer made for one
-// ray, both happen. The closest hits and shadow verdicts are
-// pre-tessellation's, with and without pair culling, stack and stackless.
+// The fused trace of kind K over sv (vd.middle_level unified: the patch
+// boxes in the triangles' structure) appends each ray's pairs and, where
+// the buffer made for one ray overflows, a walk of that structure appends
+// them again (both happen); through the bottom level, the closest hits and
+// shadow verdicts are pre-tessellation's.
+template <TraceKind K>
+void checkFusedAgainstPretess(const Mode& pre, VdHost& vd, SceneView& sv, const std::vector<Ray>& rays) {
+    const uint32_t n = uint32_t(rays.size());
+    ThreadPool pool(2);
+    auto trace = [&](auto fused) {  // fused: the trace appends; else (overflow) the walk does
+        constexpr bool AnyHit = decltype(fused)::value;
+        std::vector<HitRecord> hits(n, kNoHit);
+        std::vector<uint32_t> blocked(n, 0);
+        int walks = 0;
+        for (bool first = true;; first = false) {
+            for (uint32_t i = 0; i < n; ++i) {
+                float tmax = rays[i].tmax;
+                if (first) {
+                    const uint32_t prim = traceFusedAs<K, AnyHit>(sv, rays[i], tmax, i);
+                    if (AnyHit)
+                        blocked[i] = prim != ~0u;
+                    else
+                        hits[i] = prim == ~0u ? kNoHit : packHit(tmax, prim);
+                } else if (AnyHit ? !blocked[i] : true) {
+                    vdAppendPairs(sv.vd, rays[i],
+                                  AnyHit ? rays[i].tmax : (isHit(hits[i]) ? hitDistance(hits[i]) : rays[i].tmax), i);
+                }
+            }
+            if (vd.pairsFit(sv.vd)) break;
+            ++walks;
+        }
+        if (!AnyHit) EXPECT_GT(walks, 0) << "the closest rays' pairs should overflow the buffer made for one ray";
+        vd.resolve(sv.vd, rays.data(), AnyHit ? nullptr : hits.data(), AnyHit ? blocked.data() : nullptr, pool);
+        return std::make_pair(hits, blocked);
+    };
+    const std::vector<HitRecord> hits = trace(std::false_type{}).first;
+    const std::vector<uint32_t> blocked = trace(std::true_type{}).second;
+    int vdHits = 0, mismatched = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        const HitRecord ref = traceClosest(pre.view, rays[i]);
+        ASSERT_EQ(isHit(hits[i]), isHit(ref)) << "ray " << i;
+        ASSERT_EQ(blocked[i] != 0, isHit(ref)) << "shadow verdict, ray " << i;
+        if (!isHit(ref)) continue;
+        vdHits += isVdPayload(hitPayload(hits[i]));
+        mismatched += std::fabs(hitDistance(hits[i]) - hitDistance(ref)) > 2e-4f * std::max(1.0f, hitDistance(ref));
+    }
+    EXPECT_GT(vdHits, int(n) / 8);
+    EXPECT_LE(mismatched, int(n) / 1000);
+}
+
+// vd.middle_level unified (Harada's one middle level), flat mode: the
+// patches' middle-level boxes in the triangles' own tree, through
+// overflows (checkFusedAgainstPretess), with and without pair culling,
+// stack and stackless.
 TEST(VdDirect, UnifiedMiddleLevelGivesPretessellationsHitsThroughOverflows) {
     test::TempDir dir;
     Mode pre, direct;
     setUpBoth(dir, pre, direct);
     const std::vector<Ray> rays = randomRays(6000);
-    const uint32_t n = uint32_t(rays.size());
     const uint32_t numTris = uint32_t(direct.flat.tris.size());
     for (const bool pairCull : {true, false})
         for (const char* builder : {"lbvh-karras", "lbvh-skip"}) {
@@ -320,53 +368,55 @@ TEST(VdDirect, UnifiedMiddleLevelGivesPretessellationsHitsThroughOverflows) {
             SceneView sv = direct.view;
             sv.bvh = tree.view(opts.accel);
             sv.vd = vd.view(direct.flat, o, 1e-3f, Vec3{}, 1);
-            vdUseUnifiedMiddle(sv.vd, sv.bvh, numTris);
-            ThreadPool pool(2);
-            auto trace = [&](auto fused) {  // fused: the trace appends; else (overflow) the walk does
-                constexpr bool AnyHit = decltype(fused)::value;
-                std::vector<HitRecord> hits(n, kNoHit);
-                std::vector<uint32_t> blocked(n, 0);
-                int walks = 0;
-                for (bool first = true;; first = false) {
-                    for (uint32_t i = 0; i < n; ++i) {
-                        float tmax = rays[i].tmax;
-                        if (first) {
-                            const uint32_t prim =
-                                sv.bvh.traversal == BvhTraversal::Stackless
-                                    ? traceFusedAs<TraceKind::BvhStackless, AnyHit>(sv, rays[i], tmax, i)
-                                    : traceFusedAs<TraceKind::Bvh, AnyHit>(sv, rays[i], tmax, i);
-                            if (AnyHit)
-                                blocked[i] = prim != ~0u;
-                            else
-                                hits[i] = prim == ~0u ? kNoHit : packHit(tmax, prim);
-                        } else if (AnyHit ? !blocked[i] : true) {
-                            vdAppendPairs(
-                                sv.vd, rays[i],
-                                AnyHit ? rays[i].tmax : (isHit(hits[i]) ? hitDistance(hits[i]) : rays[i].tmax), i);
-                        }
-                    }
-                    if (vd.pairsFit(sv.vd)) break;
-                    ++walks;
-                }
-                if (!AnyHit)
-                    EXPECT_GT(walks, 0) << "the closest rays' pairs should overflow the buffer made for one ray";
-                vd.resolve(sv.vd, rays.data(), AnyHit ? nullptr : hits.data(), AnyHit ? blocked.data() : nullptr, pool);
-                return std::make_pair(hits, blocked);
-            };
-            const std::vector<HitRecord> hits = trace(std::false_type{}).first;
-            const std::vector<uint32_t> blocked = trace(std::true_type{}).second;
-            int vdHits = 0, mismatched = 0;
-            for (uint32_t i = 0; i < n; ++i) {
-                const HitRecord ref = traceClosest(pre.view, rays[i]);
-                ASSERT_EQ(isHit(hits[i]), isHit(ref)) << "ray " << i;
-                ASSERT_EQ(blocked[i] != 0, isHit(ref)) << "shadow verdict, ray " << i;
-                if (!isHit(ref)) continue;
-                vdHits += isVdPayload(hitPayload(hits[i]));
-                mismatched +=
-                    std::fabs(hitDistance(hits[i]) - hitDistance(ref)) > 2e-4f * std::max(1.0f, hitDistance(ref));
+            vdUseUnifiedMiddle(sv);
+            if (sv.bvh.traversal == BvhTraversal::Stackless)
+                checkFusedAgainstPretess<TraceKind::BvhStackless>(pre, vd, sv, rays);
+            else
+                checkFusedAgainstPretess<TraceKind::Bvh>(pre, vd, sv, rays);
+        }
+}
+
+// The same in instanced mode: one top level over every instance, each VD
+// mesh's BLAS holding its patches' object-space boxes after its triangles
+// (a mesh of both, twice, in the scene), as the CPU renderer builds them.
+TEST(VdDirect, UnifiedMiddleLevelThroughInstancesGivesPretessellationsHits) {
+    test::TempDir dir;
+    Mode pre, direct;
+    const std::string path = dir.write("s.json", test::vdMixedTestScene(dir));
+    setUp(pre, path, "pretess");
+    setUp(direct, path, "direct");
+    const std::vector<Ray> rays = randomRays(6000);
+    for (const bool pairCull : {true, false})
+        for (const char* builder : {"lbvh-karras", "lbvh-apetrei"}) {
+            SCOPED_TRACE(std::string(builder) + (pairCull ? ", pair culling" : ", loose boxes"));
+            Options opts;
+            opts.accel = direct.scene.options.accel;
+            opts.set("accel.builder", builder);
+            opts.set("accel.mode", "instanced");
+            VdOptions o = direct.scene.options.vd;
+            o.pairCull = pairCull;
+            o.middle = VdMiddle::Unified;
+            VdHost vd;
+            vd.prepare(*direct.s, direct.flat, o, 0.0f, opts.accel, true, true);
+            const UnifiedPatches object = vd.objectMiddleBoxes();
+            std::vector<Aabb> bounds;
+            triangleBounds(direct.pos, direct.flat.tris, bounds);
+            InstancedHost instanced;
+            instanced.build(*direct.s, direct.flat, direct.pos, bounds, 0.0f, opts.accel, nullptr, &object);
+            SceneView sv = direct.view;
+            sv.tl = instanced.view();
+            sv.vd = vd.view(direct.flat, o, 1e-3f, Vec3{}, 1);
+            vdUseUnifiedMiddle(sv);
+            ASSERT_EQ(sv.tl.numInstances, direct.s->instances.size()) << "one top level over every instance";
+            int mixed = 0, patchesOnly = 0;  // BLASes: the mixed mesh's, the mushroom's and the hook's
+            for (uint32_t i = 0; i < sv.tl.numInstances; ++i) {
+                const BlasView& b = sv.tl.blas[sv.tl.instances[i].blas];
+                mixed += b.firstBox != ~0u && b.firstBox > 0;
+                patchesOnly += b.firstBox == 0;
             }
-            EXPECT_GT(vdHits, int(n) / 8);
-            EXPECT_LE(mismatched, int(n) / 1000);
+            EXPECT_EQ(mixed, 2);
+            EXPECT_EQ(patchesOnly, 3);
+            checkFusedAgainstPretess<TraceKind::TwoLevel>(pre, vd, sv, rays);
         }
 }
 

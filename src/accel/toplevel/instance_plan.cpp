@@ -7,29 +7,30 @@ InstancePlan planInstances(PlanPrims kind, std::vector<PlanMesh> meshes, const s
     p.kind = kind;
     p.meshes = std::move(meshes);
     p.meshBlas.assign(p.meshes.size(), -1);
-    std::vector<uint32_t> firstBase(p.meshes.size(), 0);  // each mesh's first instance's primitives
+    std::vector<uint32_t> firstBase(p.meshes.size(), 0), firstPatch(p.meshes.size(), 0);  // its first instance's
     std::vector<bool> seen(p.meshes.size(), false);
     for (const PlanInstance& in : instances)
         if (in.mesh < p.meshes.size() && !seen[in.mesh]) {
             seen[in.mesh] = true;
             firstBase[in.mesh] = in.primBase;
+            firstPatch[in.mesh] = in.patchBase;
         }
     for (size_t m = 0; m < p.meshes.size(); ++m) {
         if (p.meshes[m].deforms || p.meshes[m].prims == 0) continue;
         p.meshBlas[m] = int32_t(p.blas.size());
-        p.blas.push_back({uint32_t(m), -1, firstBase[m]});
+        p.blas.push_back({uint32_t(m), -1, firstBase[m], firstPatch[m]});
     }
     p.numStatic = uint32_t(p.blas.size());
     for (size_t i = 0; i < instances.size(); ++i) {
         const PlanInstance& in = instances[i];
         const PlanMesh& mesh = p.meshes.at(in.mesh);
         if (mesh.prims == 0) continue;
-        InstancePlan::Member mb{uint32_t(i), 0, in.primBase, mesh.prims};
+        InstancePlan::Member mb{uint32_t(i), 0, in.primBase, mesh.prims, in.patchBase};
         if (p.meshBlas[in.mesh] >= 0) {
             mb.blas = uint32_t(p.meshBlas[in.mesh]);
         } else {
             mb.blas = uint32_t(p.blas.size());
-            p.blas.push_back({in.mesh, int32_t(i), in.primBase});
+            p.blas.push_back({in.mesh, int32_t(i), in.primBase, in.patchBase});
         }
         p.members.push_back(mb);
     }

@@ -26,11 +26,15 @@ struct PlanMesh {
     uint32_t prims = 0;    // primitives per instance (triangles, patches); 0: not in this level
     bool deforms = false;  // posed per instance every frame
     Aabb objectBox;        // static meshes: the box of its primitives in object space
+    // Triangle plans with vd.middle_level unified: its primitives from here on
+    // are its patches' middle-level boxes (BlasView::firstBox); ~0u: none.
+    uint32_t firstBox = ~0u;
 };
 
 struct PlanInstance {
     uint32_t mesh = 0;
-    uint32_t primBase = 0;  // its first primitive in the flat arrays (world-space primitive boxes too)
+    uint32_t primBase = 0;   // its first primitive in the flat arrays (world-space primitive boxes too)
+    uint32_t patchBase = 0;  // triangle plans with patch boxes: its first flat patch
 };
 
 struct InstancePlan {
@@ -38,9 +42,10 @@ struct InstancePlan {
         uint32_t mesh = 0;
         int32_t instance = -1;  // a deforming instance's own BLAS; -1: a static mesh's, shared
         uint32_t primBase = 0;  // its primitives in the flat arrays (a static mesh: its first instance's)
+        uint32_t patchBase = 0;  // likewise its first flat patch (triangle plans with patch boxes)
     };
     struct Member {  // one leaf of the top level
-        uint32_t instance = 0, blas = 0, primBase = 0, prims = 0;
+        uint32_t instance = 0, blas = 0, primBase = 0, prims = 0, patchBase = 0;
     };
     PlanPrims kind = PlanPrims::Triangles;
     std::vector<PlanMesh> meshes;

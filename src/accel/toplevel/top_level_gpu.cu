@@ -65,6 +65,7 @@ void TopLevelGpu::build(const AccelOptions& o, const std::string& staticKey,
     std::vector<BlasView> blas(plan_.blas.size());
     for (size_t b = 0; b < blas.size(); ++b) {
         blas[b].bvh = blas_[b]->view(traversal);
+        blas[b].firstBox = plan_.meshes[plan_.blas[b].mesh].firstBox;
         if (frame.geometry) {
             blas[b].pos = (*frame.geometry)[b].pos;
             blas[b].tris = (*frame.geometry)[b].tris;
@@ -74,8 +75,7 @@ void TopLevelGpu::build(const AccelOptions& o, const std::string& staticKey,
     std::vector<Aabb> boxes(plan_.members.size());
     for (size_t j = 0; j < plan_.members.size(); ++j) {
         const InstancePlan::Member& mb = plan_.members[j];
-        inst[j].blas = mb.blas;
-        (plan_.kind == PlanPrims::Triangles ? inst[j].triBase : inst[j].patchBase) = mb.primBase;
+        inst[j] = memberView(plan_, mb);
         if (plan_.isStatic(mb.blas)) {
             const Affine& w = frame.worldFromObject->at(mb.instance);
             inst[j].objectFromWorld = inverse(w);

@@ -21,9 +21,7 @@ void TopLevelHost::buildBlases(const AccelOptions& o, const std::string& staticK
     worldBoxes_.assign(plan_.members.size(), Aabb{});
     for (size_t j = 0; j < plan_.members.size(); ++j) {
         const InstancePlan::Member& mb = plan_.members[j];
-        InstanceView& iv = instances_[j];
-        iv.blas = mb.blas;
-        (plan_.kind == PlanPrims::Triangles ? iv.triBase : iv.patchBase) = mb.primBase;
+        InstanceView& iv = instances_[j] = memberView(plan_, mb);
         if (plan_.isStatic(mb.blas)) {
             const Affine& w = frame.worldFromObject->at(mb.instance);
             iv.objectFromWorld = inverse(w);
@@ -37,6 +35,7 @@ void TopLevelHost::buildBlases(const AccelOptions& o, const std::string& staticK
     blas_.assign(plan_.blas.size(), BlasView{});
     for (size_t b = 0; b < plan_.blas.size(); ++b) {
         blas_[b].bvh = blasAccel_[b].view(o);
+        blas_[b].firstBox = plan_.meshes[plan_.blas[b].mesh].firstBox;
         if (frame.geometry) {
             blas_[b].pos = (*frame.geometry)[b].pos;
             blas_[b].tris = (*frame.geometry)[b].tris;

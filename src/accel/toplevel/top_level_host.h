@@ -29,6 +29,20 @@ struct TopLevelFrame {
     const std::vector<BlasGeometry>* geometry = nullptr;  // per BLAS of the plan, or null (patches)
 };
 
+// A member's instance view before its transform (both builders): its BLAS
+// and where its local primitives are in the flat arrays.
+inline InstanceView memberView(const InstancePlan& plan, const InstancePlan::Member& mb) {
+    InstanceView iv;
+    iv.blas = mb.blas;
+    if (plan.kind == PlanPrims::Triangles) {
+        iv.triBase = mb.primBase;
+        iv.patchBase = mb.patchBase;  // vd.middle_level unified: its patch boxes' patches
+    } else {
+        iv.patchBase = mb.primBase;
+    }
+    return iv;
+}
+
 class TopLevelHost {
 public:
     explicit TopLevelHost(InstancePlan plan) : plan_(std::move(plan)) {}

@@ -12,6 +12,11 @@
 // level over the instances of VD meshes; the pair generation
 // (render/vd_view.h) walks it, a leaf k of an instance being its patch
 // patchBase + k.
+//
+// vd.middle_level unified (Harada's one middle level, §1.3) puts a VD mesh's
+// patch boxes in its triangles' BLAS instead: local primitives from
+// BlasView::firstBox on are boxes (of patch patchBase + (k - firstBox), or of
+// its quadrants with vd.pair_cull), and one top level holds every instance.
 #pragma once
 
 #include "accel/bvh_traverse.h"
@@ -26,6 +31,7 @@ struct BlasView {
     BvhView bvh;                // over local triangles 0..n-1 (or a VD mesh's patches)
     const Vec3* pos = nullptr;  // what the triangles index: object space, or world space
     const Tri* tris = nullptr;  // local triangle i is tris[i]
+    uint32_t firstBox = ~0u;    // vd.middle_level unified: local primitives from here on are VD patch boxes
 };
 
 struct InstanceView {
@@ -76,15 +82,23 @@ STRATA_HD uint32_t traverseInstances(const TwoLevelView& tl, const Ray& ray, flo
     return traverseBvh<AnyHit>(tl.top, ray, tmax, instance, stats);
 }
 
+// A BLAS's local triangle p: whether the ray meets it before tmax (h: where).
+STRATA_HD bool intersectBlasTri(const BlasView& b, uint32_t p, const Ray& r, float tmax, TriHit& h) {
+    Tri t = b.tris[p];
+    return intersectTriangle(r, b.pos[t.v[0]], b.pos[t.v[1]], b.pos[t.v[2]], tmax, h);
+}
+
 // Closest (or any) triangle through both levels; returns the flat triangle id
-// or ~0u, tmax shrinks to the hit.
-template <bool AnyHit>
+// or ~0u, tmax shrinks to the hit. MixedPrims (vd.middle_level unified): the
+// BLASes' primitives from firstBox on are patch boxes, passed here (a compare
+// per primitive the frame's own trace kernels do without).
+template <bool AnyHit, bool MixedPrims = false>
 STRATA_HD uint32_t traverseTwoLevel(const TwoLevelView& tl, const Ray& ray, float& tmax, TraversalStats* stats) {
     uint32_t flatId = ~0u;
     auto tri = [&](const InstanceView& inst, const BlasView& b, uint32_t p, const Ray& r, float tmx) {
-        Tri t = b.tris[p];
+        if (MixedPrims && p >= b.firstBox) return 3.0e38f;
         TriHit h;
-        if (!intersectTriangle(r, b.pos[t.v[0]], b.pos[t.v[1]], b.pos[t.v[2]], tmx, h)) return 3.0e38f;
+        if (!intersectBlasTri(b, p, r, tmx, h)) return 3.0e38f;
         flatId = inst.triBase + p;  // each accepted hit is closer than the last
         return h.t;
     };
