@@ -8,7 +8,7 @@
 #include "accel/kdtree/kd_validate.h"
 #include "accel/lbvh/lbvh_compare.h"
 #include "accel/lbvh/skip_reference.h"
-#include "render/kd_config.h"
+#include "accel/kdtree/kd_config.h"
 #if defined(STRATA_HAVE_CUDA)
 #include "check/gpu_probe.h"
 #endif

@@ -9,7 +9,7 @@
 #include "render/flat_scene.h"
 #include "render/gpu_scene.h"
 #include "render/gpu_structures.h"
-#include "render/kd_config.h"
+#include "accel/kdtree/kd_config.h"
 #include "render/stages.h"
 
 namespace strata {

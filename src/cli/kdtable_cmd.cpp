@@ -31,7 +31,7 @@
 #include "core/error.h"
 #include "gpu/device.h"
 #include "render/flat_scene.h"
-#include "render/kd_config.h"
+#include "accel/kdtree/kd_config.h"
 #include "scene/data_folder.h"
 #include "scene/scene_loader.h"
 #include "scene/vd_scene.h"

@@ -15,7 +15,7 @@
 #include "accel/lbvh/lbvh_compare.h"
 #include "accel/kdtree/kd_cpu_builder.h"
 #include "core/error.h"
-#include "render/kd_config.h"
+#include "accel/kdtree/kd_config.h"
 #include "render/instancing.h"
 #include "accel/kdtree/kd_validate.h"
 #include "accel/lbvh/lbvh_host.h"

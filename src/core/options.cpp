@@ -206,7 +206,8 @@ const std::vector<Field>& fields() {
         choiceField(
             {"accel.mode", OptionKind::String,
              "flat: all instances baked into one structure; instanced: a top level over instances, a middle level per "
-             "mesh"},
+             "mesh (built by accel.builder: an LBVH variant, the binned SAH, or kd-trees under a Karras LBVH top "
+             "level)"},
             kModeNames, +[](Options & o) -> auto& { return o.accel.mode; }),
         choiceField(
             {"accel.rebuild", OptionKind::String,
@@ -576,14 +577,6 @@ std::vector<Unavailable> Options::unavailable() const {
     if (render.backend == Backend::Cuda)
         out.push_back({"accel.builder", "cpu-sah",
                        "the binned-SAH builder runs on the CPU backend only (render.backend = 'cpu')"});
-    if (accel.mode == AccelMode::Instanced)
-        out.push_back({"accel.builder", "kdtree",
-                       "the kd-tree runs in flat mode; accel.mode = 'instanced' builds the middle level with "
-                       "accel.builder lbvh-karras, lbvh-apetrei, lbvh-skip, hploc or cpu-sah"});
-    if (accel.builder == Builder::KdTree)
-        out.push_back({"accel.mode", "instanced",
-                       "accel.mode = 'instanced' builds the middle level with accel.builder lbvh-karras, "
-                       "lbvh-apetrei, lbvh-skip, hploc or cpu-sah; the kd-tree runs in flat mode"});
     // Refitting moves a tree's boxes and keeps its shape: the flat BVHs of the
     // Morton-order builders (one primitive per leaf).
     const char* refitNeeds =

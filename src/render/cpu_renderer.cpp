@@ -7,7 +7,7 @@
 #include "accel/host_accel.h"
 #include "accel/lbvh/lbvh_variant.h"
 #include "accel/kdtree/kd_cpu_builder.h"
-#include "render/kd_config.h"
+#include "accel/kdtree/kd_config.h"
 #include "render/flat_scene.h"
 #include "render/denoise.h"
 #include "render/display.h"
@@ -125,20 +125,20 @@ public:
             if (unified) prepareVd();
             if (unified && !instanced) bounds_.insert(bounds_.end(), vd_.middleBoxes().begin(), vd_.middleBoxes().end());
             const UnifiedPatches object = unified && instanced ? vd_.objectMiddleBoxes() : UnifiedPatches{};
-            if (opt_.accel.builder == Builder::KdTree)
-                kd_ = buildKdTreeCpu(pos_, flat_.tris, kdConfigOf(opt_.accel));
-            else if (instanced)
+            if (instanced)  // any builder (the kd-tree's BLASes are kd-trees)
                 instanced_.build(scene_, flat_, pos_, bounds_, t, opt_.accel, &clock_, unified ? &object : nullptr);
+            else if (opt_.accel.builder == Builder::KdTree)
+                kd_ = buildKdTreeCpu(pos_, flat_.tris, kdConfigOf(opt_.accel));
             else
                 buildHostAccel(bounds_, opt_.accel, accel_);
             if (!flat_.patches.empty() && !unified) prepareVd();
         }
         CameraView cam = cameraView(t, int(w), int(h));
         SceneView sv = hostSceneView(scene_, flat_, pos_, nrm_, accel_.view(opt_.accel), cam);
-        if (opt_.accel.builder == Builder::KdTree)
-            sv.kd = kd_.view();
-        else if (opt_.accel.mode == AccelMode::Instanced)
+        if (opt_.accel.mode == AccelMode::Instanced)
             sv.tl = instanced_.view();
+        else if (opt_.accel.builder == Builder::KdTree)
+            sv.kd = kd_.view();
         if (!flat_.patches.empty()) {
             sv.vd = vd_.view(flat_, opt_.vd, pixelAngle(cam, int(h)), cam.position, n);
             // (A change of vd.middle_level rebuilds: the VD options are in the rebuild policy.)
@@ -186,8 +186,9 @@ public:
     }
     RefitStatus refitStatus() const override { return RefitStatus{accel_.refits, accel_.sahGrowth()}; }
     TreeQuality treeQuality() override {
+        if (built_.mode == AccelMode::Instanced) return {};  // one tree per BLAS
         if (built_.builder == Builder::KdTree) return kdTreeQuality(kd_.view(), flat_.tris.size());
-        if (built_.mode == AccelMode::Instanced || accel_.bvh.nodes.empty()) return {};
+        if (accel_.bvh.nodes.empty()) return {};
         return bvhTreeQuality(accel_.bvh.view(), bounds_);
     }
     size_t accelBytes() const override {

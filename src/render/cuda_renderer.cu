@@ -156,7 +156,7 @@ struct CudaPassExec {
     void traceClosest(int bounce, const char* label) const {
         withTraceKind(traceKindOf(sv), [&](auto k) {
             constexpr TraceKind K = decltype(k)::value;
-            if constexpr (K != TraceKind::Kd)
+            if constexpr (isBvhKind(K))
                 if (tracesFused<K>(sv)) return launch(ctx, label, perPixel(), traceClosestKernel<K, true>, sv, b, bounce, n);
             launch(ctx, label, perPixel(), traceClosestKernel<K>, sv, b, bounce, n);
         });
@@ -183,7 +183,7 @@ struct CudaPassExec {
     void traceShadow() const {
         withTraceKind(traceKindOf(sv), [&](auto k) {
             constexpr TraceKind K = decltype(k)::value;
-            if constexpr (K != TraceKind::Kd)
+            if constexpr (isBvhKind(K))
                 if (tracesFused<K>(sv)) return launch(ctx, "shadow", perPixel(), traceShadowKernel<K, true>, sv, b, n);
             launch(ctx, "shadow", perPixel(), traceShadowKernel<K>, sv, b, n);
         });
@@ -228,13 +228,14 @@ public:
     RefitStatus refitStatus() const override { return structures_.refitStatus(); }
     TreeQuality treeQuality() override {
         STRATA_CUDA_CHECK(cudaStreamSynchronize(stream_));
+        if (built_.mode == AccelMode::Instanced) return {};  // one tree per BLAS
         if (built_.builder == Builder::KdTree) {
             HostKdTree kd;
             structures_.kd().download(kd.nodes, kd.primIndex);
             kd.bounds = structures_.kd().view().bounds;
             return kdTreeQuality(kd.view(), gpu_->numTris());
         }
-        if (built_.mode == AccelMode::Instanced || structures_.lbvh().numPrims() == 0) return {};
+        if (structures_.lbvh().numPrims() == 0) return {};
         const LbvhCopy c = structures_.lbvh().download();
         std::vector<Aabb> bounds(structures_.lbvh().numPrims());  // the triangles' (and any VD boxes')
         STRATA_CUDA_CHECK(cudaMemcpy(bounds.data(), structures_.flatBounds().boxes, bounds.size() * sizeof(Aabb),

@@ -1,18 +1,18 @@
 #include "render/gpu_structures.h"
 
 #include "accel/lbvh/lbvh_variant.h"
-#include "render/kd_config.h"
+#include "accel/kdtree/kd_config.h"
 
 namespace strata {
 
 void GpuStructures::build(const Scene& scene, const FlatScene& flat, GpuScene& gpu, const AccelOptions& o, float t,
                           const LaunchContext& ctx, DeviceBoxes vdBoxes, const UnifiedPatches* vdObject) {
-    if (o.builder == Builder::KdTree) {  // it boxes the triangles itself
+    if (o.builder == Builder::KdTree && o.mode == AccelMode::Flat) {  // it boxes the triangles itself
         kd_.build(gpu.positions(), gpu.triangles(), gpu.numTris(), kdConfigOf(o), ctx);
         return;
     }
     gpu.triangleBounds(ctx);
-    if (o.mode == AccelMode::Instanced) {
+    if (o.mode == AccelMode::Instanced) {  // any builder (the kd-tree's BLASes are kd-trees)
         if (!instanced_ || instanced_->unifiedShift() != (vdObject ? vdObject->shift : -1))  // a plan of its own
             instanced_ = std::make_unique<InstancedGpu>(scene, flat, gpu, vdObject);
         instanced_->build(t, o, ctx, vdObject);
@@ -41,13 +41,13 @@ void GpuStructures::build(const Scene& scene, const FlatScene& flat, GpuScene& g
 }
 
 SceneView GpuStructures::view(const GpuScene& gpu, const AccelOptions& o, const CameraView& cam) const {
-    const bool kd = o.builder == Builder::KdTree;
     const bool instanced = o.mode == AccelMode::Instanced && instanced_;
+    const bool kd = o.builder == Builder::KdTree && !instanced;
     SceneView sv = gpu.view(kd || instanced ? BvhView{} : lbvh_.view(traversalOf(o)), cam);
-    if (kd)
-        sv.kd = kd_.view();
-    else if (instanced)
+    if (instanced)
         sv.tl = instanced_->view();
+    else if (kd)
+        sv.kd = kd_.view();
     return sv;
 }
 

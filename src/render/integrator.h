@@ -151,12 +151,12 @@ STRATA_HD void stageTraceClosestAs(const SceneView& s, const PathBuffers& b, int
 // unified: the BVH kinds, flat or instanced), as a compile-time flag of the kind K.
 template <TraceKind K>
 STRATA_HD bool tracesFused(const SceneView& s) {
-    return K != TraceKind::Kd && s.vd.fused;
+    return isBvhKind(K) && s.vd.fused;
 }
 STRATA_HD void stageTraceClosest(const SceneView& s, const PathBuffers& b, int bounce, uint32_t slot) {
     withTraceKind(traceKindOf(s), [&](auto k) {
         constexpr TraceKind K = decltype(k)::value;
-        if constexpr (K != TraceKind::Kd)
+        if constexpr (isBvhKind(K))
             if (tracesFused<K>(s)) return stageTraceClosestAs<K, true>(s, b, bounce, slot);
         stageTraceClosestAs<K>(s, b, bounce, slot);
     });
@@ -178,7 +178,7 @@ STRATA_HD void stageVdPairsAs(const SceneView& s, const PathBuffers& b, const Pa
     if (vdOcclusionOnly(p, bounce) && isHit(h) &&
         s.materials[s.geo.triMaterial[hitPayload(h)]].type != MaterialType::Emissive)
         return;
-    vdAppendPairsIn<K == TraceKind::TwoLevel, K == TraceKind::BvhStackless>(s.vd, ray,
+    vdAppendPairsIn<isTwoLevelKind(K), K == TraceKind::BvhStackless>(s.vd, ray,
                                                                             isHit(h) ? hitDistance(h) : ray.tmax, slot);
 }
 // The kind the pair walk is compiled for: through the instances whenever
@@ -427,7 +427,7 @@ STRATA_HD void stageTraceShadowAs(const SceneView& s, const PathBuffers& b, uint
 STRATA_HD void stageTraceShadow(const SceneView& s, const PathBuffers& b, uint32_t slot) {
     withTraceKind(traceKindOf(s), [&](auto k) {
         constexpr TraceKind K = decltype(k)::value;
-        if constexpr (K != TraceKind::Kd)
+        if constexpr (isBvhKind(K))
             if (tracesFused<K>(s)) return stageTraceShadowAs<K, true>(s, b, slot);
         stageTraceShadowAs<K>(s, b, slot);
     });
@@ -438,7 +438,7 @@ template <TraceKind K>
 STRATA_HD void stageVdShadowPairsAs(const SceneView& s, const PathBuffers& b, uint32_t slot) {
     if (slot >= b.counters[kShadowQueue] || b.shadowBlocked[slot]) return;
     const Ray ray = b.shadowRays[slot];
-    vdAppendPairsIn<K == TraceKind::TwoLevel, K == TraceKind::BvhStackless>(s.vd, ray, ray.tmax, slot);
+    vdAppendPairsIn<isTwoLevelKind(K), K == TraceKind::BvhStackless>(s.vd, ray, ray.tmax, slot);
 }
 STRATA_HD void stageVdShadowPairs(const SceneView& s, const PathBuffers& b, uint32_t slot) {
     withTraceKind(vdPairKindOf(s), [&](auto k) { stageVdShadowPairsAs<decltype(k)::value>(s, b, slot); });

@@ -54,12 +54,17 @@ STRATA_HD float intersectTri(const GeometryView& g, uint32_t prim, const Ray& ra
 // frames were 20% slower for it); host code dispatches at run time.
 // Flat mode has two: the ordered stack traversal, and the stackless one over
 // skip links where s.bvh.traversal asks for it and the view has them.
-enum class TraceKind { Bvh, BvhStackless, Kd, TwoLevel };
+// Instanced mode has two: BVH BLASes, or kd-tree BLASes (accel.builder kdtree).
+enum class TraceKind { Bvh, BvhStackless, Kd, TwoLevel, TwoLevelKd };
 STRATA_HD TraceKind traceKindOf(const SceneView& s) {
     if (s.kd.numNodes) return TraceKind::Kd;
-    if (s.tl.numInstances) return TraceKind::TwoLevel;
+    if (s.tl.numInstances) return s.tl.kdBlas ? TraceKind::TwoLevelKd : TraceKind::TwoLevel;
     return s.bvh.traversal == BvhTraversal::Stackless && s.bvh.skipNodes ? TraceKind::BvhStackless : TraceKind::Bvh;
 }
+// The kinds whose triangles' structure is all BVH (it can hold the VD
+// patch boxes: vd.middle_level unified), and those through instances.
+STRATA_HD constexpr bool isBvhKind(TraceKind k) { return k != TraceKind::Kd && k != TraceKind::TwoLevelKd; }
+STRATA_HD constexpr bool isTwoLevelKind(TraceKind k) { return k == TraceKind::TwoLevel || k == TraceKind::TwoLevelKd; }
 
 // Calls f(TraceKindTag<K>{}) for the kind k: one switch for every place that
 // picks a compiled-per-kind function or kernel at run time.
@@ -72,6 +77,7 @@ STRATA_HD auto withTraceKind(TraceKind k, F&& f) {
     switch (k) {
         case TraceKind::Kd: return f(TraceKindTag<TraceKind::Kd>{});
         case TraceKind::TwoLevel: return f(TraceKindTag<TraceKind::TwoLevel>{});
+        case TraceKind::TwoLevelKd: return f(TraceKindTag<TraceKind::TwoLevelKd>{});
         case TraceKind::BvhStackless: return f(TraceKindTag<TraceKind::BvhStackless>{});
         default: return f(TraceKindTag<TraceKind::Bvh>{});
     }
@@ -91,6 +97,8 @@ STRATA_HD uint32_t traceTrianglesAs(const SceneView& s, const Ray& ray, float& t
         return traverseKd<AnyHit>(s.kd, ray, tmax, tri, stats);
     else if constexpr (K == TraceKind::TwoLevel)
         return traverseTwoLevel<AnyHit, MixedPrims>(s.tl, ray, tmax, stats);
+    else if constexpr (K == TraceKind::TwoLevelKd)
+        return traverseTwoLevel<AnyHit, false, true>(s.tl, ray, tmax, stats);
     else if constexpr (K == TraceKind::BvhStackless)
         return traverseStackless<AnyHit>(s.bvh.skipNodes, s.bvh.numSkipNodes, ray, tmax, tri, stats);
     else
@@ -139,7 +147,7 @@ STRATA_HD HitRecord traceClosestAnyTreeAs(const SceneView& s, const Ray& ray, Tr
 // at the first triangle. Returns the closest (any) flat triangle, or ~0u.
 template <TraceKind K, bool AnyHit>
 STRATA_HD uint32_t traceFusedAs(const SceneView& s, const Ray& ray, float& tmax, uint32_t slot) {
-    static_assert(K != TraceKind::Kd, "the unified middle level is a BVH");
+    static_assert(isBvhKind(K), "the unified middle level is a BVH");
     VdPairBatch batch;
     uint32_t hit;
     if constexpr (K == TraceKind::TwoLevel) {

@@ -16,7 +16,7 @@
 #include "determinism_scene.h"
 #include "render/flat_scene.h"
 #include "render/heatmap.h"
-#include "render/kd_config.h"
+#include "accel/kdtree/kd_config.h"
 #include "test_util.h"
 
 namespace strata {

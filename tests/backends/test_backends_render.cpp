@@ -206,9 +206,9 @@ TYPED_TEST(BackendRender, RefitRendersTheFramesOfRebuilding) {
 }
 
 // Instanced mode traces the flat scene: one renderer switching flat ->
-// instanced -> another variant -> flat, as the viewer does, renders the same
-// image each time (each frame from scratch), and only instanced frames build
-// a top level over BLASes.
+// instanced -> other builders (kd-tree BLASes too) -> flat, as the viewer
+// does, renders the same image each time (each frame from scratch), and only
+// instanced frames build a top level over BLASes.
 TYPED_TEST(BackendRender, InstancedModeRendersTheImageOfFlatModeAndSwitchesLive) {
     REQUIRE_BACKEND();
     test::TempDir dir;
@@ -221,7 +221,8 @@ TYPED_TEST(BackendRender, InstancedModeRendersTheImageOfFlatModeAndSwitchesLive)
     auto r = test::makeOn<TypeParam>(s);
     std::vector<std::vector<float>> img;
     for (auto [mode, builder] : {std::pair{"flat", "lbvh-karras"}, std::pair{"instanced", "lbvh-karras"},
-                                 std::pair{"instanced", "lbvh-skip"}, std::pair{"flat", "lbvh-apetrei"}}) {
+                                 std::pair{"instanced", "lbvh-skip"}, std::pair{"instanced", "kdtree"},
+                                 std::pair{"flat", "kdtree"}, std::pair{"flat", "lbvh-apetrei"}}) {
         Options o = r->options();
         o.set("accel.mode", mode);
         o.set("accel.builder", builder);
@@ -240,10 +241,12 @@ TYPED_TEST(BackendRender, InstancedModeRendersTheImageOfFlatModeAndSwitchesLive)
     r->finish();
     std::vector<FrameRecord> recs;
     for (FrameRecord rec; r->popRecord(rec);) recs.push_back(rec);
-    ASSERT_EQ(recs.size(), 4u);
+    ASSERT_EQ(recs.size(), 6u);
     EXPECT_EQ(recs[0].stageMs("build/top"), 0.0) << "flat mode builds no top level";
     EXPECT_GT(recs[1].stageMs("build/top"), 0.0);
     EXPECT_GT(recs[1].stageMs("build/blas"), 0.0);
+    EXPECT_GT(recs[3].stageMs("build/blas"), 0.0) << "kd-tree BLASes";
+    EXPECT_EQ(recs[4].stageMs("build/top"), 0.0) << "the flat kd-tree";
 }
 
 // vd.last_bounce_any_hit: the path tracer's last bounce's rays stop at any
@@ -367,6 +370,32 @@ TYPED_TEST(BackendRender, VdUnifiedMiddleLevelRendersTheImageOfTheSeparateOne) {
         EXPECT_EQ(differ, 0u) << sets;
         EXPECT_GE(pairs[1], pairs[0]) << sets << ": the fused trace appends the pairs behind the closest hit too";
         EXPECT_GT(pairs[0], 0u) << sets;
+    }
+}
+
+// The kd-tree as the middle level in instanced mode (issue 20, item 3): kd-
+// tree BLASes under a BVH top level, the VD patches found through their own
+// hierarchy, render the image of the flat kd-tree and of LBVH BLASes (a
+// mesh of triangles and patches in the scene; each frame from scratch).
+TYPED_TEST(BackendRender, VdSceneWithKdTreeBlasesRendersTheFlatImage) {
+    REQUIRE_BACKEND();
+    test::TempDir dir;
+    Scene s = litVdScene<TypeParam>(dir, 64, 48, 2, true);
+    s.options.render.bounces = 2;
+    std::vector<std::vector<float>> img;
+    for (auto [mode, builder] : {std::pair{"flat", "kdtree"}, std::pair{"instanced", "kdtree"},
+                                 std::pair{"instanced", "lbvh-karras"}}) {
+        Scene v = s;
+        v.options.set("accel.mode", mode);
+        v.options.set("accel.builder", builder);
+        img.push_back(test::renderOn<TypeParam>(v, 0.0f, 1));
+    }
+    const double mean = sum(img[0]);
+    ASSERT_GT(mean, 0.0);
+    for (size_t k = 1; k < img.size(); ++k) {
+        double diff = 0;
+        for (size_t i = 0; i < img[0].size(); ++i) diff += std::fabs(img[0][i] - img[k][i]);
+        EXPECT_LE(diff, 1e-3 * mean) << "variant " << k << " must show the same scene";
     }
 }
 

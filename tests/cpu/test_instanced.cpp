@@ -37,7 +37,8 @@ TEST(Instanced, HitsEqualFlatModeAndBruteForceForEveryBuilder) {
         const char* traversal;
     };
     for (Case c : {Case{"lbvh-karras", "stack"}, Case{"lbvh-apetrei", "stack"}, Case{"lbvh-skip", "stack"},
-                   Case{"lbvh-skip", "stackless"}, Case{"cpu-sah", "stack"}}) {
+                   Case{"lbvh-skip", "stackless"}, Case{"cpu-sah", "stack"}, Case{"hploc", "stack"},
+                   Case{"kdtree", "stack"}}) {
         Options opts;
         opts.set("accel.builder", c.builder);
         opts.set("accel.traversal", c.traversal);
@@ -48,6 +49,10 @@ TEST(Instanced, HitsEqualFlatModeAndBruteForceForEveryBuilder) {
         SceneView sv = base;
         sv.tl = inst.view();
         ASSERT_EQ(sv.tl.numInstances, 6u);
+        ASSERT_EQ(sv.tl.kdBlas, std::string(c.builder) == "kdtree");
+        if (sv.tl.kdBlas)  // each BLAS a kd-tree (the static ones and the swaying plants' own)
+            for (uint32_t i = 0; i < sv.tl.numInstances; ++i)
+                ASSERT_GT(sv.tl.blas[sv.tl.instances[i].blas].kd.numNodes, 0u) << "instance " << i;
         int hits = 0, far = 0;
         for (const Ray& r : rays) {
             HitRecord ref = traceBruteForce(base.geo, r);
@@ -64,7 +69,7 @@ TEST(Instanced, HitsEqualFlatModeAndBruteForceForEveryBuilder) {
     }
 }
 
-TEST(Instanced, StaticMeshesShareOneBlasAndOptionsRefuseTheKdTree) {
+TEST(Instanced, StaticMeshesShareOneBlasWithEveryBuilder) {
     test::TempDir dir;
     Scene s = test::loadInstancedScene(dir);
     FlatScene flat = flattenScene(s);
@@ -72,17 +77,17 @@ TEST(Instanced, StaticMeshesShareOneBlasAndOptionsRefuseTheKdTree) {
     poseFlatScene(s, flat, 0.0f, pos, nrm);
     std::vector<Aabb> bounds;
     triangleBounds(pos, flat.tris, bounds);
-    AccelOptions o;
-    o.mode = AccelMode::Instanced;
-    InstancedHost inst;
-    inst.build(s, flat, pos, bounds, 0.0f, o);
-    TwoLevelView v = inst.view();
-    EXPECT_EQ(v.instances[1].blas, v.instances[2].blas) << "two balls, one BLAS";
-    EXPECT_NE(v.instances[4].blas, v.instances[5].blas) << "each swaying plant has its own";
-    Options opt;
-    opt.set("accel.mode", "instanced");
-    opt.set("accel.builder", "kdtree");
-    EXPECT_THROW(opt.check(), Error);
+    for (const char* builder : {"lbvh-karras", "kdtree"}) {
+        Options opt;
+        opt.set("accel.mode", "instanced");
+        opt.set("accel.builder", builder);
+        EXPECT_NO_THROW(opt.check());
+        InstancedHost inst;
+        inst.build(s, flat, pos, bounds, 0.0f, opt.accel);
+        TwoLevelView v = inst.view();
+        EXPECT_EQ(v.instances[1].blas, v.instances[2].blas) << builder << ": two balls, one BLAS";
+        EXPECT_NE(v.instances[4].blas, v.instances[5].blas) << builder << ": each swaying plant has its own";
+    }
 }
 
 // The one plan both backends and both hierarchies follow: static meshes

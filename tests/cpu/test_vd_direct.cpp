@@ -200,7 +200,7 @@ TEST(VdDirect, ClosestHitsAndShadowVerdictsEqualPretessellationInBothModes) {
     EXPECT_LT(flatPairs, unculled * 3 / 4) << "the quadrant boxes should drop many pairs";
     std::printf("flat: %llu pairs, %llu without vd.pair_cull\n", (unsigned long long)flatPairs,
                 (unsigned long long)unculled);
-    for (const char* builder : {"lbvh-karras", "lbvh-skip"}) {
+    for (const char* builder : {"lbvh-karras", "lbvh-skip", "kdtree"}) {  // kdtree: the patches' BVHs by Karras
         Options opts;
         opts.accel = direct.scene.options.accel;
         opts.set("accel.builder", builder);

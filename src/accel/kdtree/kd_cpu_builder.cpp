@@ -22,8 +22,8 @@ struct NodeWork {
 };
 
 struct Builder {
-    const std::vector<Vec3>& pos;
-    const std::vector<Tri>& tris;
+    const Vec3* pos;
+    const Tri* tris;
     const KdConfig& cfg;
     HostKdTree out;
     uint32_t nodeBudget, refBudget;
@@ -268,13 +268,17 @@ struct Builder {
 }  // namespace
 
 HostKdTree buildKdTreeCpu(const std::vector<Vec3>& pos, const std::vector<Tri>& tris, const KdConfig& config) {
+    return buildKdTreeCpu(pos.data(), tris.data(), uint32_t(tris.size()), config);
+}
+
+HostKdTree buildKdTreeCpu(const Vec3* pos, const Tri* tris, uint32_t numTris, const KdConfig& config) {
     KdConfig cfg = config;
     if (cfg.smallNodeMax > 64 || cfg.smallNodeMax == 0) cfg.smallNodeMax = 64;  // masks are 64 bits
     if (cfg.maxDepth > kKdMaxDepth || cfg.maxDepth < 0) cfg.maxDepth = kKdMaxDepth;
-    Builder bb{pos, tris, cfg, {}, kdNodeBudget(cfg, uint32_t(tris.size())), kdRefBudget(cfg, uint32_t(tris.size()))};
+    Builder bb{pos, tris, cfg, {}, kdNodeBudget(cfg, numTris), kdRefBudget(cfg, numTris)};
     NodeWork root{0, Aabb{}, 0, {}};
     uint32_t skipped = 0;
-    for (uint32_t t = 0; t < tris.size(); ++t) {
+    for (uint32_t t = 0; t < numTris; ++t) {
         Aabb box;
         for (int k = 0; k < 3; ++k) box.grow(pos[tris[t].v[k]]);
         if (!isFinite(box.lo) || !isFinite(box.hi)) {

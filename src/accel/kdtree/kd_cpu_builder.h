@@ -41,5 +41,8 @@ struct HostKdTree {
 };
 
 HostKdTree buildKdTreeCpu(const std::vector<Vec3>& pos, const std::vector<Tri>& tris, const KdConfig& config = {});
+// The same over numTris triangles at tris (vertex indices into pos): a
+// mesh's, or a deforming instance's range of the flat ones.
+HostKdTree buildKdTreeCpu(const Vec3* pos, const Tri* tris, uint32_t numTris, const KdConfig& config = {});
 
 }  // namespace strata

@@ -53,10 +53,8 @@ inline Builder builderOf(LbvhVariant v) {
 }
 
 // Whether the frame runs through the instance hierarchy (accel.mode
-// instanced); the kd-tree is flat mode only, so with it the frame is flat.
-inline bool runsInstanced(const AccelOptions& o) {
-    return o.mode == AccelMode::Instanced && o.builder != Builder::KdTree;
-}
+// instanced: with any builder, the kd-tree's BLASes kd-trees).
+inline bool runsInstanced(const AccelOptions& o) { return o.mode == AccelMode::Instanced; }
 
 // The traversal to run. Stackless needs the skip links that only lbvh-skip
 // installs: with any other builder the stack traversal runs (the rule is in

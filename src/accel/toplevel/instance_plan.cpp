@@ -38,7 +38,12 @@ InstancePlan planInstances(PlanPrims kind, std::vector<PlanMesh> meshes, const s
 }
 
 std::string staticBlasKey(const AccelOptions& o, const std::string& boxes) {
-    return std::string(name(o.builder)) + "/" + std::to_string(o.mortonBits) + (boxes.empty() ? "" : "/" + boxes);
+    std::string key = std::string(name(o.builder)) + "/" + std::to_string(o.mortonBits);
+    if (o.builder == Builder::KdTree)  // the switches that change a kd-tree
+        key += "/kd " + o.kdOpts.letters() + (o.kdLookahead ? " lookahead" : "") + (o.kdSnsCompact ? " compact" : "") +
+               (o.kdSmall == KdSmall::Subtree ? " subtree" : "") + (o.kdLargeSplit == KdLargeSplit::Sah ? " sah" : "") +
+               (o.kdClipLeaves ? " clip" : "");
+    return key + (boxes.empty() ? "" : "/" + boxes);
 }
 
 }  // namespace strata

@@ -61,7 +61,7 @@ struct InstancePlan {
 InstancePlan planInstances(PlanPrims kind, std::vector<PlanMesh> meshes, const std::vector<PlanInstance>& instances);
 
 // The options the static BLASes are built with: when the key changes they
-// are built again (the builder, its Morton bits, and `boxes`: what the
+// are built again (the builder, its Morton bits or kd-tree switches, and `boxes`: what the
 // caller's object-space boxes depend on, such as the VD cull level). The
 // traversal is not in it: the views are made again every frame.
 std::string staticBlasKey(const AccelOptions& o, const std::string& boxes = "");

@@ -1,5 +1,6 @@
 #include "accel/toplevel/top_level_gpu.h"
 
+#include "accel/kdtree/kd_config.h"
 #include "accel/lbvh/lbvh_memory.h"
 #include "accel/lbvh/lbvh_variant.h"
 #include "gpu/block_reduce.cuh"
@@ -48,23 +49,44 @@ void TopLevelGpu::build(const AccelOptions& o, const std::string& staticKey,
                         const TopLevelFrame& frame, const LaunchContext& ctx) {
     const LbvhConfig blasConfig{lbvhVariantOf(o), o.mortonBits};
     const BvhTraversal traversal = traversalOf(o);
+    kd_ = o.builder == Builder::KdTree && plan_.kind == PlanPrims::Triangles;  // patches: Karras's LBVH
+    if (kd_ && blasKd_.size() != plan_.blas.size()) {
+        blasKd_.clear();
+        for (size_t b = 0; b < plan_.blas.size(); ++b) blasKd_.push_back(std::make_unique<KdGpuBuilder>());
+    }
+    // A kd-tree BLAS over triangle range b of the frame's geometry (numTris of them).
+    auto buildKd = [&](uint32_t b, uint32_t numTris) {
+        const BlasGeometry& g = frame.geometry->at(b);
+        blasKd_[b]->build(g.pos, g.tris, numTris, kdConfigOf(o), ctx);
+    };
     {
         StageScope s(ctx.timer, "build/blas");  // the BLAS builds' phases add up in build/bounds, build/morton, ...
         if (staticKey != staticKey_) {          // static meshes: object space, once per builder
             for (uint32_t b = 0; b < plan_.numStatic; ++b) {
+                if (kd_) {
+                    buildKd(b, plan_.meshes[plan_.blas[b].mesh].prims);
+                    continue;
+                }
                 const DeviceBoxes boxes = staticBoxes(b, ctx);
                 blas_[b]->build(blasConfig, boxes.boxes, boxes.count, ctx);
             }
             staticKey_ = staticKey;
         }
         for (const InstancePlan::Member& mb : plan_.members)  // deforming instances: world space, every frame
-            if (!plan_.isStatic(mb.blas))
-                blas_[mb.blas]->build(blasConfig, frame.worldBoxes + mb.primBase, mb.prims, ctx);
+            if (!plan_.isStatic(mb.blas)) {
+                if (kd_)
+                    buildKd(mb.blas, mb.prims);
+                else
+                    blas_[mb.blas]->build(blasConfig, frame.worldBoxes + mb.primBase, mb.prims, ctx);
+            }
     }
 
     std::vector<BlasView> blas(plan_.blas.size());
     for (size_t b = 0; b < blas.size(); ++b) {
-        blas[b].bvh = blas_[b]->view(traversal);
+        if (kd_)
+            blas[b].kd = blasKd_[b]->view();
+        else
+            blas[b].bvh = blas_[b]->view(traversal);
         blas[b].firstBox = plan_.meshes[plan_.blas[b].mesh].firstBox;
         if (frame.geometry) {
             blas[b].pos = (*frame.geometry)[b].pos;
@@ -93,13 +115,15 @@ void TopLevelGpu::build(const AccelOptions& o, const std::string& staticKey,
     Untimed phases(ctx.timer);  // the top level's build phases count under build/top
     // accel.builder's LBVH variant and Morton bits, as the BLASes; traversed
     // with a stack (the two-level walk's).
-    top_.build(blasConfig, memberBoxes_.data(), uint32_t(plan_.members.size()), ctx);
-    view_ = TwoLevelView{top_.view(), instances_.data(), blasViews_.data(), uint32_t(plan_.members.size())};
+    const LbvhConfig topConfig{lbvhVariantOf(topLevelOptions(o)), o.mortonBits};
+    top_.build(topConfig, memberBoxes_.data(), uint32_t(plan_.members.size()), ctx);
+    view_ = TwoLevelView{top_.view(), instances_.data(), blasViews_.data(), uint32_t(plan_.members.size()), kd_};
 }
 
 size_t TopLevelGpu::memoryBytes() const {
     size_t b = top_.memoryBytes() + boxJobs_.bytes() + memberBoxes_.bytes() + instances_.bytes() + blasViews_.bytes();
     for (const auto& x : blas_) b += x->memoryBytes();
+    for (const auto& x : blasKd_) b += x->memoryBytes();
     return b;
 }
 

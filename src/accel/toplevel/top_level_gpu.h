@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "accel/kdtree/kd_gpu.h"
 #include "accel/lbvh/lbvh_gpu.h"
 #include "accel/toplevel/instance_plan.h"
 #include "accel/toplevel/top_level_host.h"
@@ -37,7 +38,9 @@ public:
 
     // staticBoxes(b, ctx): static BLAS b's boxes, made on ctx's stream if need
     // be (called only when staticKey differs from the last build's). frame:
-    // worldBoxes and geometry in device memory.
+    // worldBoxes and geometry in device memory. With accel.builder kdtree
+    // the BLASes are GPU kd-trees over frame.geometry's triangles (a plan of
+    // triangles), each by a builder of its own.
     void build(const AccelOptions& o, const std::string& staticKey,
                const std::function<DeviceBoxes(uint32_t, const LaunchContext&)>& staticBoxes,
                const TopLevelFrame& frame, const LaunchContext& ctx);
@@ -52,6 +55,8 @@ public:
 private:
     InstancePlan plan_;
     std::vector<std::unique_ptr<LbvhBuilder>> blas_;  // per BLAS of the plan
+    std::vector<std::unique_ptr<KdGpuBuilder>> blasKd_;  // per BLAS of the plan (accel.builder kdtree)
+    bool kd_ = false;
     DeviceBuffer<uint32_t> boxJobs_;                  // deforming members: (first primitive, count, member slot)
     DeviceBuffer<Aabb> memberBoxes_;                  // per member, world space
     DeviceBuffer<InstanceView> instances_;

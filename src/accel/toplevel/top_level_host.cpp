@@ -1,5 +1,6 @@
 #include "accel/toplevel/top_level_host.h"
 
+#include "accel/kdtree/kd_config.h"
 #include "accel/lbvh/lbvh_host.h"
 
 namespace strata {
@@ -7,13 +8,27 @@ namespace strata {
 void TopLevelHost::buildBlases(const AccelOptions& o, const std::string& staticKey,
                                const std::function<void(uint32_t, std::vector<Aabb>&)>& staticBoxes,
                                const TopLevelFrame& frame) {
+    // kd-tree BLASes over triangles; a plan of patches keeps BVHs (Karras's
+    // under the kd-tree, as on the GPU: topLevelOptions).
+    kd_ = o.builder == Builder::KdTree && plan_.kind == PlanPrims::Triangles;
+    const AccelOptions bvhOptions = plan_.kind == PlanPrims::Patches ? topLevelOptions(o) : o;
     blasAccel_.resize(plan_.blas.size());
+    blasKd_.resize(kd_ ? plan_.blas.size() : 0);
+    // A kd-tree BLAS over triangle range b of the frame's geometry (numTris of them).
+    auto buildKd = [&](uint32_t b, uint32_t numTris) {
+        const BlasGeometry& g = frame.geometry->at(b);
+        blasKd_[b] = buildKdTreeCpu(g.pos, g.tris, numTris, kdConfigOf(o));
+    };
     if (staticKey != staticKey_) {  // static meshes: object space, shared by their instances
         std::vector<Aabb> boxes;
         for (uint32_t b = 0; b < plan_.numStatic; ++b) {
+            if (kd_) {
+                buildKd(b, plan_.meshes[plan_.blas[b].mesh].prims);
+                continue;
+            }
             boxes.clear();
             staticBoxes(b, boxes);
-            buildHostAccel(boxes, o, blasAccel_[b]);
+            buildHostAccel(boxes, bvhOptions, blasAccel_[b]);
         }
         staticKey_ = staticKey;
     }
@@ -29,12 +44,18 @@ void TopLevelHost::buildBlases(const AccelOptions& o, const std::string& staticK
         } else {  // deforming: its posed primitives in world space, every frame (identity transform)
             std::vector<Aabb> b(frame.worldBoxes + mb.primBase, frame.worldBoxes + mb.primBase + mb.prims);
             for (const Aabb& a : b) worldBoxes_[j].grow(a);
-            buildHostAccel(b, o, blasAccel_[mb.blas]);
+            if (kd_)
+                buildKd(mb.blas, mb.prims);
+            else
+                buildHostAccel(b, bvhOptions, blasAccel_[mb.blas]);
         }
     }
     blas_.assign(plan_.blas.size(), BlasView{});
     for (size_t b = 0; b < plan_.blas.size(); ++b) {
-        blas_[b].bvh = blasAccel_[b].view(o);
+        if (kd_)
+            blas_[b].kd = blasKd_[b].view();
+        else
+            blas_[b].bvh = blasAccel_[b].view(bvhOptions);
         blas_[b].firstBox = plan_.meshes[plan_.blas[b].mesh].firstBox;
         if (frame.geometry) {
             blas_[b].pos = (*frame.geometry)[b].pos;
@@ -44,9 +65,10 @@ void TopLevelHost::buildBlases(const AccelOptions& o, const std::string& staticK
 }
 
 // The top level is built by accel.builder too (an LBVH variant or the binned
-// SAH), and traversed with a stack: the two-level walk's (two_level.h).
+// SAH; Karras's LBVH under kd-trees: topLevelOptions), and traversed with a
+// stack: the two-level walk's (two_level.h).
 void TopLevelHost::buildTop(const AccelOptions& o) {
-    buildHostAccel(worldBoxes_, o, top_);
+    buildHostAccel(worldBoxes_, topLevelOptions(o), top_);
     topView_ = top_.bvh.view();
 }
 
@@ -56,12 +78,14 @@ TwoLevelView TopLevelHost::view() const {
     v.instances = instances_.data();
     v.blas = blas_.data();
     v.numInstances = uint32_t(instances_.size());
+    v.kdBlas = kd_;
     return v;
 }
 
 size_t TopLevelHost::memoryBytes() const {
     size_t b = top_.bytes();  // with its skip links (lbvh-skip)
     for (const HostAccel& a : blasAccel_) b += a.bytes();
+    for (const HostKdTree& k : blasKd_) b += k.nodes.size() * sizeof(KdNode) + k.primIndex.size() * sizeof(uint32_t);
     return b;
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "accel/host_accel.h"
+#include "accel/kdtree/kd_cpu_builder.h"
 #include "accel/toplevel/instance_plan.h"
 #include "accel/toplevel/two_level.h"
 
@@ -28,6 +29,14 @@ struct TopLevelFrame {
     const Aabb* worldBoxes = nullptr;  // per flat primitive, this frame (the deforming members' input)
     const std::vector<BlasGeometry>* geometry = nullptr;  // per BLAS of the plan, or null (patches)
 };
+
+// The options the top level is built with: accel.builder's BVH, or for the
+// kd-tree (whose BLASes are kd-trees) the Karras LBVH.
+inline AccelOptions topLevelOptions(const AccelOptions& o) {
+    AccelOptions t = o;
+    if (o.builder == Builder::KdTree) t.builder = Builder::LbvhKarras;
+    return t;
+}
 
 // A member's instance view before its transform (both builders): its BLAS
 // and where its local primitives are in the flat arrays.
@@ -48,7 +57,9 @@ public:
     explicit TopLevelHost(InstancePlan plan) : plan_(std::move(plan)) {}
 
     // staticBoxes(b, out): the object-space primitive boxes of static BLAS b
-    // (called only when staticKey differs from the last build's).
+    // (called only when staticKey differs from the last build's). With
+    // accel.builder kdtree the BLASes are kd-trees over frame.geometry's
+    // triangles (a plan of triangles; the CPU reference builder).
     void build(const AccelOptions& o, const std::string& staticKey,
                const std::function<void(uint32_t, std::vector<Aabb>&)>& staticBoxes, const TopLevelFrame& frame) {
         buildBlases(o, staticKey, staticBoxes, frame);
@@ -67,6 +78,8 @@ public:
 private:
     InstancePlan plan_;
     std::vector<HostAccel> blasAccel_;  // per BLAS of the plan
+    std::vector<HostKdTree> blasKd_;    // per BLAS of the plan (accel.builder kdtree)
+    bool kd_ = false;                   // the BLASes are kd-trees
     std::vector<BlasView> blas_;
     std::vector<InstanceView> instances_;  // per member
     std::vector<Aabb> worldBoxes_;         // per member, this frame (the top level's input)

@@ -17,9 +17,15 @@
 // patch boxes in its triangles' BLAS instead: local primitives from
 // BlasView::firstBox on are boxes (of patch patchBase + (k - firstBox), or of
 // its quadrants with vd.pair_cull), and one top level holds every instance.
+//
+// With accel.builder = kdtree the BLASes over triangles are kd-trees (the
+// same builders as flat mode's, per mesh or per deforming instance;
+// BlasView::kd), under a BVH top level: TwoLevelView::kdBlas, walked by
+// traverseInstances<AnyHit, true>.
 #pragma once
 
 #include "accel/bvh_traverse.h"
+#include "accel/kdtree/kd_traverse.h"
 #include "accel/stackless_traverse.h"
 #include "accel/triangle.h"
 #include "core/transform.h"
@@ -29,6 +35,7 @@ namespace strata {
 
 struct BlasView {
     BvhView bvh;                // over local triangles 0..n-1 (or a VD mesh's patches)
+    KdView kd;                  // or a kd-tree over them (TwoLevelView::kdBlas)
     const Vec3* pos = nullptr;  // what the triangles index: object space, or world space
     const Tri* tris = nullptr;  // local triangle i is tris[i]
     uint32_t firstBox = ~0u;    // vd.middle_level unified: local primitives from here on are VD patch boxes
@@ -46,6 +53,7 @@ struct TwoLevelView {
     const InstanceView* instances = nullptr;
     const BlasView* blas = nullptr;
     uint32_t numInstances = 0;  // 0: flat mode
+    bool kdBlas = false;        // the BLASes are kd-trees (accel.builder = kdtree)
 };
 
 STRATA_HD Ray objectRay(const Affine& m, const Ray& r) {
@@ -67,8 +75,9 @@ STRATA_HD uint32_t traverseView(const BvhView& v, const Ray& ray, float& tmax, I
 // Both levels with a primitive callback:
 //   float visit(const InstanceView&, const BlasView&, uint32_t local, const Ray& objectRay, float tmax)
 // (a distance < tmax accepts a hit, anything else is a miss). Returns the top
-// level's hit instance or ~0u; tmax shrinks to the hit.
-template <bool AnyHit, class Visit>
+// level's hit instance or ~0u; tmax shrinks to the hit. KdBlas: the BLASes
+// are kd-trees (compiled apart, as flat mode's kinds are).
+template <bool AnyHit, bool KdBlas = false, class Visit>
 STRATA_HD uint32_t traverseInstances(const TwoLevelView& tl, const Ray& ray, float& tmax, Visit visit,
                                      TraversalStats* stats) {
     auto instance = [&](uint32_t i, const Ray& r, float tm) -> float {
@@ -77,7 +86,10 @@ STRATA_HD uint32_t traverseInstances(const TwoLevelView& tl, const Ray& ray, flo
         const Ray o = objectRay(inst.objectFromWorld, r);
         auto prim = [&](uint32_t p, const Ray& rr, float tmx) { return visit(inst, b, p, rr, tmx); };
         float t = tm;
-        return traverseView<AnyHit>(b.bvh, o, t, prim, stats) == ~0u ? 3.0e38f : t;
+        if constexpr (KdBlas)
+            return traverseKd<AnyHit>(b.kd, o, t, prim, stats) == ~0u ? 3.0e38f : t;
+        else
+            return traverseView<AnyHit>(b.bvh, o, t, prim, stats) == ~0u ? 3.0e38f : t;
     };
     return traverseBvh<AnyHit>(tl.top, ray, tmax, instance, stats);
 }
@@ -92,7 +104,7 @@ STRATA_HD bool intersectBlasTri(const BlasView& b, uint32_t p, const Ray& r, flo
 // or ~0u, tmax shrinks to the hit. MixedPrims (vd.middle_level unified): the
 // BLASes' primitives from firstBox on are patch boxes, passed here (a compare
 // per primitive the frame's own trace kernels do without).
-template <bool AnyHit, bool MixedPrims = false>
+template <bool AnyHit, bool MixedPrims = false, bool KdBlas = false>
 STRATA_HD uint32_t traverseTwoLevel(const TwoLevelView& tl, const Ray& ray, float& tmax, TraversalStats* stats) {
     uint32_t flatId = ~0u;
     auto tri = [&](const InstanceView& inst, const BlasView& b, uint32_t p, const Ray& r, float tmx) {
@@ -102,7 +114,7 @@ STRATA_HD uint32_t traverseTwoLevel(const TwoLevelView& tl, const Ray& ray, floa
         flatId = inst.triBase + p;  // each accepted hit is closer than the last
         return h.t;
     };
-    uint32_t hit = traverseInstances<AnyHit>(tl, ray, tmax, tri, stats);
+    uint32_t hit = traverseInstances<AnyHit, KdBlas>(tl, ray, tmax, tri, stats);
     return hit == ~0u ? ~0u : flatId;
 }
 

@@ -1,4 +1,4 @@
-// render/kd_config.h — the kd-tree build configuration the options ask for
+// accel/kdtree/kd_config.h — the kd-tree build configuration the options ask for
 // ([A]-[E] and strata's switches). Every builder call that
 // honours the options takes it from here: the renderers, validate, kdtable.
 #pragma once
