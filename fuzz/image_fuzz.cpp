@@ -1,5 +1,6 @@
 // fuzz/image_fuzz.cpp — libFuzzer target: strata::loadImage, the project's
-// wrapper around stb_image (PNG, JPEG and Radiance HDR), on arbitrary bytes:
+// wrapper around stb_image (PNG, JPEG and Radiance HDR) and its own OpenEXR
+// reader (scene/exr_read.h), on arbitrary bytes:
 // readImageInfo first (the header checks), then loadImage. It must return a well-formed image or throw
 // strata::Error; the pixel contract (finite, non-negative, one per width x
 // height) is checked on success.

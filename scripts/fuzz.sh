@@ -47,7 +47,7 @@ mkdir -p "$extra"
 case "$TARGET" in
   obj) pattern='*.obj' ;;
   ply) pattern='*.ply' ;;
-  image) pattern='*.[hp][dn][rg]' ;;  # .hdr, .png
+  image) pattern='*.[hpe][dnx][rg]' ;;  # .hdr, .png, .exr
   vdmap) pattern='*.hdr' ;;
   *) pattern='*.json' ;;
 esac

@@ -1,8 +1,8 @@
 # Finds the Debian-packaged dependencies (installed by scripts/setup.sh).
 # No third-party source lives in this repository: header-only libraries are
 # used from /usr/include, and the one translation unit that instantiates each
-# implementation (stb_image, tinyobjloader) is in src/scene. libjpeg-turbo is
-# the one compiled library, linked statically.
+# implementation (stb_image, tinyobjloader) is in src/scene. libjpeg-turbo and
+# zlib are the compiled libraries, linked statically.
 
 find_package(Threads REQUIRED)
 find_package(nlohmann_json 3 REQUIRED)
@@ -17,10 +17,16 @@ find_path(CLI11_INCLUDE_DIR CLI/CLI.hpp REQUIRED)
 find_path(JPEG_INCLUDE_DIR jpeglib.h REQUIRED)
 find_library(JPEG_STATIC_LIBRARY NAMES libjpeg.a REQUIRED)
 
+# zlib (zlib1g-dev) inflates ZIP-compressed OpenEXR images (src/scene/exr_read.cpp);
+# linked statically as well.
+find_path(ZLIB_INCLUDE_DIR zlib.h REQUIRED)
+find_library(ZLIB_STATIC_LIBRARY NAMES libz.a REQUIRED)
+
 add_library(strata_deps_headers INTERFACE)
 target_include_directories(strata_deps_headers SYSTEM INTERFACE
-  ${STB_INCLUDE_DIR} ${TINYOBJ_INCLUDE_DIR} ${CLI11_INCLUDE_DIR} ${JPEG_INCLUDE_DIR})
-target_link_libraries(strata_deps_headers INTERFACE nlohmann_json::nlohmann_json ${JPEG_STATIC_LIBRARY})
+  ${STB_INCLUDE_DIR} ${TINYOBJ_INCLUDE_DIR} ${CLI11_INCLUDE_DIR} ${JPEG_INCLUDE_DIR} ${ZLIB_INCLUDE_DIR})
+target_link_libraries(strata_deps_headers INTERFACE nlohmann_json::nlohmann_json ${JPEG_STATIC_LIBRARY}
+  ${ZLIB_STATIC_LIBRARY})
 
 # --- Viewer dependencies (optional: without them only strata-cli is built) ---
 # GLFW and Dear ImGui (libimgui.a holds the GLFW and OpenGL3 backends) from

@@ -96,6 +96,7 @@ GpuKdResult buildKdOnGpuForValidation(const Scene& scene, float t) {
     GpuStructures g;
     AccelOptions o = scene.options.accel;
     o.builder = Builder::KdTree;
+    o.mode = AccelMode::Flat;  // the one kd-tree over the scene (instanced mode builds one per BLAS)
     buildStructure(p, g, o, t);
     const KdGpuBuilder& kd = g.kd();
     const FrameRecord rec = p.record();

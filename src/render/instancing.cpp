@@ -72,8 +72,11 @@ void InstancedHost::build(const Scene& scene, const FlatScene& flat, const std::
     auto staticBoxes = [&](uint32_t b, std::vector<Aabb>& out) {
         const Mesh& mesh = scene.meshes[plan.blas[b].mesh];
         triangleBounds(mesh.positions, mesh.triangles, out);
-        const size_t first = size_t(plan.blas[b].patchBase) << shift, boxes = plan.meshes[plan.blas[b].mesh].prims - out.size();
-        if (boxes) out.insert(out.end(), unified->boxes + first, unified->boxes + first + boxes);
+        const size_t boxes = plan.meshes[plan.blas[b].mesh].prims - out.size();  // unified: the patch boxes after
+        if (boxes) {
+            const size_t first = size_t(plan.blas[b].patchBase) << shift;
+            out.insert(out.end(), unified->boxes + first, unified->boxes + first + boxes);
+        }
     };
     {
         HostStageClock::Scope s(clock, "build/blas");

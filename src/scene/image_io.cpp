@@ -11,11 +11,13 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <iostream>
 #include <string>
 
 #include "core/error.h"
 #include "core/input_file.h"
 #include "core/output_file.h"
+#include "scene/exr_read.h"
 #include "scene/jpeg_decode.h"
 
 // The formats the scene format documents, and no others: stb's decoders for
@@ -234,12 +236,17 @@ ImageInfo checkedInfo(const std::string& path, const std::string& bytes) {
     int n = 0;
     if (pngSize(bytes, info.width, info.height) && info.width > 0 && info.height > 0)
         checkLimits(path, info.width, info.height);
-    if (looksLikeJpeg(bytes)) {
+    if (looksLikeExr(bytes)) {
+        const ExrInfo header = exrInfo(path, bytes);
+        info.width = header.width;
+        info.height = header.height;
+        info.hdr = info.exr = true;
+    } else if (looksLikeJpeg(bytes)) {
         JpegImage header = jpegHeader(path, bytes);
         info.width = header.width;
         info.height = header.height;
     } else if (!stbi_info_from_memory(bytesOf(bytes), int(bytes.size()), &info.width, &info.height, &n)) {
-        throw Error(path + ": cannot read image: " + reason() + " (PNG, JPEG and Radiance HDR are supported)");
+        throw Error(path + ": cannot read image: " + reason() + " (PNG, JPEG, Radiance HDR and OpenEXR are supported)");
     } else {
         info.hdr = stbi_is_hdr_from_memory(bytesOf(bytes), int(bytes.size())) != 0;
     }
@@ -259,6 +266,21 @@ ImageInfo readImageInfo(const std::string& path) { return checkedInfo(path, read
 
 namespace {
 
+// EXR holds signed values; a colour (texture, environment) below zero is
+// light taken away, which nothing here can sample, so those channels become
+// zero with one warning (data maps keep their signs: loadImageRaw).
+void clampNegativeColours(Image& img) {
+    size_t clamped = 0;
+    for (Vec3& p : img.pixels)
+        if (p.x < 0 || p.y < 0 || p.z < 0) {
+            ++clamped;
+            p = Vec3{std::max(p.x, 0.0f), std::max(p.y, 0.0f), std::max(p.z, 0.0f)};
+        }
+    if (clamped)
+        std::cerr << "warning: " << img.path << ": " << clamped << " of " << img.pixels.size()
+                  << " pixels had negative values, set to 0 (a colour image)\n";
+}
+
 Image loadChecked(const std::string& path, bool raw) {
     const std::string bytes = readChecked(path);
     ImageInfo info = checkedInfo(path, bytes);
@@ -266,7 +288,10 @@ Image loadChecked(const std::string& path, bool raw) {
     img.path = path;
     img.width = info.width;
     img.height = info.height;
-    if (info.hdr)
+    if (info.exr) {
+        img = decodeExr(path, bytes);
+        if (!raw) clampNegativeColours(img);
+    } else if (info.hdr)
         loadHdr(path, bytes, img);
     else
         loadLdr(path, bytes, img, raw);

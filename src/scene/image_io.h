@@ -1,4 +1,4 @@
-// scene/image_io.h — image files through stb_image / stb_image_write.
+// scene/image_io.h — image files through stb_image / stb_image_write (OpenEXR: scene/exr_read.h).
 #pragma once
 
 #include <cstdint>
@@ -18,20 +18,21 @@ constexpr int64_t kMaxImagePixels = int64_t(1) << 27;
 
 struct ImageInfo {
     int width = 0, height = 0;
-    bool hdr = false;  // Radiance HDR (linear); otherwise 8 or 16 bits, sRGB
+    bool hdr = false;  // Radiance HDR or OpenEXR (linear); otherwise 8 or 16 bits, sRGB
+    bool exr = false;  // OpenEXR (scene/exr_read.h)
 };
 
 // The size and kind of an image file without decoding its pixels, after the
 // same checks as loadImage makes before decoding (format, limits).
 ImageInfo readImageInfo(const std::string& path);
 
-// Loads PNG, JPG (sRGB, converted to linear) or Radiance HDR (linear) into
-// linear RGB floats; other formats are refused. Throws strata::Error naming
+// Loads PNG, JPG (sRGB, converted to linear), Radiance HDR or OpenEXR
+// (linear: scene/exr_read.h) into linear RGB floats; other formats are refused. Throws strata::Error naming
 // the file and the reason (unreadable, corrupt, truncated, beyond the limits).
 Image loadImage(const std::string& path);
 
 // As loadImage, for data rather than colour (displacement maps): Radiance HDR
-// as stored, 16-bit PNG channels as v / 65535 without the sRGB curve; 8-bit
+// and OpenEXR as stored, 16-bit PNG channels as v / 65535 without the sRGB curve; 8-bit
 // PNG and JPEG are refused (too little precision).
 Image loadImageRaw(const std::string& path);
 

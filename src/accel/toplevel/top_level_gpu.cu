@@ -50,6 +50,7 @@ void TopLevelGpu::build(const AccelOptions& o, const std::string& staticKey,
     const LbvhConfig blasConfig{lbvhVariantOf(o), o.mortonBits};
     const BvhTraversal traversal = traversalOf(o);
     kd_ = o.builder == Builder::KdTree && plan_.kind == PlanPrims::Triangles;  // patches: Karras's LBVH
+    if (!kd_) blasKd_.clear();  // their memory back after a switch to another builder
     if (kd_ && blasKd_.size() != plan_.blas.size()) {
         blasKd_.clear();
         for (size_t b = 0; b < plan_.blas.size(); ++b) blasKd_.push_back(std::make_unique<KdGpuBuilder>());

@@ -12,7 +12,7 @@ void TopLevelHost::buildBlases(const AccelOptions& o, const std::string& staticK
     // under the kd-tree, as on the GPU: topLevelOptions).
     kd_ = o.builder == Builder::KdTree && plan_.kind == PlanPrims::Triangles;
     const AccelOptions bvhOptions = plan_.kind == PlanPrims::Patches ? topLevelOptions(o) : o;
-    blasAccel_.resize(plan_.blas.size());
+    blasAccel_.resize(kd_ ? 0 : plan_.blas.size());  // only the builder's own (a switch frees the other's)
     blasKd_.resize(kd_ ? plan_.blas.size() : 0);
     // A kd-tree BLAS over triangle range b of the frame's geometry (numTris of them).
     auto buildKd = [&](uint32_t b, uint32_t numTris) {
