@@ -105,6 +105,29 @@ void Checker::traversalCost(const std::string& name, const SceneView& s, const s
     if (!quiet) std::printf("%-46s       %s\n", (name + " traversal").c_str(), buf);
 }
 
+std::vector<HitRecord> traceOnHostForValidation(Checker& c, const Scene& scene, const FlatScene& flat,
+                                                const std::vector<Vec3>& pos, const std::vector<Vec3>& nrm, float t,
+                                                const std::vector<Ray>& rays) {
+    const AccelOptions& o = scene.options.accel;
+    std::vector<Aabb> bounds;
+    triangleBounds(pos, flat.tris, bounds);
+    SceneView s = hostSceneView(scene, flat, pos, nrm, BvhView{}, CameraView{});
+    HostAccel accel;
+    HostKdTree kd;
+    InstancedHost instanced;
+    if (o.mode == AccelMode::Instanced) {
+        instanced.build(scene, flat, pos, bounds, t, o);
+        s.tl = instanced.view();
+    } else if (o.builder == Builder::KdTree) {
+        kd = buildKdTreeCpu(pos, flat.tris, kdConfigOf(o));
+        s.kd = kd.view();
+    } else {
+        buildHostAccel(bounds, o, accel);
+        s.bvh = accel.view(o);
+    }
+    return c.traceAll(s, rays, false);
+}
+
 KdQuality sceneKdQuality(const Scene& scene, float t) {
     FlatScene flat = flattenScene(scene);
     std::vector<Vec3> pos, nrm;

@@ -13,6 +13,7 @@
 #include "check/hit_compare.h"
 #include "check/rays.h"
 #include "render/flat_scene.h"
+#include "render/instancing.h"
 #include "core/parallel.h"
 
 namespace strata {
@@ -45,6 +46,14 @@ struct Checker {
     // ones) and rays from points in the scene (odd ones) apart.
     void traversalCost(const std::string& name, const SceneView& s, const std::vector<Ray>& rays);
 };
+
+// Closest hits of rays over the structure the scene's options build on the
+// host (the CPU backend's: a flat BVH of accel.builder, the reference
+// kd-tree, or instanced mode's two levels) over the flat posed vertices pos
+// at scene time t: traceOnGpuForValidation's counterpart.
+std::vector<HitRecord> traceOnHostForValidation(Checker& c, const Scene& scene, const FlatScene& flat,
+                                                const std::vector<Vec3>& pos, const std::vector<Vec3>& nrm, float t,
+                                                const std::vector<Ray>& rays);
 
 // The quality of the kd-tree the scene's options build at scene time t: the
 // GPU builder's with the cuda backend (where built), else the CPU reference's.

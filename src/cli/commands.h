@@ -14,5 +14,6 @@ std::function<int()> addValidateCommand(CLI::App& app);
 std::function<int()> addSoakCommand(CLI::App& app);
 std::function<int()> addKdTableCommand(CLI::App& app);
 std::function<int()> addVdTableCommand(CLI::App& app);
+std::function<int()> addSweepCommand(CLI::App& app);
 
 }  // namespace strata::cli

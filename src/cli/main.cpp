@@ -12,7 +12,7 @@
 
 int main(int argc, char** argv) {
     strata::removeOutputsOnSignal();  // Ctrl-C leaves no half-written OUT.tmp-PID
-    CLI::App app{"strata-cli: headless render, bench, validate and soak for the strata path tracer"};
+    CLI::App app{"strata-cli: headless render, bench, validate, sweep and soak for the strata path tracer"};
     app.set_version_flag("--version", std::string("strata-cli ") + STRATA_VERSION + ", " + strata::builtWith());
     app.footer("Exit status: 0 done; 1 an error strata reports (bad input, no GPU, a failed check); 2 a usage error.");
     app.require_subcommand(1);
@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
     auto soak = strata::cli::addSoakCommand(app);
     auto kdtable = strata::cli::addKdTableCommand(app);
     auto vdtable = strata::cli::addVdTableCommand(app);
+    auto sweep = strata::cli::addSweepCommand(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -38,6 +39,7 @@ int main(int argc, char** argv) {
         if (app.got_subcommand("soak")) return soak();
         if (app.got_subcommand("kdtable")) return kdtable();
         if (app.got_subcommand("vdtable")) return vdtable();
+        if (app.got_subcommand("sweep")) return sweep();
     } catch (const strata::Error& e) {
         std::fprintf(stderr, "strata-cli: error: %s\n", e.what());
         return 1;

@@ -133,6 +133,11 @@ std::function<int()> addValidateCommand(CLI::App& app) {
         s = base;
         s.tl = instanced.view();
         c.hits("instanced lbvh-karras (cpu)", c.traceAll(s, rs, false), ref, instancedSlack);
+        io.builder = Builder::KdTree;  // kd-tree BLASes under a Karras top level
+        instanced.build(scene, flat, pos, bounds, t, io);
+        s = base;
+        s.tl = instanced.view();
+        c.hits("instanced kdtree (cpu)", c.traceAll(s, rs, false), ref, instancedSlack);
 
 #if defined(STRATA_HAVE_CUDA)
         GpuInfo gpu = queryGpu();
@@ -219,6 +224,11 @@ std::function<int()> addValidateCommand(CLI::App& app) {
             ks.geo.pos = kd.positions.data();
             ks.kd = kd.tree.view();
             c.hits(what, c.traceAll(ks, rs, false), samePositions ? ref : c.traceAll(ks, rs, true));
+            Scene ki = scene;  // kd-tree BLASes in instanced mode
+            ki.options.accel.mode = AccelMode::Instanced;
+            ki.options.accel.builder = Builder::KdTree;
+            ki.options.accel.traversal = Traversal::Stack;
+            c.hits(std::string(what) + " instanced", traceOnGpuForValidation(ki, t, rs), ref, instancedSlack);
         }
 #else
         std::printf("%-46s skip  built without CUDA\n", "lbvh-* (cuda)");

@@ -34,6 +34,12 @@ GpuInfo queryGpu() {
     info.name = prop.name;
     info.smCount = prop.multiProcessorCount;
     cudaMemGetInfo(&info.freeBytes, &info.totalBytes);
+    // Descriptive only (sweep's metadata): a failed query leaves 0.
+    int kHz = 0;
+    if (cudaDriverGetVersion(&info.driverCuda) != cudaSuccess) info.driverCuda = 0;
+    if (cudaDeviceGetAttribute(&kHz, cudaDevAttrClockRate, 0) == cudaSuccess) info.clockMhz = kHz / 1000;
+    if (cudaDeviceGetAttribute(&kHz, cudaDevAttrMemoryClockRate, 0) == cudaSuccess) info.memoryClockMhz = kHz / 1000;
+    cudaGetLastError();
     return info;
 }
 

@@ -430,9 +430,59 @@ if "$CLI" --version | grep -Eq '^strata-cli [0-9]+\.[0-9]+ \((unknown commit|[0-
 else
   fail "--version: $("$CLI" --version 2>&1)"
 fi
-for sub in render bench validate soak kdtable vdtable; do
+for sub in render bench validate soak kdtable vdtable sweep; do
   "$CLI" "$sub" --help >/dev/null && pass "$sub --help" || fail "$sub --help"
 done
+
+# --- sweep: scenes x --vary dimensions, each cell validated against brute
+# force then timed (or refused with the options' reason); the metadata
+# header; a Slurm job array simulated by its environment variables, the
+# shards merged into CSV and JSON equal to the unsharded table's cells.
+SW="$TMP/sweep"
+mkdir -p "$SW"
+SWEEP_ARGS=("$SRC/assets/scenes/cornell.json" "$SRC/assets/scenes/vd-mushroom.json" --backend cpu --res 32x24
+  --frames 2 --warmup 0 --rays 400 --vary accel.builder=lbvh-karras,lbvh-skip,kdtree
+  --vary accel.mode=flat,instanced --vary accel.traversal=stack,stackless)
+if "$CLI" sweep "${SWEEP_ARGS[@]}" --out "$SW/all.csv" >"$SW/out.txt" 2>"$TMP/e.txt"; then
+  ok=$(grep -c '^[0-9]*,[^,]*,[^,]*,[^,]*,[^,]*,cpu,ok,400/400,2,' "$SW/all.csv")
+  refused=$(grep -c ',cpu,"refused: .*stackless' "$SW/all.csv")
+  if [ "$ok" -eq 16 ] && [ "$refused" -eq 8 ] && grep -q '^# matrix: scenes 2 ' "$SW/all.csv" \
+     && grep -q '^# strata-cli: ' "$SW/all.csv" && grep -q '^# date: ' "$SW/all.csv" \
+     && grep -q '^cell,scene,accel.builder,accel.mode,accel.traversal,backend,status,validated,frames,.*,trace_min_ms,trace_median_ms,trace_p95_ms,trace_max_ms,' "$SW/all.csv"; then
+    pass "sweep: 24 cells, 16 validated and timed, 8 refused by the options, metadata and per-stage statistics"
+  else
+    fail "sweep cells: ok $ok refused $refused $(head -c 2000 "$SW/all.csv")"
+  fi
+else
+  fail "sweep: $(cat "$TMP/e.txt")"
+fi
+shards_ok=1
+for i in 1 2 3 4 5; do  # a job array --array=1-5
+  SLURM_ARRAY_TASK_ID=$i SLURM_ARRAY_TASK_MIN=1 SLURM_ARRAY_TASK_COUNT=5 \
+    "$CLI" sweep "${SWEEP_ARGS[@]}" --out "$SW/s$i.csv" >/dev/null 2>"$TMP/e.txt" || shards_ok=0
+done
+if [ "$shards_ok" -eq 1 ] && grep -q '^# shard: 2/5' "$SW/s3.csv" \
+   && [ "$(grep -c '^[0-9]' "$SW/s3.csv")" -eq 5 ] \
+   && "$CLI" sweep --merge "$SW"/s1.csv "$SW"/s2.csv "$SW"/s3.csv "$SW"/s4.csv "$SW"/s5.csv --out "$SW/m.csv" >/dev/null \
+   && "$CLI" sweep --merge "$SW"/s5.csv "$SW"/s4.csv "$SW"/s3.csv "$SW"/s2.csv "$SW"/s1.csv --out "$SW/m.json" >/dev/null \
+   && diff <(grep '^[0-9]' "$SW/all.csv" | cut -d, -f1-8) <(grep '^[0-9]' "$SW/m.csv" | cut -d, -f1-8) >/dev/null \
+   && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); c=d['cells']; assert [x['cell'] for x in c]==list(range(24)); assert d['meta']['merged']=='5 shards'; assert sum(x['status']=='ok' for x in c)==16; assert all(isinstance(x['total_median_ms'], float) for x in c if x['status']=='ok')" "$SW/m.json"; then
+  pass "sweep: a Slurm array of 5 shards (SLURM_ARRAY_TASK_*), merged to CSV and JSON, the cells of the whole sweep"
+else
+  fail "sweep shards: $(cat "$TMP/e.txt")"
+fi
+if ! "$CLI" sweep --merge "$SW/s1.csv" "$SW/s3.csv" --out "$SW/bad.csv" 2>"$TMP/e.txt" \
+   && grep -q 'cells 1, 6, 11, 16, 21, 3, 8, 13, 18, 23, 4, 9, 14, 19, 24\|are in no shard' "$TMP/e.txt" \
+   && [ ! -e "$SW/bad.csv" ] \
+   && ! "$CLI" sweep --merge "$SW/s1.csv" "$SW/s1.csv" --out "$SW/bad.csv" 2>/dev/null \
+   && ! "$CLI" sweep "${SWEEP_ARGS[@]}" --out "$SW/x.txt" 2>"$TMP/e.txt" && grep -q 'expected a .csv or .json file' "$TMP/e.txt" \
+   && ! "$CLI" sweep "${SWEEP_ARGS[@]}" --vary accel.builder=kd --out "$SW/x.csv" 2>/dev/null \
+   && ! "$CLI" sweep "${SWEEP_ARGS[@]}" --shard 5/5 --out "$SW/x.csv" 2>"$TMP/e.txt" && grep -q 'shard 5 of 5' "$TMP/e.txt" \
+   && [ ! -e "$SW/x.csv" ] && [ ! -e "$SW/x.txt" ]; then
+  pass "sweep: missing or doubled shards, a bad extension, value or shard are refused, no file left"
+else
+  fail "sweep refusals: $(cat "$TMP/e.txt")"
+fi
 
 # --- scripts/plot.py: figures from a timing CSV (a marker where an option
 # changed) and a kdtable CSV; the extension names the format; bad input is
