@@ -11,6 +11,10 @@ Figures from strata's CSV files (matplotlib, Debian's python3-matplotlib):
   * a kd-tree table (`strata-cli kdtable --csv`): Table 13.2-style bars per
     variant and scene: build (wall), the sum of kernel times where measured,
     and R.
+  * a sweep (`strata-cli sweep --out FILE.csv`, shards merged): one bar per
+    validated cell (scene and the varied options), its stages' medians stacked
+    (--stages picks them; default the top-level ones), the frame's p95 marked;
+    failed and refused cells are left out and counted in the title.
 
 The format of the figure follows the extension of -o (.png or .svg). The
 figure is written to a temporary name and renamed: a failed run leaves no
@@ -31,12 +35,19 @@ class InputError(Exception):
 def read_rows(path):
     try:
         with open(path, newline="") as f:
+            first = 1  # a sweep's "# key: value" metadata lines come before the header
+            while f.read(1) == "#":
+                f.readline()
+                first += 1
+            f.seek(0)
+            for _ in range(first - 1):
+                f.readline()
             reader = csv.reader(f)
             header = next(reader, None)
             if not header:
                 raise InputError(f"{path}: empty file (expected a CSV header)")
             rows = []
-            for line, values in enumerate(reader, start=2):
+            for line, values in enumerate(reader, start=first + 1):
                 if not values:
                     continue
                 if len(values) != len(header):
@@ -106,11 +117,44 @@ def plot_kdtable(path, rows, ax):
     ax.legend(fontsize="small")
 
 
+def plot_sweep(path, header, rows, stages, ax):
+    import numpy as np
+
+    varied = header[header.index("scene") + 1:header.index("backend")]
+    ok = [(line, r) for line, r in rows if r["status"] == "ok"]
+    if not ok:
+        raise InputError(f"{path}: no cell was validated and timed (status ok)")
+    known = [k[:-len("_median_ms")] for k in header if k.endswith("_median_ms") and k != "total_median_ms"]
+    if stages:
+        for st in stages:
+            if st not in known:
+                raise InputError(f"--stages: {path} has no stage '{st}' (it has {', '.join(known)})")
+    else:
+        stages = [k for k in known if "/" not in k]
+    labels = [" ".join([os.path.splitext(os.path.basename(r["scene"]))[0]] + [r[k] for k in varied]) for _, r in ok]
+    y = np.arange(len(ok))
+    left = np.zeros(len(ok))
+    for st in stages:
+        v = np.array([number(path, line, st + "_median_ms", r[st + "_median_ms"]) for line, r in ok])
+        if not v.any():
+            continue  # a stage no cell ran (vd without patches)
+        ax.barh(y, v, left=left, label=st)
+        left += v
+    p95 = [number(path, line, "total_p95_ms", r["total_p95_ms"]) for line, r in ok]
+    ax.plot(p95, y, "k|", markersize=8, label="frame p95")
+    ax.set_yticks(y)
+    ax.set_yticklabels(labels, fontsize="x-small")
+    ax.invert_yaxis()
+    ax.set_xlabel("median time per frame (ms)")
+    ax.legend(fontsize="small", loc="lower right")
+    return len(rows) - len(ok)
+
+
 def main(argv):
-    p = argparse.ArgumentParser(description="Figures from strata's CSV files (timings, kdtable).")
-    p.add_argument("csv", help="a timing CSV (strata --record, strata-cli bench --csv) or a kdtable CSV")
+    p = argparse.ArgumentParser(description="Figures from strata's CSV files (timings, sweep, kdtable).")
+    p.add_argument("csv", help="a timing CSV (strata --record, strata-cli bench --csv), a sweep CSV or a kdtable CSV")
     p.add_argument("-o", "--out", required=True, help="the figure: .png or .svg")
-    p.add_argument("--stages", help="comma-separated stages of a timing file (default: the top-level ones)")
+    p.add_argument("--stages", help="comma-separated stages of a timing or sweep file (default: the top-level ones)")
     p.add_argument("--title", help="figure title (default: the CSV's name)")
     a = p.parse_args(argv)
     ext = os.path.splitext(a.out)[1].lower()
@@ -122,22 +166,33 @@ def main(argv):
             raise InputError(f"{a.csv}: no rows after the header")
         if "frame" in header and any(k.endswith("_ms") for k in header):
             kind = "timings"
+        elif {"cell", "scene", "status", "backend", "total_median_ms"} <= set(header):
+            kind = "sweep"
         elif {"variant", "build_ms", "r_ms"} <= set(header):
             kind = "kdtable"
         else:
-            raise InputError(f"{a.csv}:1: neither a timing file (frame and *_ms columns) nor a kdtable file "
-                             "(variant, build_ms, r_ms)")
+            raise InputError(f"{a.csv}:1: neither a timing file (frame and *_ms columns), a sweep file (cell, "
+                             "scene, status, *_median_ms) nor a kdtable file (variant, build_ms, r_ms)")
         import matplotlib
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
 
-        fig, ax = plt.subplots(figsize=(10, 5.5))
-        if kind == "timings":
-            plot_timings(a.csv, header, rows, a.stages.split(",") if a.stages else None, ax)
+        title = a.title or os.path.basename(a.csv)
+        stages = a.stages.split(",") if a.stages else None
+        if kind == "sweep":  # one bar per cell: the height grows with them
+            ok = sum(r["status"] == "ok" for _, r in rows)
+            fig, ax = plt.subplots(figsize=(10, max(5.5, 0.16 * ok + 1.5)))
+            left_out = plot_sweep(a.csv, header, rows, stages, ax)
+            if left_out and not a.title:
+                title += f" ({left_out} failed or refused cells left out)"
         else:
-            plot_kdtable(a.csv, rows, ax)
-        ax.set_title(a.title or os.path.basename(a.csv))
+            fig, ax = plt.subplots(figsize=(10, 5.5))
+            if kind == "timings":
+                plot_timings(a.csv, header, rows, stages, ax)
+            else:
+                plot_kdtable(a.csv, rows, ax)
+        ax.set_title(title)
         fig.tight_layout()
         tmp = f"{a.out}.tmp-{os.getpid()}{ext}"
         try:

@@ -485,7 +485,7 @@ else
 fi
 
 # --- scripts/plot.py: figures from a timing CSV (a marker where an option
-# changed) and a kdtable CSV; the extension names the format; bad input is
+# changed), a sweep CSV and a kdtable CSV; the extension names the format; bad input is
 # named and leaves no file. Debian's python3 with python3-matplotlib
 # (scripts/setup.sh installs it).
 PY=python3
@@ -516,6 +516,13 @@ PYEOF
   [ "$rc" -eq 1 ] && grep -q "bad.csv:2: column build_ms: 'fast' is not a number" <<<"$out" && [ ! -e "$TMP/bad.png" ] &&
     ! ls "$TMP" | grep -q "tmp-" && pass "plot.py: a bad value is named with its line, no file left" ||
     fail "plot.py bad value: exit $rc, $out"
+  # A sweep (the merged table above): one bar per validated cell, the refused left out and counted.
+  out=$("$PY" "$PLOT" "$SW/m.csv" -o "$TMP/sweep.png" 2>&1)
+  head -c 8 "$TMP/sweep.png" 2>/dev/null | grep -q PNG && grep -q "sweep, 24 rows" <<<"$out" &&
+    pass "plot.py: a sweep CSV (metadata lines first) becomes a PNG" || fail "plot.py sweep CSV: $out"
+  out=$("$PY" "$PLOT" "$SW/m.csv" -o "$TMP/sweep2.png" --stages trace,nope 2>&1); rc=$?
+  [ "$rc" -eq 1 ] && grep -q "has no stage 'nope'" <<<"$out" && [ ! -e "$TMP/sweep2.png" ] &&
+    pass "plot.py: a sweep's unknown stage is named" || fail "plot.py sweep --stages: exit $rc, $out"
 else
   fail "bench --csv for plot.py"
 fi
