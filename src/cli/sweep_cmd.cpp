@@ -6,9 +6,15 @@
 // (commit, CUDA, GPU, driver, clocks, date, command line, the matrix).
 // Shards: --shard I/N runs the cells k with k % N == I; without it a Slurm
 // job array's SLURM_ARRAY_TASK_ID (less SLURM_ARRAY_TASK_MIN) and
-// SLURM_ARRAY_TASK_COUNT choose the shard. --merge joins the shards' CSV
+// SLURM_ARRAY_TASK_COUNT choose the shard. --gpus N runs N shards at once on
+// this machine, one GPU each, and merges them. --merge joins the shards' CSV
 // files into one table (the same matrix, every cell once).
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -39,7 +45,7 @@ namespace {
 
 struct SweepArgs {
     std::vector<std::string> scenes, vary, sets, merge;
-    std::string backend, res = "1280x720", out, shard, data;
+    std::string backend, res = "1280x720", out, shard, data, gpus = "1";
     int frames = 50, warmup = 10;
     uint32_t rays = 2000;
     std::string commandLine;
@@ -262,12 +268,12 @@ void writeTable(const std::string& path, const Table& t) {
 }
 
 // The shards' tables as one: the same matrix and columns, each cell once, in cell order.
-int mergeShards(const SweepArgs& a) {
-    if (a.merge.empty()) throw Error("--merge: name the shards' CSV files");
+int mergeShards(const std::vector<std::string>& paths, const std::string& out) {
+    if (paths.empty()) throw Error("--merge: name the shards' CSV files");
     Table all;
     std::map<long, std::vector<std::string>> cells;
     long total = -1;
-    for (const std::string& path : a.merge) {
+    for (const std::string& path : paths) {
         const Table t = readCsv(path);
         if (all.columns.empty()) {
             all.columns = t.columns;
@@ -275,7 +281,7 @@ int mergeShards(const SweepArgs& a) {
                 if (m.rfind("shard: ", 0) != 0) all.meta.push_back(m);
             total = std::atol(metaValue(t, "cells").c_str());
         } else if (t.columns != all.columns || metaValue(t, "matrix") != metaValue(all, "matrix")) {
-            throw Error(path + ": not a shard of the same sweep as " + a.merge.front() +
+            throw Error(path + ": not a shard of the same sweep as " + paths.front() +
                         " (its matrix or columns differ)");
         }
         for (const auto& row : t.rows) {
@@ -289,10 +295,108 @@ int mergeShards(const SweepArgs& a) {
         if (!cells.count(k)) missing += (missing.empty() ? "" : ", ") + std::to_string(k);
     if (!missing.empty()) throw Error("--merge: cells " + missing + " of " + std::to_string(total) + " are in no shard");
     for (auto& [k, row] : cells) all.rows.push_back(row);
-    all.meta.push_back("merged: " + std::to_string(a.merge.size()) + " shards");
-    writeTable(a.out, all);
-    std::printf("merged %zu shards: %zu cells into %s\n", a.merge.size(), all.rows.size(), a.out.c_str());
+    all.meta.push_back("merged: " + std::to_string(paths.size()) + " shards");
+    writeTable(out, all);
+    std::printf("merged %zu shards: %zu cells into %s\n", paths.size(), all.rows.size(), out.c_str());
     return 0;
+}
+
+// Every scene with the sweep's options on top, and the output checked (its
+// extension, a file that can be written), before any cell runs: a bad
+// scene, value or path fails at once.
+std::vector<Scene> loadSweepScenes(const SweepArgs& a) {
+    if (a.scenes.empty()) throw Error("sweep: name the scene files (or --merge the shards)");
+    if (a.out.empty()) throw Error("sweep: --out FILE.csv or FILE.json is required");
+    if (a.frames < 1 || a.frames > kMaxFrames) throw Error("--frames: expected 1 to " + std::to_string(kMaxFrames));
+    if (a.warmup < 0 || a.warmup > kMaxFrames) throw Error("--warmup: expected 0 to " + std::to_string(kMaxFrames));
+    if (a.rays < 1 || a.rays > 10000000) throw Error("--rays: expected 1 to 10000000, got " + std::to_string(a.rays));
+    parseDimensions(a.vary);
+    setDataFolder(a.data);
+    std::vector<Scene> scenes;
+    for (const std::string& path : a.scenes) {
+        Scene s = loadScene(path);
+        if (!a.backend.empty()) s.options.set("render.backend", a.backend);
+        setResolution(s.options, "--res", a.res);
+        for (const std::string& kv : a.sets) s.options.setAssignment(kv);
+        chooseBackend(s.options, WithoutGpu::Refuse);
+        scenes.push_back(std::move(s));
+    }
+    const size_t dot = a.out.rfind('.');
+    const std::string ext = dot == std::string::npos ? "" : a.out.substr(dot);
+    if (ext != ".csv" && ext != ".json") throw Error("--out " + a.out + ": expected a .csv or .json file");
+    OutputFile probe(a.out);  // removed again when it goes out of scope uncommitted
+    return scenes;
+}
+
+// --gpus N: the matrix as N shards, one process each with one device
+// (CUDA_VISIBLE_DEVICES: the i-th of those visible, else i), run at once and
+// merged into --out; their files are removed. Returns 1 when a shard's cells
+// failed validation, as one run would.
+int runOnLocalGpus(const SweepArgs& a, uint32_t n) {
+    if (!a.shard.empty() || std::getenv("SLURM_ARRAY_TASK_ID"))
+        throw Error("--gpus: shards the matrix itself; not with --shard or inside a Slurm job array (give each task "
+                    "one GPU instead)");
+    loadSweepScenes(a);  // a bad scene, value or --out fails here, not once per shard
+    std::vector<std::string> visible;
+    if (const char* v = std::getenv("CUDA_VISIBLE_DEVICES")) {
+        std::stringstream list(v);
+        for (std::string d; std::getline(list, d, ',');)
+            if (!d.empty()) visible.push_back(d);
+    }
+    const std::string exe = "/proc/self/exe";
+    std::vector<std::string> files;
+    std::vector<pid_t> children;
+    for (uint32_t i = 0; i < n; ++i) {
+        const std::string file = a.out + ".shard" + std::to_string(i) + ".csv";
+        files.push_back(file);
+        std::vector<std::string> args = {"strata-cli", "sweep"};
+        args.insert(args.end(), a.scenes.begin(), a.scenes.end());
+        for (const std::string& v : a.vary) args.insert(args.end(), {"--vary", v});
+        for (const std::string& v : a.sets) args.insert(args.end(), {"--set", v});
+        args.insert(args.end(), {"--res", a.res, "--frames", std::to_string(a.frames), "--warmup",
+                                 std::to_string(a.warmup), "--rays", std::to_string(a.rays), "--shard",
+                                 std::to_string(i) + "/" + std::to_string(n), "--out", file});
+        if (!a.backend.empty()) args.insert(args.end(), {"--backend", a.backend});
+        if (!a.data.empty()) args.insert(args.end(), {"--data", a.data});
+        const std::string device = i < visible.size() ? visible[i] : std::to_string(i);
+        std::fflush(nullptr);
+        const pid_t pid = fork();
+        if (pid < 0) throw Error("--gpus: cannot start shard " + std::to_string(i) + ": " + std::strerror(errno));
+        if (pid == 0) {
+            setenv("CUDA_VISIBLE_DEVICES", device.c_str(), 1);
+            std::vector<char*> argv;
+            for (std::string& x : args) argv.push_back(x.data());
+            argv.push_back(nullptr);
+            execv(exe.c_str(), argv.data());
+            std::fprintf(stderr, "strata-cli sweep: cannot run %s: %s\n", exe.c_str(), std::strerror(errno));
+            _exit(127);
+        }
+        children.push_back(pid);
+    }
+    int worst = 0;
+    std::string why;
+    for (uint32_t i = 0; i < n; ++i) {
+        int status = 0;
+        while (waitpid(children[i], &status, 0) < 0 && errno == EINTR) {}
+        const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        if (code > 1 && why.empty()) why = "shard " + std::to_string(i) + " exited " + std::to_string(code);
+        worst = std::max(worst, code);
+    }
+    auto removeFiles = [&] {
+        for (const std::string& f : files) std::remove(f.c_str());
+    };
+    if (!why.empty()) {
+        removeFiles();
+        throw Error("--gpus: " + why + " (its messages are above); no table written");
+    }
+    try {
+        mergeShards(files, a.out);
+    } catch (...) {
+        removeFiles();
+        throw;
+    }
+    removeFiles();
+    return worst;
 }
 
 // The nearest-rank percentile p (0 < p <= 1) of a non-empty list.
@@ -342,29 +446,21 @@ std::string validateCell(const Scene& cell, uint32_t nRays, std::string& agreed)
 }
 
 int runSweep(const SweepArgs& a) {
-    if (a.scenes.empty()) throw Error("sweep: name the scene files (or --merge the shards)");
-    if (a.out.empty()) throw Error("sweep: --out FILE.csv or FILE.json is required");
-    if (a.frames < 1 || a.frames > kMaxFrames) throw Error("--frames: expected 1 to " + std::to_string(kMaxFrames));
-    if (a.warmup < 0 || a.warmup > kMaxFrames) throw Error("--warmup: expected 0 to " + std::to_string(kMaxFrames));
-    if (a.rays < 1 || a.rays > 10000000) throw Error("--rays: expected 1 to 10000000, got " + std::to_string(a.rays));
+    uint32_t gpus = 1;
+    if (a.gpus == "all") {
+#if defined(STRATA_HAVE_CUDA)
+        gpus = uint32_t(std::max(1, queryGpu().deviceCount));
+#endif
+    } else {
+        char* end = nullptr;
+        const unsigned long g = std::strtoul(a.gpus.c_str(), &end, 10);
+        if (a.gpus.empty() || *end || g < 1 || g > 64) throw Error("--gpus: expected 1 to 64 or all, got '" + a.gpus + "'");
+        gpus = uint32_t(g);
+    }
+    if (gpus > 1) return runOnLocalGpus(a, gpus);
     const std::vector<Dimension> dims = parseDimensions(a.vary);
     const auto [shard, shards] = chooseShard(a.shard);
-    setDataFolder(a.data);
-    std::vector<Scene> scenes;  // every scene loaded before the first cell runs: a bad one fails at once
-    for (const std::string& path : a.scenes) {
-        Scene s = loadScene(path);
-        if (!a.backend.empty()) s.options.set("render.backend", a.backend);
-        setResolution(s.options, "--res", a.res);
-        for (const std::string& kv : a.sets) s.options.setAssignment(kv);
-        chooseBackend(s.options, WithoutGpu::Refuse);
-        scenes.push_back(std::move(s));
-    }
-    {  // the output's extension and folder, before the work
-        const size_t dot = a.out.rfind('.');
-        const std::string ext = dot == std::string::npos ? "" : a.out.substr(dot);
-        if (ext != ".csv" && ext != ".json") throw Error("--out " + a.out + ": expected a .csv or .json file");
-        OutputFile probe(a.out);  // removed again when it goes out of scope uncommitted
-    }
+    const std::vector<Scene> scenes = loadSweepScenes(a);
     size_t combos = 1;
     for (const Dimension& d : dims) combos *= d.values.size();
     const size_t total = scenes.size() * combos;
@@ -495,6 +591,10 @@ std::function<int()> addSweepCommand(CLI::App& app) {
                     "I/N: run the cells k with k % N == I (default: SLURM_ARRAY_TASK_ID less SLURM_ARRAY_TASK_MIN "
                     "of SLURM_ARRAY_TASK_COUNT, else all)");
     cmd->add_option("--merge", a->merge, "join these shards' CSV files into --out instead of running");
+    cmd->add_option("--gpus", a->gpus,
+                    "N or all: the matrix as N shards run at once, one GPU each (CUDA_VISIBLE_DEVICES), merged into "
+                    "--out")
+        ->capture_default_str();
     cmd->add_option("--data", a->data, "folder of the models scene files name as \"data:FILE\"");
     cmd->footer(
         "Status per cell: ok (validated, then timed), failed: ... (its structure disagreed with brute force: not "
@@ -507,7 +607,8 @@ std::function<int()> addSweepCommand(CLI::App& app) {
         a->commandLine += " --res " + a->res + " --frames " + std::to_string(a->frames) + " --warmup " +
                           std::to_string(a->warmup) + " --out " + a->out;
         if (!a->shard.empty()) a->commandLine += " --shard " + a->shard;
-        return a->merge.empty() ? runSweep(*a) : mergeShards(*a);
+        if (!a->merge.empty() && a->out.empty()) throw Error("--merge: --out FILE.csv or FILE.json is required");
+        return a->merge.empty() ? runSweep(*a) : mergeShards(a->merge, a->out);
     };
 }
 

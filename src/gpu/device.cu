@@ -31,6 +31,7 @@ GpuInfo queryGpu() {
         return info;
     }
     info.available = true;
+    info.deviceCount = count;
     info.name = prop.name;
     info.smCount = prop.multiProcessorCount;
     cudaMemGetInfo(&info.freeBytes, &info.totalBytes);

@@ -13,6 +13,7 @@ struct GpuInfo {
     std::string reason;  // why not available
     size_t freeBytes = 0, totalBytes = 0;
     int smCount = 0;
+    int deviceCount = 0;          // CUDA devices visible
     int driverCuda = 0;           // the CUDA version the driver supports (cudaDriverGetVersion: 13000 = 13.0)
     int clockMhz = 0, memoryClockMhz = 0;  // the SMs' and memory's peak clocks
 };

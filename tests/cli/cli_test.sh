@@ -471,6 +471,16 @@ if [ "$shards_ok" -eq 1 ] && grep -q '^# shard: 2/5' "$SW/s3.csv" \
 else
   fail "sweep shards: $(cat "$TMP/e.txt")"
 fi
+# --gpus 3: three shards at once on this machine (one device each; here the
+# CPU backend), merged into JSON, their files removed.
+if "$CLI" sweep "${SWEEP_ARGS[@]}" --gpus 3 --out "$SW/g.json" >/dev/null 2>"$TMP/e.txt" \
+   && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); c=d['cells']; assert [x['cell'] for x in c]==list(range(24)); assert d['meta']['merged']=='3 shards'; assert sum(x['status']=='ok' for x in c)==16" "$SW/g.json" \
+   && [ -z "$(ls "$SW" | grep 'g.json.shard')" ] \
+   && ! "$CLI" sweep "${SWEEP_ARGS[@]}" --gpus 2 --shard 0/2 --out "$SW/g2.csv" 2>/dev/null; then
+  pass "sweep --gpus 3: three local shards merged, their files removed; not with --shard"
+else
+  fail "sweep --gpus: $(cat "$TMP/e.txt")"
+fi
 if ! "$CLI" sweep --merge "$SW/s1.csv" "$SW/s3.csv" --out "$SW/bad.csv" 2>"$TMP/e.txt" \
    && grep -q 'cells 1, 6, 11, 16, 21, 3, 8, 13, 18, 23, 4, 9, 14, 19, 24\|are in no shard' "$TMP/e.txt" \
    && [ ! -e "$SW/bad.csv" ] \
