@@ -336,7 +336,14 @@ int runOnLocalGpus(const SweepArgs& a, uint32_t n) {
     if (!a.shard.empty() || std::getenv("SLURM_ARRAY_TASK_ID"))
         throw Error("--gpus: shards the matrix itself; not with --shard or inside a Slurm job array (give each task "
                     "one GPU instead)");
-    loadSweepScenes(a);  // a bad scene, value or --out fails here, not once per shard
+    const std::vector<Scene> scenes = loadSweepScenes(a);  // a bad scene, value or --out fails here, not per shard
+#if defined(STRATA_HAVE_CUDA)
+    const bool cuda = std::any_of(scenes.begin(), scenes.end(),
+                                  [](const Scene& s) { return s.options.render.backend == Backend::Cuda; });
+    if (const int devices = queryGpu().deviceCount; cuda && int(n) > devices)
+        throw Error("--gpus " + std::to_string(n) + ": this machine shows " + std::to_string(devices) +
+                    " CUDA device" + (devices == 1 ? "" : "s"));
+#endif
     std::vector<std::string> visible;
     if (const char* v = std::getenv("CUDA_VISIBLE_DEVICES")) {
         std::stringstream list(v);
