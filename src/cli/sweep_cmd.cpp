@@ -178,7 +178,9 @@ std::string toJson(const Table& t) {
         for (size_t c = 0; c < t.columns.size(); ++c) {
             const std::string& v = t.rows[r][c];
             out += std::string(c ? ", " : "") + jsonString(t.columns[c]) + ": " +
-                   (isNumber(v) ? v : v.empty() ? std::string("null") : jsonString(v));
+                   (isNumber(v) ? v
+                    : v.empty() ? std::string("null")
+                                : jsonString(v));
         }
         out += "}";
     }
@@ -243,8 +245,8 @@ Table readCsv(const std::string& path) {
     while (readCsvRecord(in, cells, path, lineNo)) {
         if (cells.size() == 1 && cells[0].empty()) continue;
         if (cells.size() != t.columns.size())
-            throw Error(path + ":" + std::to_string(lineNo) + ": " + std::to_string(cells.size()) + " fields, the header has " +
-                        std::to_string(t.columns.size()));
+            throw Error(path + ":" + std::to_string(lineNo) + ": " + std::to_string(cells.size()) +
+                        " fields, the header has " + std::to_string(t.columns.size()));
         t.rows.push_back(cells);
     }
     return t;
@@ -286,14 +288,14 @@ int mergeShards(const std::vector<std::string>& paths, const std::string& out) {
         }
         for (const auto& row : t.rows) {
             const long k = std::atol(row[0].c_str());
-            if (!cells.emplace(k, row).second)
-                throw Error(path + ": cell " + std::to_string(k) + " is in two shards");
+            if (!cells.emplace(k, row).second) throw Error(path + ": cell " + std::to_string(k) + " is in two shards");
         }
     }
     std::string missing;
     for (long k = 0; k < total; ++k)
         if (!cells.count(k)) missing += (missing.empty() ? "" : ", ") + std::to_string(k);
-    if (!missing.empty()) throw Error("--merge: cells " + missing + " of " + std::to_string(total) + " are in no shard");
+    if (!missing.empty())
+        throw Error("--merge: cells " + missing + " of " + std::to_string(total) + " are in no shard");
     for (auto& [k, row] : cells) all.rows.push_back(row);
     all.meta.push_back("merged: " + std::to_string(paths.size()) + " shards");
     writeTable(out, all);
@@ -334,15 +336,16 @@ std::vector<Scene> loadSweepScenes(const SweepArgs& a) {
 // failed validation, as one run would.
 int runOnLocalGpus(const SweepArgs& a, uint32_t n) {
     if (!a.shard.empty() || std::getenv("SLURM_ARRAY_TASK_ID"))
-        throw Error("--gpus: shards the matrix itself; not with --shard or inside a Slurm job array (give each task "
-                    "one GPU instead)");
+        throw Error(
+            "--gpus: shards the matrix itself; not with --shard or inside a Slurm job array (give each task "
+            "one GPU instead)");
     const std::vector<Scene> scenes = loadSweepScenes(a);  // a bad scene, value or --out fails here, not per shard
 #if defined(STRATA_HAVE_CUDA)
     const bool cuda = std::any_of(scenes.begin(), scenes.end(),
                                   [](const Scene& s) { return s.options.render.backend == Backend::Cuda; });
     if (const int devices = queryGpu().deviceCount; cuda && int(n) > devices)
-        throw Error("--gpus " + std::to_string(n) + ": this machine shows " + std::to_string(devices) +
-                    " CUDA device" + (devices == 1 ? "" : "s"));
+        throw Error("--gpus " + std::to_string(n) + ": this machine shows " + std::to_string(devices) + " CUDA device" +
+                    (devices == 1 ? "" : "s"));
 #endif
     std::vector<std::string> visible;
     if (const char* v = std::getenv("CUDA_VISIBLE_DEVICES")) {
@@ -461,7 +464,8 @@ int runSweep(const SweepArgs& a) {
     } else {
         char* end = nullptr;
         const unsigned long g = std::strtoul(a.gpus.c_str(), &end, 10);
-        if (a.gpus.empty() || *end || g < 1 || g > 64) throw Error("--gpus: expected 1 to 64 or all, got '" + a.gpus + "'");
+        if (a.gpus.empty() || *end || g < 1 || g > 64)
+            throw Error("--gpus: expected 1 to 64 or all, got '" + a.gpus + "'");
         gpus = uint32_t(g);
     }
     if (gpus > 1) return runOnLocalGpus(a, gpus);
@@ -482,8 +486,11 @@ int runSweep(const SweepArgs& a) {
     for (const std::string& kv : a.sets) matrix += "; set " + kv;
     matrix += "; " + a.res + ", " + std::to_string(a.warmup) + " + " + std::to_string(a.frames) + " frames, " +
               std::to_string(a.rays) + " rays";
-    t.meta = {"strata-cli: " STRATA_VERSION ", " + builtWith(), "date: " + nowUtc(), "command: " + a.commandLine,
-              "matrix: " + matrix, "cells: " + std::to_string(total),
+    t.meta = {"strata-cli: " STRATA_VERSION ", " + builtWith(),
+              "date: " + nowUtc(),
+              "command: " + a.commandLine,
+              "matrix: " + matrix,
+              "cells: " + std::to_string(total),
               "shard: " + std::to_string(shard) + "/" + std::to_string(shards)};
 #if defined(STRATA_HAVE_CUDA)
     if (scenes.front().options.render.backend == Backend::Cuda) {
@@ -508,8 +515,8 @@ int runSweep(const SweepArgs& a) {
     std::vector<size_t> mine;
     for (size_t k = 0; k < total; ++k)
         if (k % shards == shard) mine.push_back(k);
-    std::printf("sweep: %zu cells (%zu scenes x %zu option sets), shard %u/%u runs %zu\n", total, scenes.size(),
-                combos, shard, shards, mine.size());
+    std::printf("sweep: %zu cells (%zu scenes x %zu option sets), shard %u/%u runs %zu\n", total, scenes.size(), combos,
+                shard, shards, mine.size());
     Progress progress("sweep cell");
     int failed = 0;
     for (size_t n = 0; n < mine.size(); ++n) {
@@ -528,8 +535,7 @@ int runSweep(const SweepArgs& a) {
         try {
             for (size_t d = 0; d < dims.size(); ++d) cell.options.set(dims[d].key, chosen[d]);
             cell.options.check();
-            if (const std::vector<std::string> inert = cell.options.inert(); !inert.empty())
-                throw Error(inert.front());
+            if (const std::vector<std::string> inert = cell.options.inert(); !inert.empty()) throw Error(inert.front());
         } catch (const Error& e) {
             status = std::string("refused: ") + e.what();
         }

@@ -61,8 +61,9 @@ struct Reader {
     std::string name(size_t most, const char* what) {
         const size_t nul = b.find('\0', pos);
         if (nul == std::string::npos) fail(std::string("truncated: the file ends in ") + what);
-        if (nul - pos > most) fail(std::string(what) + " at byte " + std::to_string(pos) + " is longer than " +
-                                   std::to_string(most) + " bytes");
+        if (nul - pos > most)
+            fail(std::string(what) + " at byte " + std::to_string(pos) + " is longer than " + std::to_string(most) +
+                 " bytes");
         std::string s = b.substr(pos, nul - pos);
         pos = nul + 1;
         return s;
@@ -246,7 +247,8 @@ Image decodeExr(const std::string& path, const std::string& bytes) {
     }
     const bool rgb = colour[0] >= 0 && colour[1] >= 0 && colour[2] >= 0;
     if (!rgb && grey < 0)
-        r.fail("no R, G and B channels and no Y channel (it has " + (names.empty() ? std::string("none") : names) + ")");
+        r.fail("no R, G and B channels and no Y channel (it has " + (names.empty() ? std::string("none") : names) +
+               ")");
     const int lines = h.linesPerBlock();
     const size_t blocks = (size_t(height) + size_t(lines) - 1) / size_t(lines);
     std::vector<uint64_t> offsets(blocks);
@@ -258,13 +260,15 @@ Image decodeExr(const std::string& path, const std::string& bytes) {
     img.pixels.assign(size_t(width) * size_t(height), Vec3{0, 0, 0});
     std::vector<char> seen(blocks, 0);
     for (size_t k = 0; k < blocks; ++k) {
-        if (offsets[k] >= bytes.size()) r.fail("block " + std::to_string(k) + "'s offset lies past the end of the file");
+        if (offsets[k] >= bytes.size())
+            r.fail("block " + std::to_string(k) + "'s offset lies past the end of the file");
         Reader c{path, bytes, size_t(offsets[k])};
         const int32_t y = signed32(c.u32("a block's scanline"));
         const uint32_t size = c.u32("a block's size");
         const int64_t row = int64_t(y) - h.yMin;
         if (row < 0 || row >= height || row % lines != 0)
-            r.fail("block " + std::to_string(k) + " starts at scanline " + std::to_string(y) + ", outside the data window");
+            r.fail("block " + std::to_string(k) + " starts at scanline " + std::to_string(y) +
+                   ", outside the data window");
         const size_t index = size_t(row / lines);
         if (seen[index]) r.fail("scanline " + std::to_string(y) + " is stored twice");
         seen[index] = 1;

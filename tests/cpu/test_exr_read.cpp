@@ -45,9 +45,9 @@ uint16_t toHalf(float f) {
 
 struct ExrSpec {
     int width = 5, height = 37, x0 = 0, y0 = 0;
-    int compression = 0;                          // 0 none, 1 RLE, 2 ZIPS, 3 ZIP, ...
+    int compression = 0;                               // 0 none, 1 RLE, 2 ZIPS, 3 ZIP, ...
     std::vector<std::string> channels{"B", "G", "R"};  // alphabetical, as EXR stores them
-    int type = 1;                                 // 1 HALF, 2 FLOAT (all channels)
+    int type = 1;                                      // 1 HALF, 2 FLOAT (all channels)
     uint32_t versionFlags = 0;
     bool decreasingY = false;  // blocks stored bottom first
 };
@@ -169,8 +169,8 @@ void expectPixels(const Image& img, const ExrSpec& s) {
     for (int py = 0; py < s.height; ++py)
         for (int px = 0; px < s.width; ++px) {
             const Vec3 v = img.pixels[size_t(py) * size_t(s.width) + size_t(px)];
-            const Vec3 want = r >= 0 ? Vec3{valueAt(r, px, py), valueAt(g, px, py), valueAt(b, px, py)}
-                                     : make3(valueAt(y, px, py));
+            const Vec3 want =
+                r >= 0 ? Vec3{valueAt(r, px, py), valueAt(g, px, py), valueAt(b, px, py)} : make3(valueAt(y, px, py));
             ASSERT_EQ(v.x, want.x) << "pixel " << px << ", " << py;
             ASSERT_EQ(v.y, want.y) << "pixel " << px << ", " << py;
             ASSERT_EQ(v.z, want.z) << "pixel " << px << ", " << py;
@@ -246,8 +246,7 @@ TEST(ExrRead, UnsupportedAndDamagedFilesNameTheFileAndTheReason) {
     depth.channels = {"Z"};
     EXPECT_CONTAINS(err(exrBytes(depth)), "no R, G and B channels and no Y channel (it has Z)");
     const std::string good = exrBytes(s);
-    for (size_t cut : {size_t(10), size_t(60), good.size() - 7})
-        EXPECT_CONTAINS(err(good.substr(0, cut)), "truncated");
+    for (size_t cut : {size_t(10), size_t(60), good.size() - 7}) EXPECT_CONTAINS(err(good.substr(0, cut)), "truncated");
     std::string zip = exrBytes([] {
         ExrSpec z;
         z.compression = 3;
