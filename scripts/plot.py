@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""plot.py FILE.csv -o FIG.png|FIG.svg [--stages a,b] [--title T]
+"""plot.py FILE.csv -o FIG.png|FIG.svg [--stages a,b] [--kind stages|build-trace|mrays] [--title T]
 
 Figures from strata's CSV files (matplotlib, Debian's python3-matplotlib):
 
@@ -11,10 +11,13 @@ Figures from strata's CSV files (matplotlib, Debian's python3-matplotlib):
   * a kd-tree table (`strata-cli kdtable --csv`): Table 13.2-style bars per
     variant and scene: build (wall), the sum of kernel times where measured,
     and R.
-  * a sweep (`strata-cli sweep --out FILE.csv`, shards merged): one bar per
-    validated cell (scene and the varied options), its stages' medians stacked
-    (--stages picks them; default the top-level ones), the frame's p95 marked;
-    failed and refused cells are left out and counted in the title.
+  * a sweep (`strata-cli sweep --out FILE.csv`, shards merged), by --kind:
+    stages (default): one bar per validated cell (scene and the varied
+    options), its stages' medians stacked (--stages picks them; default the
+    top-level ones), the frame's p95 marked; build-trace: each cell's build
+    median against its trace median, one marker per builder (accel.builder),
+    one colour per scene; mrays: Mrays/s per scene, a bar per option set.
+    Failed and refused cells are left out and counted in the title.
 
 The format of the figure follows the extension of -o (.png or .svg). The
 figure is written to a temporary name and renamed: a failed run leaves no
@@ -120,10 +123,7 @@ def plot_kdtable(path, rows, ax):
 def plot_sweep(path, header, rows, stages, ax):
     import numpy as np
 
-    varied = header[header.index("scene") + 1:header.index("backend")]
-    ok = [(line, r) for line, r in rows if r["status"] == "ok"]
-    if not ok:
-        raise InputError(f"{path}: no cell was validated and timed (status ok)")
+    varied, ok = sweep_cells(path, header, rows)
     known = [k[:-len("_median_ms")] for k in header if k.endswith("_median_ms") and k != "total_median_ms"]
     if stages:
         for st in stages:
@@ -150,12 +150,67 @@ def plot_sweep(path, header, rows, stages, ax):
     return len(rows) - len(ok)
 
 
+def sweep_cells(path, header, rows):
+    varied = header[header.index("scene") + 1:header.index("backend")]
+    ok = [(line, r) for line, r in rows if r["status"] == "ok"]
+    if not ok:
+        raise InputError(f"{path}: no cell was validated and timed (status ok)")
+    return varied, ok
+
+
+def scene_name(r):
+    return os.path.splitext(os.path.basename(r["scene"]))[0]
+
+
+def plot_sweep_build_trace(path, header, rows, ax):
+    varied, ok = sweep_cells(path, header, rows)
+    builder = "accel.builder"
+    scenes = sorted({scene_name(r) for _, r in ok})
+    builders = sorted({r.get(builder, "") for _, r in ok})
+    markers = "os^Dv<>pP*Xh"
+    colours = [f"C{i % 10}" for i in range(len(scenes))]
+    for bi, b in enumerate(builders):
+        for si, sc in enumerate(scenes):
+            pts = [(number(path, line, "build_median_ms", r["build_median_ms"]),
+                    number(path, line, "trace_median_ms", r["trace_median_ms"]))
+                   for line, r in ok if r.get(builder, "") == b and scene_name(r) == sc]
+            if pts:
+                ax.scatter([p[0] for p in pts], [p[1] for p in pts], marker=markers[bi % len(markers)],
+                           color=colours[si], label=f"{b or 'cells'} · {sc}", alpha=0.8)
+    ax.set_xlabel("build, median per frame (ms)")
+    ax.set_ylabel("trace, median per frame (ms)")
+    ax.legend(fontsize="x-small", ncol=2)
+    return len(rows) - len(ok)
+
+
+def plot_sweep_mrays(path, header, rows, ax):
+    import numpy as np
+
+    varied, ok = sweep_cells(path, header, rows)
+    scenes = list(dict.fromkeys(scene_name(r) for _, r in ok))
+    sets = list(dict.fromkeys(" ".join(r[k] for k in varied) for _, r in ok))
+    value = {(scene_name(r), " ".join(r[k] for k in varied)): number(path, line, "mrays_per_s", r["mrays_per_s"])
+             for line, r in ok}
+    x = np.arange(len(scenes))
+    width = 0.8 / max(1, len(sets))
+    for i, label in enumerate(sets):
+        ax.bar(x + (i - (len(sets) - 1) / 2) * width, [value.get((sc, label), 0.0) for sc in scenes], width,
+               label=label or "cells")
+    ax.set_xticks(x)
+    ax.set_xticklabels(scenes, fontsize="small")
+    ax.set_ylabel("Mrays/s (closest-hit and shadow rays over the frame's GPU time)")
+    ax.legend(fontsize="x-small", ncol=2)
+    return len(rows) - len(ok)
+
+
 def main(argv):
     p = argparse.ArgumentParser(description="Figures from strata's CSV files (timings, sweep, kdtable).")
     p.add_argument("csv", help="a timing CSV (strata --record, strata-cli bench --csv), a sweep CSV or a kdtable CSV")
     p.add_argument("-o", "--out", required=True, help="the figure: .png or .svg")
     p.add_argument("--stages", help="comma-separated stages of a timing or sweep file (default: the top-level ones)")
     p.add_argument("--title", help="figure title (default: the CSV's name)")
+    p.add_argument("--kind", choices=("stages", "build-trace", "mrays"), default="stages",
+                   help="a sweep's figure: stages per cell (default), build against trace, Mrays/s per scene")
     a = p.parse_args(argv)
     ext = os.path.splitext(a.out)[1].lower()
     if ext not in FORMATS:
@@ -180,7 +235,15 @@ def main(argv):
 
         title = a.title or os.path.basename(a.csv)
         stages = a.stages.split(",") if a.stages else None
-        if kind == "sweep":  # one bar per cell: the height grows with them
+        if kind != "sweep" and a.kind != "stages":
+            raise InputError(f"--kind {a.kind}: for sweep files ({a.csv} is a {kind} file)")
+        if kind == "sweep" and a.kind != "stages":
+            fig, ax = plt.subplots(figsize=(10, 6))
+            draw = plot_sweep_build_trace if a.kind == "build-trace" else plot_sweep_mrays
+            left_out = draw(a.csv, header, rows, ax)
+            if left_out and not a.title:
+                title += f" ({left_out} failed or refused cells left out)"
+        elif kind == "sweep":  # one bar per cell: the height grows with them
             ok = sum(r["status"] == "ok" for _, r in rows)
             fig, ax = plt.subplots(figsize=(10, max(5.5, 0.16 * ok + 1.5)))
             left_out = plot_sweep(a.csv, header, rows, stages, ax)

@@ -530,6 +530,10 @@ PYEOF
   out=$("$PY" "$PLOT" "$SW/m.csv" -o "$TMP/sweep.png" 2>&1)
   head -c 8 "$TMP/sweep.png" 2>/dev/null | grep -q PNG && grep -q "sweep, 24 rows" <<<"$out" &&
     pass "plot.py: a sweep CSV (metadata lines first) becomes a PNG" || fail "plot.py sweep CSV: $out"
+  "$PY" "$PLOT" "$SW/m.csv" -o "$TMP/bt.svg" --kind build-trace >/dev/null 2>&1 && grep -q "<svg" "$TMP/bt.svg" &&
+    "$PY" "$PLOT" "$SW/m.csv" -o "$TMP/mr.png" --kind mrays >/dev/null 2>&1 && head -c 8 "$TMP/mr.png" | grep -q PNG &&
+    ! "$PY" "$PLOT" "$TMP/kd.csv" -o "$TMP/kd2.png" --kind mrays 2>/dev/null && [ ! -e "$TMP/kd2.png" ] &&
+    pass "plot.py --kind build-trace and mrays for a sweep (not for other files)" || fail "plot.py --kind"
   out=$("$PY" "$PLOT" "$SW/m.csv" -o "$TMP/sweep2.png" --stages trace,nope 2>&1); rc=$?
   [ "$rc" -eq 1 ] && grep -q "has no stage 'nope'" <<<"$out" && [ ! -e "$TMP/sweep2.png" ] &&
     pass "plot.py: a sweep's unknown stage is named" || fail "plot.py sweep --stages: exit $rc, $out"
