@@ -39,6 +39,20 @@ inline std::string sourceFile(const std::string& relative) {
     return fs::exists(built) ? built : relative;
 }
 
+// The studio HDR of ../shared/testdata or, where it is absent, the 64 x 32
+// cut of it around its brightest light shipped in tests/data
+// (studio_crop.hdr; test_loaders_image.cpp checks it is that region): the
+// tests that need a real HDR run on a plain clone too.
+struct RealHdr {
+    std::string path;
+    int width = 0, height = 0;
+};
+inline RealHdr realStudioHdr() {
+    const std::string full = testdataFile("studio_small_03_1k.hdr");
+    if (!full.empty()) return {full, 1024, 512};
+    return {sourceFile("tests/data/studio_crop.hdr"), 64, 32};
+}
+
 #define REQUIRE_TESTDATA(var, name)                             \
     const std::string var = ::strata::test::testdataFile(name); \
     if (var.empty()) GTEST_SKIP() << "testdata " << name << " not found (set STRATA_TESTDATA_DIR)"

@@ -278,7 +278,7 @@ TEST(ExrRead, AnEnvironmentMapFromAnExrFile) {
 // Files written by another implementation: OpenImageIO 2.4's oiiotool
 // (Debian's openimageio-tools) cut a 64 x 32 crop of the testdata studio
 // HDR and saved it as EXR (tests/data):
-//   oiiotool studio_small_03_1k.hdr --cut 64x32+448+160 -o studio_crop.hdr
+//   oiiotool studio_small_03_1k.hdr --cut 64x32+204+118 -o studio_crop.hdr
 //   oiiotool studio_crop.hdr -d half --compression zip -o studio_crop_zip.exr    (and rle; piz)
 //   oiiotool studio_crop.hdr -d float --compression zips -o studio_crop_zips.exr
 // Each reads back as the HDR crop, value for value (RGBE's 8-bit mantissas

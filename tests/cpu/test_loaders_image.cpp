@@ -30,12 +30,13 @@ bool hasTempFiles(const fs::path& dir) {
 }  // namespace
 
 TEST(ImageIo, LoadsTheTestdataHdr) {
-    REQUIRE_TESTDATA(path, "studio_small_03_1k.hdr");
+    const RealHdr hdr = realStudioHdr();  // the whole file, or the crop shipped in tests/data
+    const std::string& path = hdr.path;
     Image img = loadImage(path);
-    EXPECT_EQ(img.width, 1024);
-    EXPECT_EQ(img.height, 512);
+    EXPECT_EQ(img.width, hdr.width);
+    EXPECT_EQ(img.height, hdr.height);
     EXPECT_EQ(img.path, path);
-    ASSERT_EQ(img.pixels.size(), size_t(1024) * 512);
+    ASSERT_EQ(img.pixels.size(), size_t(hdr.width) * size_t(hdr.height));
     float maxValue = 0;
     for (const Vec3& p : img.pixels) {
         ASSERT_TRUE(isFinite(p));
@@ -43,6 +44,21 @@ TEST(ImageIo, LoadsTheTestdataHdr) {
         maxValue = std::fmax(maxValue, maxComponent(p));
     }
     EXPECT_GT(maxValue, 1.0f);  // a studio HDR has lights brighter than white
+}
+
+// tests/data/studio_crop.hdr is the real file's region (oiiotool's --cut
+// 64x32+204+118, around its brightest light), value for value.
+TEST(ImageIo, TheShippedCropIsTheTestdataHdrsRegion) {
+    REQUIRE_TESTDATA(path, "studio_small_03_1k.hdr");
+    const Image full = loadImage(path), crop = loadImage(sourceFile("tests/data/studio_crop.hdr"));
+    ASSERT_EQ(crop.width, 64);
+    ASSERT_EQ(crop.height, 32);
+    for (int y = 0; y < 32; ++y)
+        for (int x = 0; x < 64; ++x)
+            for (int c = 0; c < 3; ++c)
+                ASSERT_EQ(crop.pixels[size_t(y) * 64 + size_t(x)][c],
+                          full.pixels[size_t(y + 118) * 1024 + size_t(x + 204)][c])
+                    << x << ", " << y;
 }
 
 TEST(ImageIo, PngRoundTripGivesBackLinearPixels) {
