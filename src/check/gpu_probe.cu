@@ -142,7 +142,8 @@ std::vector<KdKernelTimes> kdKernelTimesOnGpu(const Scene& scene, float t, int b
     return out;
 }
 
-std::vector<HitRecord> traceOnGpuForValidation(const Scene& scene, float t, const std::vector<Ray>& rays) {
+std::vector<HitRecord> traceOnGpuForValidation(const Scene& scene, float t, const std::vector<Ray>& rays,
+                                               std::vector<Vec3>* positions) {
     Probe p(scene, t);
     GpuStructures g;
     const AccelOptions& a = scene.options.accel;
@@ -157,6 +158,7 @@ std::vector<HitRecord> traceOnGpuForValidation(const Scene& scene, float t, cons
     STRATA_CUDA_CHECK(cudaStreamSynchronize(p.stream()));
     std::vector<HitRecord> h;
     out.download(h);
+    if (positions) *positions = p.gpu().downloadPositions();
     return h;
 }
 

@@ -52,7 +52,9 @@ struct KdKernelTimes {
 std::vector<KdKernelTimes> kdKernelTimesOnGpu(const Scene& scene, float t, int builds);
 
 // Closest hits of rays on the GPU over the structure built at time t, with
-// the scene's accel.builder and accel.traversal.
-std::vector<HitRecord> traceOnGpuForValidation(const Scene& scene, float t, const std::vector<Ray>& rays);
+// the scene's accel.builder and accel.traversal; positions (when given):
+// the flat vertices as the GPU posed them.
+std::vector<HitRecord> traceOnGpuForValidation(const Scene& scene, float t, const std::vector<Ray>& rays,
+                                               std::vector<Vec3>* positions = nullptr);
 
 }  // namespace strata

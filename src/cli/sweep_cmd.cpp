@@ -9,6 +9,7 @@
 // SLURM_ARRAY_TASK_COUNT choose the shard. --gpus N runs N shards at once on
 // this machine, one GPU each, and merges them. --merge joins the shards' CSV
 // files into one table (the same matrix, every cell once).
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -39,6 +40,8 @@
 #include "check/gpu_probe.h"
 #include "gpu/device.h"
 #endif
+
+extern char** environ;
 
 namespace strata::cli {
 namespace {
@@ -133,7 +136,10 @@ std::string csvField(const std::string& s) {
 
 std::string toCsv(const Table& t) {
     std::string out;
-    for (const std::string& m : t.meta) out += "# " + m + "\n";
+    for (std::string m : t.meta) {  // one line each: a newline (a scene path may hold one) written as \n
+        for (size_t i = 0; (i = m.find('\n', i)) != std::string::npos; i += 2) m.replace(i, 1, "\\n");
+        out += "# " + m + "\n";
+    }
     auto line = [&](const std::vector<std::string>& cells) {
         for (size_t i = 0; i < cells.size(); ++i) out += (i ? "," : "") + csvField(cells[i]);
         out += "\n";
@@ -143,26 +149,48 @@ std::string toCsv(const Table& t) {
     return out;
 }
 
+// A JSON string: quotes, backslashes and control characters escaped
+// (\u00XX); other bytes as they are (the scenes' paths are the file system's).
 std::string jsonString(const std::string& s) {
     std::string q = "\"";
     for (char c : s) {
-        if (c == '"' || c == '\\')
+        const unsigned char u = static_cast<unsigned char>(c);
+        if (c == '"' || c == '\\') {
             q += std::string("\\") + c;
-        else if (c == '\n')
-            q += "\\n";
-        else if (static_cast<unsigned char>(c) < 0x20)
-            q += " ";
-        else
+        } else if (u < 0x20) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\u%04x", u);
+            q += buf;
+        } else {
             q += c;
+        }
     }
     return q + "\"";
 }
 
-bool isNumber(const std::string& s) {
-    if (s.empty()) return false;
-    char* end = nullptr;
-    const double v = std::strtod(s.c_str(), &end);
-    return *end == '\0' && std::isfinite(v) && s.find_first_of("xXnN") == std::string::npos;
+// Whether s is a number as JSON writes one: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+bool isJsonNumber(const std::string& s) {
+    size_t i = 0;
+    auto digits = [&] {
+        const size_t from = i;
+        while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+        return i - from;
+    };
+    if (i < s.size() && s[i] == '-') ++i;
+    if (i < s.size() && s[i] == '0')
+        ++i;
+    else if (digits() == 0)
+        return false;
+    if (i < s.size() && s[i] == '.') {
+        ++i;
+        if (digits() == 0) return false;
+    }
+    if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+        ++i;
+        if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+        if (digits() == 0) return false;
+    }
+    return i == s.size();
 }
 
 std::string toJson(const Table& t) {
@@ -178,9 +206,9 @@ std::string toJson(const Table& t) {
         for (size_t c = 0; c < t.columns.size(); ++c) {
             const std::string& v = t.rows[r][c];
             out += std::string(c ? ", " : "") + jsonString(t.columns[c]) + ": " +
-                   (isNumber(v) ? v
-                    : v.empty() ? std::string("null")
-                                : jsonString(v));
+                   (isJsonNumber(v) ? v
+                    : v.empty()     ? std::string("null")
+                                    : jsonString(v));
         }
         out += "}";
     }
@@ -275,19 +303,35 @@ int mergeShards(const std::vector<std::string>& paths, const std::string& out) {
     Table all;
     std::map<long, std::vector<std::string>> cells;
     long total = -1;
+    // What the shards must share: the matrix and what ran it (binary, GPU,
+    // driver, clocks); the date, command and shard are each task's own.
+    auto shared = [](const Table& t) {
+        std::vector<std::string> m;
+        for (const std::string& line : t.meta)
+            if (line.rfind("shard: ", 0) != 0 && line.rfind("date: ", 0) != 0 && line.rfind("command: ", 0) != 0)
+                m.push_back(line);
+        return m;
+    };
     for (const std::string& path : paths) {
         const Table t = readCsv(path);
         if (all.columns.empty()) {
             all.columns = t.columns;
             for (const std::string& m : t.meta)
                 if (m.rfind("shard: ", 0) != 0) all.meta.push_back(m);
-            total = std::atol(metaValue(t, "cells").c_str());
-        } else if (t.columns != all.columns || metaValue(t, "matrix") != metaValue(all, "matrix")) {
+            const std::string n = metaValue(t, "cells");
+            char* end = nullptr;
+            total = std::strtol(n.c_str(), &end, 10);
+            if (n.empty() || *end || total < 0) throw Error(path + ": no '# cells:' line (not a sweep shard)");
+            if (all.columns.empty() || all.columns.front() != "cell") throw Error(path + ": not a sweep table");
+        } else if (t.columns != all.columns || shared(t) != shared(all)) {
             throw Error(path + ": not a shard of the same sweep as " + paths.front() +
-                        " (its matrix or columns differ)");
+                        " (its matrix, columns, binary or GPU differ)");
         }
         for (const auto& row : t.rows) {
-            const long k = std::atol(row[0].c_str());
+            char* end = nullptr;
+            const long k = std::strtol(row[0].c_str(), &end, 10);
+            if (row[0].empty() || *end || k < 0 || k >= total)
+                throw Error(path + ": cell '" + row[0] + "' is not one of the " + std::to_string(total));
             if (!cells.emplace(k, row).second) throw Error(path + ": cell " + std::to_string(k) + " is in two shards");
         }
     }
@@ -306,7 +350,7 @@ int mergeShards(const std::vector<std::string>& paths, const std::string& out) {
 // Every scene with the sweep's options on top, and the output checked (its
 // extension, a file that can be written), before any cell runs: a bad
 // scene, value or path fails at once.
-std::vector<Scene> loadSweepScenes(const SweepArgs& a) {
+std::vector<Scene> loadSweepScenes(const SweepArgs& a, bool checkBackend = true) {
     if (a.scenes.empty()) throw Error("sweep: name the scene files (or --merge the shards)");
     if (a.out.empty()) throw Error("sweep: --out FILE.csv or FILE.json is required");
     if (a.frames < 1 || a.frames > kMaxFrames) throw Error("--frames: expected 1 to " + std::to_string(kMaxFrames));
@@ -320,7 +364,7 @@ std::vector<Scene> loadSweepScenes(const SweepArgs& a) {
         if (!a.backend.empty()) s.options.set("render.backend", a.backend);
         setResolution(s.options, "--res", a.res);
         for (const std::string& kv : a.sets) s.options.setAssignment(kv);
-        chooseBackend(s.options, WithoutGpu::Refuse);
+        if (checkBackend) chooseBackend(s.options, WithoutGpu::Refuse);  // (--gpus: each shard checks its own)
         scenes.push_back(std::move(s));
     }
     const size_t dot = a.out.rfind('.');
@@ -332,18 +376,20 @@ std::vector<Scene> loadSweepScenes(const SweepArgs& a) {
 
 // --gpus N: the matrix as N shards, one process each with one device
 // (CUDA_VISIBLE_DEVICES: the i-th of those visible, else i), run at once and
-// merged into --out; their files are removed. Returns 1 when a shard's cells
+// merged into --out; their files are removed. The parent opens no CUDA
+// context (it counts the devices only), and everything a child needs is made
+// before the fork: the child only execs. Returns 1 when a shard's cells
 // failed validation, as one run would.
 int runOnLocalGpus(const SweepArgs& a, uint32_t n) {
     if (!a.shard.empty() || std::getenv("SLURM_ARRAY_TASK_ID"))
         throw Error(
             "--gpus: shards the matrix itself; not with --shard or inside a Slurm job array (give each task "
             "one GPU instead)");
-    const std::vector<Scene> scenes = loadSweepScenes(a);  // a bad scene, value or --out fails here, not per shard
+    const std::vector<Scene> scenes = loadSweepScenes(a, false);  // a bad scene, value or --out fails here
 #if defined(STRATA_HAVE_CUDA)
     const bool cuda = std::any_of(scenes.begin(), scenes.end(),
                                   [](const Scene& s) { return s.options.render.backend == Backend::Cuda; });
-    if (const int devices = queryGpu().deviceCount; cuda && int(n) > devices)
+    if (const int devices = cudaDeviceCount(); cuda && int(n) > devices)
         throw Error("--gpus " + std::to_string(n) + ": this machine shows " + std::to_string(devices) + " CUDA device" +
                     (devices == 1 ? "" : "s"));
 #endif
@@ -353,52 +399,83 @@ int runOnLocalGpus(const SweepArgs& a, uint32_t n) {
         for (std::string d; std::getline(list, d, ',');)
             if (!d.empty()) visible.push_back(d);
     }
-    const std::string exe = "/proc/self/exe";
-    std::vector<std::string> files;
-    std::vector<pid_t> children;
+    // Each child's arguments and environment, made here.
+    struct Child {
+        std::string file;
+        std::vector<std::string> args, env;
+        std::vector<char*> argv, envp;
+        pid_t pid = -1;
+    };
+    std::vector<Child> children(n);
     for (uint32_t i = 0; i < n; ++i) {
-        const std::string file = a.out + ".shard" + std::to_string(i) + ".csv";
-        files.push_back(file);
-        std::vector<std::string> args = {"strata-cli", "sweep"};
-        args.insert(args.end(), a.scenes.begin(), a.scenes.end());
-        for (const std::string& v : a.vary) args.insert(args.end(), {"--vary", v});
-        for (const std::string& v : a.sets) args.insert(args.end(), {"--set", v});
-        args.insert(args.end(), {"--res", a.res, "--frames", std::to_string(a.frames), "--warmup",
-                                 std::to_string(a.warmup), "--rays", std::to_string(a.rays), "--shard",
-                                 std::to_string(i) + "/" + std::to_string(n), "--out", file});
-        if (!a.backend.empty()) args.insert(args.end(), {"--backend", a.backend});
-        if (!a.data.empty()) args.insert(args.end(), {"--data", a.data});
-        const std::string device = i < visible.size() ? visible[i] : std::to_string(i);
-        std::fflush(nullptr);
+        Child& c = children[i];
+        c.file = a.out + ".shard" + std::to_string(i) + "-" + std::to_string(getpid()) + ".csv";
+        c.args = {"strata-cli", "sweep"};
+        c.args.insert(c.args.end(), a.scenes.begin(), a.scenes.end());
+        for (const std::string& v : a.vary) c.args.insert(c.args.end(), {"--vary", v});
+        for (const std::string& v : a.sets) c.args.insert(c.args.end(), {"--set", v});
+        c.args.insert(c.args.end(), {"--res", a.res, "--frames", std::to_string(a.frames), "--warmup",
+                                     std::to_string(a.warmup), "--rays", std::to_string(a.rays), "--shard",
+                                     std::to_string(i) + "/" + std::to_string(n), "--out", c.file});
+        if (!a.backend.empty()) c.args.insert(c.args.end(), {"--backend", a.backend});
+        if (!a.data.empty()) c.args.insert(c.args.end(), {"--data", a.data});
+        for (char** e = environ; *e; ++e)
+            if (std::strncmp(*e, "CUDA_VISIBLE_DEVICES=", 21) != 0 &&
+                std::strncmp(*e, "STRATA_SWEEP_COMMAND=", 21) != 0)
+                c.env.push_back(*e);
+        c.env.push_back("CUDA_VISIBLE_DEVICES=" + (i < visible.size() ? visible[i] : std::to_string(i)));
+        c.env.push_back("STRATA_SWEEP_COMMAND=" + a.commandLine);  // the table records the command given
+        for (std::string& x : c.args) c.argv.push_back(x.data());
+        c.argv.push_back(nullptr);
+        for (std::string& x : c.env) c.envp.push_back(x.data());
+        c.envp.push_back(nullptr);
+    }
+    auto removeFiles = [&] {
+        for (const Child& c : children) std::remove(c.file.c_str());
+    };
+    auto stopStarted = [&] {
+        for (Child& c : children)
+            if (c.pid > 0) {
+                kill(c.pid, SIGTERM);
+                while (waitpid(c.pid, nullptr, 0) < 0 && errno == EINTR) {}
+                c.pid = -1;
+            }
+        removeFiles();
+    };
+    std::fflush(nullptr);
+    for (uint32_t i = 0; i < n; ++i) {
         const pid_t pid = fork();
-        if (pid < 0) throw Error("--gpus: cannot start shard " + std::to_string(i) + ": " + std::strerror(errno));
         if (pid == 0) {
-            setenv("CUDA_VISIBLE_DEVICES", device.c_str(), 1);
-            std::vector<char*> argv;
-            for (std::string& x : args) argv.push_back(x.data());
-            argv.push_back(nullptr);
-            execv(exe.c_str(), argv.data());
-            std::fprintf(stderr, "strata-cli sweep: cannot run %s: %s\n", exe.c_str(), std::strerror(errno));
-            _exit(127);
+            execve("/proc/self/exe", children[i].argv.data(), children[i].envp.data());
+            _exit(127);  // nothing else is safe here
         }
-        children.push_back(pid);
+        if (pid < 0) {
+            const std::string why = std::strerror(errno);
+            stopStarted();
+            throw Error("--gpus: cannot start shard " + std::to_string(i) + ": " + why);
+        }
+        children[i].pid = pid;
     }
     int worst = 0;
     std::string why;
     for (uint32_t i = 0; i < n; ++i) {
         int status = 0;
-        while (waitpid(children[i], &status, 0) < 0 && errno == EINTR) {}
-        const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-        if (code > 1 && why.empty()) why = "shard " + std::to_string(i) + " exited " + std::to_string(code);
+        pid_t got;
+        while ((got = waitpid(children[i].pid, &status, 0)) < 0 && errno == EINTR) {}
+        children[i].pid = -1;
+        const int code = got < 0 ? 255 : WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        // 1 with its table written: cells failed validation; else an error (its message is above).
+        const bool wrote = std::ifstream(children[i].file).good();
+        if ((code > 1 || (code == 1 && !wrote)) && why.empty())
+            why = "shard " + std::to_string(i) + (code == 127 ? " could not start" : " exited " + std::to_string(code));
         worst = std::max(worst, code);
     }
-    auto removeFiles = [&] {
-        for (const std::string& f : files) std::remove(f.c_str());
-    };
     if (!why.empty()) {
         removeFiles();
         throw Error("--gpus: " + why + " (its messages are above); no table written");
     }
+    std::vector<std::string> files;
+    for (const Child& c : children) files.push_back(c.file);
     try {
         mergeShards(files, a.out);
     } catch (...) {
@@ -430,9 +507,10 @@ std::string nowUtc() {
 }
 
 // Whether the cell's structure finds brute force's closest hits for rays of
-// the scene at its start time (all but 0.5%: instanced mode traces static
-// meshes in object space, and the GPU poses the vertices itself). Empty when
-// it does, else why not.
+// the scene at its start time, over the vertices as the backend posed them:
+// all of them, but in instanced mode (static meshes traced in object space:
+// a ray grazing an edge may take the neighbour) 0.5%, as validate allows.
+// Empty when it does, else why not.
 std::string validateCell(const Scene& cell, uint32_t nRays, std::string& agreed) {
     const float t = cell.options.animation.startTime;
     FlatScene flat = flattenScene(cell);
@@ -440,17 +518,22 @@ std::string validateCell(const Scene& cell, uint32_t nRays, std::string& agreed)
     poseFlatScene(cell, flat, t, pos, nrm);
     Checker c;
     const std::vector<Ray> rays = makeRays(cell, pos, t, nRays, cell.options.render.seed);
-    const SceneView base = hostSceneView(cell, flat, pos, nrm, BvhView{}, CameraView{});
-    const std::vector<HitRecord> ref = c.traceAll(base, rays, true);
+    SceneView base = hostSceneView(cell, flat, pos, nrm, BvhView{}, CameraView{});
     std::vector<HitRecord> got;
+    std::vector<Vec3> gpuPos;
 #if defined(STRATA_HAVE_CUDA)
-    if (cell.options.render.backend == Backend::Cuda) got = traceOnGpuForValidation(cell, t, rays);
+    if (cell.options.render.backend == Backend::Cuda) {
+        got = traceOnGpuForValidation(cell, t, rays, &gpuPos);
+        if (gpuPos.size() == pos.size()) base.geo.pos = gpuPos.data();  // brute force over the GPU's vertices
+    }
 #endif
     if (got.empty()) got = traceOnHostForValidation(c, cell, flat, pos, nrm, t, rays);
+    const std::vector<HitRecord> ref = c.traceAll(base, rays, true);
     size_t differ = 0;
     for (size_t i = 0; i < rays.size(); ++i) differ += !sameHit(got[i], ref[i]);
     agreed = std::to_string(rays.size() - differ) + "/" + std::to_string(rays.size());
-    if (differ * 200 > rays.size())
+    const size_t allowed = cell.options.accel.mode == AccelMode::Instanced ? rays.size() / 200 : 0;
+    if (differ > allowed)
         return std::to_string(differ) + " of " + std::to_string(rays.size()) + " rays differ from brute force";
     return {};
 }
@@ -459,7 +542,7 @@ int runSweep(const SweepArgs& a) {
     uint32_t gpus = 1;
     if (a.gpus == "all") {
 #if defined(STRATA_HAVE_CUDA)
-        gpus = uint32_t(std::max(1, queryGpu().deviceCount));
+        gpus = uint32_t(std::max(1, cudaDeviceCount()));
 #endif
     } else {
         char* end = nullptr;
@@ -472,6 +555,7 @@ int runSweep(const SweepArgs& a) {
     const std::vector<Dimension> dims = parseDimensions(a.vary);
     const auto [shard, shards] = chooseShard(a.shard);
     const std::vector<Scene> scenes = loadSweepScenes(a);
+    const char* parent = std::getenv("STRATA_SWEEP_COMMAND");  // a shard of --gpus: the command given
     size_t combos = 1;
     for (const Dimension& d : dims) combos *= d.values.size();
     const size_t total = scenes.size() * combos;
@@ -484,11 +568,13 @@ int runSweep(const SweepArgs& a) {
         for (const std::string& v : d.values) matrix += " " + v;
     }
     for (const std::string& kv : a.sets) matrix += "; set " + kv;
+    matrix += "; backend " + std::string(a.backend.empty() ? "the scenes'" : a.backend.c_str()) +
+              (a.data.empty() ? "" : "; data " + a.data);
     matrix += "; " + a.res + ", " + std::to_string(a.warmup) + " + " + std::to_string(a.frames) + " frames, " +
               std::to_string(a.rays) + " rays";
     t.meta = {"strata-cli: " STRATA_VERSION ", " + builtWith(),
               "date: " + nowUtc(),
-              "command: " + a.commandLine,
+              "command: " + (parent ? std::string(parent) : a.commandLine),
               "matrix: " + matrix,
               "cells: " + std::to_string(total),
               "shard: " + std::to_string(shard) + "/" + std::to_string(shards)};
@@ -539,17 +625,23 @@ int runSweep(const SweepArgs& a) {
         } catch (const Error& e) {
             status = std::string("refused: ") + e.what();
         }
-        if (status == "ok") {
-            const std::string why = validateCell(cell, a.rays, agreed);
-            if (!why.empty()) {
-                status = "failed: " + why;
-                ++failed;
+        try {  // an error in one cell (a limit, memory) is that cell's, not the sweep's
+            if (status == "ok") {
+                const std::string why = validateCell(cell, a.rays, agreed);
+                if (!why.empty()) {
+                    status = "failed: " + why;
+                    ++failed;
+                }
             }
-        }
-        if (status == "ok") {
-            std::unique_ptr<Renderer> r = makeRenderer(cell);
-            run = runFrames(*r, cell.options, a.warmup, a.frames,
-                            "sweep cell " + std::to_string(n + 1) + "/" + std::to_string(mine.size()));
+            if (status == "ok") {
+                std::unique_ptr<Renderer> r = makeRenderer(cell);
+                run = runFrames(*r, cell.options, a.warmup, a.frames,
+                                "sweep cell " + std::to_string(n + 1) + "/" + std::to_string(mine.size()));
+            }
+        } catch (const Error& e) {
+            status = std::string("failed: ") + e.what();
+            run = FrameRun{};
+            ++failed;
         }
         row.push_back(name(cell.options.render.backend));
         row.push_back(status);
@@ -618,8 +710,11 @@ std::function<int()> addSweepCommand(CLI::App& app) {
         for (const std::string& v : a->vary) a->commandLine += " --vary " + v;
         for (const std::string& v : a->sets) a->commandLine += " --set " + v;
         a->commandLine += " --res " + a->res + " --frames " + std::to_string(a->frames) + " --warmup " +
-                          std::to_string(a->warmup) + " --out " + a->out;
+                          std::to_string(a->warmup) + " --rays " + std::to_string(a->rays) + " --out " + a->out;
+        if (!a->backend.empty()) a->commandLine += " --backend " + a->backend;
+        if (!a->data.empty()) a->commandLine += " --data " + a->data;
         if (!a->shard.empty()) a->commandLine += " --shard " + a->shard;
+        if (a->gpus != "1") a->commandLine += " --gpus " + a->gpus;
         if (!a->merge.empty() && a->out.empty()) throw Error("--merge: --out FILE.csv or FILE.json is required");
         return a->merge.empty() ? runSweep(*a) : mergeShards(a->merge, a->out);
     };

@@ -15,6 +15,15 @@ void throwCudaError(cudaError_t err, const char* what, const char* file, int lin
     throw Error(s.str());
 }
 
+int cudaDeviceCount() {
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return count;
+}
+
 GpuInfo queryGpu() {
     GpuInfo info;
     int count = 0;

@@ -20,5 +20,7 @@ struct GpuInfo {
 
 // Queries device 0. Never throws: a machine without a GPU gives available=false.
 GpuInfo queryGpu();
+// The CUDA devices visible, without opening a context on any (0 on error).
+int cudaDeviceCount();
 
 }  // namespace strata

@@ -17,6 +17,7 @@ constexpr uint32_t kMagic = 20000630;
 // Version field flags (the low byte is the version, 2).
 constexpr uint32_t kTiled = 0x200, kLongNames = 0x400, kDeep = 0x800, kMultiPart = 0x1000;
 enum PixelType : int32_t { Uint = 0, Half = 1, Float = 2 };
+constexpr size_t kMostChannels = 64;
 const char* const kCompressionNames[] = {"none", "RLE", "ZIPS", "ZIP", "PIZ", "PXR24", "B44", "B44A", "DWAA", "DWAB"};
 
 struct Channel {
@@ -112,6 +113,8 @@ Header readHeader(const std::string& path, const std::string& bytes) {
                     r.fail("channel '" + ch.name + "' is subsampled " + std::to_string(xs) + "x" + std::to_string(ys) +
                            " (channels sampled 1x1 are supported)");
                 if (c.pos > valueEnd) r.fail("attribute 'channels' runs past its size");
+                if (h.channels.size() == kMostChannels)
+                    r.fail("more than " + std::to_string(kMostChannels) + " channels");
                 h.channels.push_back(ch);
             }
             channels = true;
@@ -133,6 +136,17 @@ Header readHeader(const std::string& path, const std::string& bytes) {
         r.pos = valueEnd;
     }
     if (!channels) r.fail("the header has no 'channels' attribute");
+    auto has = [&](const char* n) {
+        for (const Channel& c : h.channels)
+            if (c.name == n) return true;
+        return false;
+    };
+    if (!(has("R") && has("G") && has("B")) && !has("Y")) {
+        std::string names;
+        for (const Channel& c : h.channels) names += (names.empty() ? "" : ", ") + c.name;
+        r.fail("no R, G and B channels and no Y channel (it has " + (names.empty() ? std::string("none") : names) +
+               ")");
+    }
     if (h.compression < 0) r.fail("the header has no 'compression' attribute");
     if (!window) r.fail("the header has no 'dataWindow' attribute");
     if (h.compression > 3) {
@@ -183,8 +197,14 @@ void unpredict(std::vector<uint8_t>& t, std::string& out) {
 // One block's bytes as stored uncompressed (`expect` of them).
 std::string blockBytes(const Reader& r, const Header& h, const char* data, size_t size, size_t expect, int y) {
     if (size == expect) return std::string(data, size);  // stored as is (compression did not pay)
-    std::vector<uint8_t> t(expect);
     const std::string at = "the block of scanline " + std::to_string(y);
+    // Nothing is allocated for more than the data could expand to: deflate
+    // at most 1032:1, OpenEXR's RLE 64:1 (2 bytes for a run of 128).
+    const size_t most = h.compression == 1 ? size * 64 : size * 1032 + 64;
+    if (h.compression >= 1 && h.compression <= 3 && expect > most)
+        r.fail(at + ": " + std::to_string(size) + " compressed bytes cannot hold the " + std::to_string(expect) +
+               " the block needs");
+    std::vector<uint8_t> t(expect);
     if (h.compression == 2 || h.compression == 3) {
         uLongf got = uLongf(expect);
         const int z = uncompress(t.data(), &got, reinterpret_cast<const Bytef*>(data), uLong(size));
@@ -234,21 +254,16 @@ Image decodeExr(const std::string& path, const std::string& bytes) {
     int colour[3] = {-1, -1, -1}, grey = -1;
     std::vector<size_t> offset(h.channels.size());
     size_t lineBytes = 0;
-    std::string names;
     for (size_t c = 0; c < h.channels.size(); ++c) {
         offset[c] = lineBytes;
         lineBytes += size_t(width) * size_t(h.channels[c].bytes());
         const std::string& n = h.channels[c].name;
-        names += (names.empty() ? "" : ", ") + n;
         if (n == "R") colour[0] = int(c);
         if (n == "G") colour[1] = int(c);
         if (n == "B") colour[2] = int(c);
         if (n == "Y") grey = int(c);
     }
-    const bool rgb = colour[0] >= 0 && colour[1] >= 0 && colour[2] >= 0;
-    if (!rgb && grey < 0)
-        r.fail("no R, G and B channels and no Y channel (it has " + (names.empty() ? std::string("none") : names) +
-               ")");
+    const bool rgb = colour[0] >= 0 && colour[1] >= 0 && colour[2] >= 0;  // else Y (readHeader checked)
     const int lines = h.linesPerBlock();
     const size_t blocks = (size_t(height) + size_t(lines) - 1) / size_t(lines);
     std::vector<uint64_t> offsets(blocks);

@@ -471,11 +471,20 @@ if [ "$shards_ok" -eq 1 ] && grep -q '^# shard: 2/5' "$SW/s3.csv" \
 else
   fail "sweep shards: $(cat "$TMP/e.txt")"
 fi
+# Values as the options take them (+0.5, 1.) stay strings in JSON unless JSON reads them as numbers.
+if "$CLI" sweep "$SRC/assets/scenes/cornell.json" --backend cpu --res 16x16 --frames 1 --warmup 0 --rays 50 \
+     --vary render.exposure=+0.5,1.,0.25 --out "$SW/e.json" >/dev/null 2>"$TMP/e.txt" \
+   && python3 -c "import json,sys; c=json.load(open(sys.argv[1]))['cells']; assert [x['render.exposure'] for x in c]==['+0.5','1.',0.25], c" "$SW/e.json"; then
+  pass "sweep --out .json: valid JSON whatever the values' spelling"
+else
+  fail "sweep JSON values: $(cat "$TMP/e.txt")"
+fi
 # --gpus 3: three shards at once on this machine (one device each; here the
 # CPU backend), merged into JSON, their files removed.
 if "$CLI" sweep "${SWEEP_ARGS[@]}" --gpus 3 --out "$SW/g.json" >/dev/null 2>"$TMP/e.txt" \
    && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); c=d['cells']; assert [x['cell'] for x in c]==list(range(24)); assert d['meta']['merged']=='3 shards'; assert sum(x['status']=='ok' for x in c)==16" "$SW/g.json" \
    && [ -z "$(ls "$SW" | grep 'g.json.shard')" ] \
+   && python3 -c "import json,sys; c=json.load(open(sys.argv[1]))['meta']['command']; assert '--gpus 3' in c and '--shard' not in c, c" "$SW/g.json" \
    && ! "$CLI" sweep "${SWEEP_ARGS[@]}" --gpus 2 --shard 0/2 --out "$SW/g2.csv" 2>/dev/null; then
   pass "sweep --gpus 3: three local shards merged, their files removed; not with --shard"
 else

@@ -50,6 +50,7 @@ struct ExrSpec {
     int type = 1;                                      // 1 HALF, 2 FLOAT (all channels)
     uint32_t versionFlags = 0;
     bool decreasingY = false;  // blocks stored bottom first
+    int cutBlocksTo = -1;      // >= 0: every block's data cut to this many bytes (a damaged file)
 };
 
 // The value of channel c at pixel (x, y) of the data window.
@@ -140,6 +141,7 @@ std::string exrBytes(const ExrSpec& s) {
             std::string r = rle(predictForward(raw));
             if (r.size() < raw.size()) data = r;
         }
+        if (s.cutBlocksTo >= 0) data.resize(std::min(data.size(), size_t(s.cutBlocksTo)));
         std::string& b = chunk[size_t(k)];
         put32(b, uint32_t(s.y0 + k * lines));
         put32(b, uint32_t(data.size()));
@@ -254,6 +256,16 @@ TEST(ExrRead, UnsupportedAndDamagedFilesNameTheFileAndTheReason) {
     }());
     zip[zip.size() - 20] ^= 0x5a;  // inside the last block's deflated data
     EXPECT_CONTAINS(err(zip), "corrupt ZIP data");
+    ExrSpec wide = s;  // a block claiming far more than its bytes can inflate to: refused before allocating
+    wide.width = 3000;
+    wide.height = 2;
+    wide.compression = 2;
+    wide.cutBlocksTo = 4;
+    EXPECT_CONTAINS(err(exrBytes(wide)), "4 compressed bytes cannot hold the 18000 the block needs");
+    ExrSpec many = s;
+    many.channels.clear();
+    for (int c = 0; c < 70; ++c) many.channels.push_back("C" + std::to_string(100 + c));
+    EXPECT_CONTAINS(err(exrBytes(many)), "more than 64 channels");
     std::string inf = good;  // a HALF infinity in the last pixel of the last line (R)
     inf[inf.size() - 1] = char(0x7c);
     inf[inf.size() - 2] = 0;
