@@ -1,0 +1,156 @@
+#include "accel/wide/collapse_host.h"
+
+#include <algorithm>
+#include <deque>
+
+#include "accel/wide/collapse.h"
+#include "core/error.h"
+
+namespace strata {
+
+namespace {
+
+Aabb intersection(const Aabb& a, const Aabb& b) {
+    Aabb r;
+    r.lo = vmax(a.lo, b.lo);
+    r.hi = vmin(a.hi, b.hi);
+    return r;
+}
+
+struct HostSink {
+    uint32_t nodes = 1, prims = 0;  // node 0 is the root
+    std::deque<std::pair<uint32_t, int32_t>> tasks;
+    uint32_t allocNodes(uint32_t k) {
+        const uint32_t first = nodes;
+        nodes += k;
+        return first;
+    }
+    uint32_t allocPrims(uint32_t k) {
+        const uint32_t first = prims;
+        prims += k;
+        return first;
+    }
+    void task(uint32_t wide, int32_t binary) { tasks.emplace_back(wide, binary); }
+};
+
+}  // namespace
+
+HostCwbvh collapseToCwbvh(const BvhView& bvh) {
+    HostCwbvh out;
+    if (bvh.numNodes == 0) return out;
+    for (uint32_t i = 0; i < bvh.numNodes; ++i) {
+        const BvhNode& n = bvh.nodes[i];
+        if (n.leftCount > kCwbvhMaxBinaryLeaf || n.rightCount > kCwbvhMaxBinaryLeaf)
+            throw Error("the wide BVH takes binary leaves of at most " + std::to_string(kCwbvhMaxBinaryLeaf) +
+                        " primitives; node " + std::to_string(i) + " has one of " +
+                        std::to_string(std::max(n.leftCount, n.rightCount)));
+    }
+    // A wide node per binary inner node at most (each is made from one).
+    out.nodes.resize(bvh.numNodes);
+    out.primIndex.resize(bvh.numPrims);
+    HostSink sink;
+    sink.task(0, int32_t(rootOf(bvh)));
+    while (!sink.tasks.empty()) {
+        const auto [wide, binary] = sink.tasks.front();
+        sink.tasks.pop_front();
+        collapseNode(bvh, binary, wide, out.nodes.data(), out.primIndex.data(), sink);
+    }
+    out.nodes.resize(sink.nodes);
+    out.primIndex.resize(sink.prims);
+    return out;
+}
+
+CwbvhReport validateCwbvh(const CwbvhView& w, const std::vector<Aabb>& primBounds) {
+    CwbvhReport rep;
+    auto fail = [&](const std::string& e) {
+        rep.ok = false;
+        if (rep.errors.size() < 8) rep.errors.push_back(e);
+    };
+    if (w.numNodes == 0) {
+        if (!primBounds.empty()) fail("no nodes for " + std::to_string(primBounds.size()) + " primitives");
+        return rep;
+    }
+    Aabb scene;
+    for (const Aabb& b : primBounds) scene.grow(b);
+    const Vec3 ext = scene.extent();
+    const float tol = 1e-5f * std::max(std::max(ext.x, ext.y), std::max(ext.z, 1e-6f));
+    auto holds = [&](const Aabb& outer, const Aabb& inner) {
+        return inner.lo.x >= outer.lo.x - tol && inner.lo.y >= outer.lo.y - tol && inner.lo.z >= outer.lo.z - tol &&
+               inner.hi.x <= outer.hi.x + tol && inner.hi.y <= outer.hi.y + tol && inner.hi.z <= outer.hi.z + tol;
+    };
+    std::vector<uint8_t> seenNode(w.numNodes, 0), seenPrim(primBounds.size(), 0);
+    struct Entry {
+        uint32_t node, depth;
+        Aabb clip;  // the boxes tested on the way to it, intersected (the root: the scene)
+    };
+    std::vector<Entry> stack{{0, 0, scene}};
+    double innerArea = 0, leafArea = 0;
+    uint32_t slots = 0;
+    while (!stack.empty()) {
+        const Entry e = stack.back();
+        stack.pop_back();
+        if (e.node >= w.numNodes) {
+            fail("node index " + std::to_string(e.node) + " out of range");
+            continue;
+        }
+        if (seenNode[e.node]++) {
+            fail("node " + std::to_string(e.node) + " reached twice");
+            continue;
+        }
+        rep.nodes++;
+        rep.maxDepth = std::max(rep.maxDepth, e.depth);
+        if (e.depth > uint32_t(kBvhDeepStackSize)) fail("deeper than the traversal's deep stack");
+        const CwbvhNode& n = w.nodes[e.node];
+        uint32_t rank = 0;
+        for (int s = 0; s < kCwbvhWidth; ++s) {
+            const uint8_t meta = n.meta[s];
+            const bool innerBit = n.imask >> s & 1u;
+            if (!meta) {
+                if (innerBit) fail("node " + std::to_string(e.node) + ": empty slot in imask");
+                continue;
+            }
+            ++slots;
+            const Aabb box = cwbvhChildBox(n, s);
+            if (cwbvhIsInnerMeta(meta)) {
+                if (!innerBit || (meta & 0x1f) != 24 + s) fail("node " + std::to_string(e.node) + ": bad inner meta");
+                innerArea += box.area();
+                stack.push_back({n.childBase + rank++, e.depth + 1, intersection(e.clip, box)});
+                continue;
+            }
+            const uint32_t unary = meta >> 5, off = meta & 0x1f;
+            if (innerBit || (unary != 1 && unary != 3 && unary != 7))
+                fail("node " + std::to_string(e.node) + ": bad leaf meta");
+            ++rep.leafSlots;
+            for (uint32_t j = 0; j < 3 && (unary >> j & 1u); ++j) {
+                const uint32_t entry = n.primBase + off + j;
+                if (entry >= w.numPrims) {
+                    fail("leaf entry " + std::to_string(entry) + " out of range");
+                    continue;
+                }
+                const uint32_t prim = w.primIndex[entry];
+                if (prim >= primBounds.size()) {
+                    fail("primitive " + std::to_string(prim) + " out of range");
+                    continue;
+                }
+                if (seenPrim[prim]++) fail("primitive " + std::to_string(prim) + " in two leaves");
+                // A ray meets the primitive only through every box on its way.
+                if (!holds(intersection(e.clip, box), primBounds[prim]))
+                    fail("node " + std::to_string(e.node) + " slot " + std::to_string(s) + ": box misses primitive " +
+                         std::to_string(prim));
+                leafArea += box.area();
+            }
+        }
+    }
+    for (size_t p = 0; p < primBounds.size(); ++p)
+        if (!seenPrim[p]) {
+            fail("primitive " + std::to_string(p) + " in no leaf");
+            break;
+        }
+    if (rep.nodes != w.numNodes) fail(std::to_string(w.numNodes - rep.nodes) + " nodes unreachable");
+    rep.childrenPerNode = rep.nodes ? double(slots) / rep.nodes : 0.0;
+    const float rootArea = scene.area();
+    if (rootArea > 0) rep.sahCost = float((innerArea + leafArea) / rootArea);
+    return rep;
+}
+
+}  // namespace strata
