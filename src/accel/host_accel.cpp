@@ -17,9 +17,8 @@ float treeSah(const HostBvh& t) {
     return root > 0 ? float(sum / root) : 0.0f;
 }
 
-}  // namespace
 
-void buildHostAccel(const std::vector<Aabb>& primBounds, const AccelOptions& o, HostAccel& out) {
+void buildOrRefit(const std::vector<Aabb>& primBounds, const AccelOptions& o, HostAccel& out) {
     const bool refits = o.rebuild == Rebuild::Refit || o.rebuild == Rebuild::Auto;
     const bool sameTree = out.refittable && out.builtWith == o.builder && out.builtBits == o.mortonBits &&
                           out.bvh.primIndex.size() == primBounds.size();
@@ -48,6 +47,13 @@ void buildHostAccel(const std::vector<Aabb>& primBounds, const AccelOptions& o, 
     out.skipNodes = std::move(r.skipNodes);
     out.parent = std::move(r.parent);  // Karras's; the others' are found at the first refit
     out.builtSah = out.sah = o.rebuild == Rebuild::Auto ? treeSah(out.bvh) : 0.0f;
+}
+
+}  // namespace
+
+void buildHostAccel(const std::vector<Aabb>& primBounds, const AccelOptions& o, HostAccel& out) {
+    buildOrRefit(primBounds, o, out);
+    out.wide = o.width == BvhWidth::Eight ? collapseToCwbvh(out.bvh.view()) : HostCwbvh{};
 }
 
 void refitHostAccel(const std::vector<Aabb>& primBounds, HostAccel& a) {

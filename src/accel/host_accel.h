@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "accel/cpu/sah_builder.h"
+#include "accel/wide/collapse_host.h"
 #include "core/options.h"
 
 namespace strata {
@@ -14,6 +15,7 @@ namespace strata {
 struct HostAccel {
     HostBvh bvh;
     std::vector<StacklessNode> skipNodes;  // lbvh-skip only
+    HostCwbvh wide;                        // accel.width = 8: the tree collapsed, after each build or refit
     // accel.rebuild = refit: what the tree was built with (it is refitted
     // while these hold), and its parent entries (accel/lbvh/refit.h).
     Builder builtWith = Builder::CpuSah;
@@ -28,13 +30,18 @@ struct HostAccel {
     // The BvhView to trace with: stackless only where skip links exist
     // (accel/lbvh/lbvh_variant.h: traversalOf).
     BvhView view(const AccelOptions& o) const;
-    size_t bytes() const { return bvh.bytes() + skipNodes.size() * sizeof(StacklessNode); }
+    // The wide tree where accel.width = 8 (else no nodes: the binary one is traced).
+    CwbvhView wideView(const AccelOptions& o) const {
+        return o.width == BvhWidth::Eight ? wide.view() : CwbvhView{};
+    }
+    size_t bytes() const { return bvh.bytes() + skipNodes.size() * sizeof(StacklessNode) + wide.bytes(); }
 };
 
 // Builds the structure accel.builder names; with accel.rebuild = refit,
 // refits the last one instead where it was built by the same Morton-order
 // builder and Morton bits over as many primitives; with auto, too, unless
-// its SAH has grown past accel.refit_growth (then it builds anew).
+// its SAH has grown past accel.refit_growth (then it builds anew). With
+// accel.width = 8 the tree is then collapsed into `wide`.
 void buildHostAccel(const std::vector<Aabb>& primBounds, const AccelOptions& o, HostAccel& out);
 
 // Refits `a`'s tree to `primBounds` (same count as it was built over).

@@ -124,6 +124,7 @@ std::vector<HitRecord> traceOnHostForValidation(Checker& c, const Scene& scene, 
     } else {
         buildHostAccel(bounds, o, accel);
         s.bvh = accel.view(o);
+        s.wide = accel.wideView(o);
     }
     return c.traceAll(s, rays, false);
 }

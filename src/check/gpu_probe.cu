@@ -87,6 +87,7 @@ GpuBuildResult buildOnGpuForValidation(const Scene& scene, float t) {
     r.primIndex = std::move(c.primIndex);
     r.root = c.root;
     r.skipNodes = std::move(c.skipNodes);
+    if (o.width == BvhWidth::Eight) r.wide = g.wide().download();
     r.positions = p.gpu().downloadPositions();
     return r;
 }

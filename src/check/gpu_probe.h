@@ -11,19 +11,22 @@
 
 #include "accel/bvh.h"
 #include "accel/kdtree/kd_cpu_builder.h"
+#include "accel/wide/collapse_host.h"
 #include "core/ray.h"
 #include "scene/scene.h"
 
 namespace strata {
 
 // The scene's flat LBVH (accel.builder's variant) built on the GPU at time t
-// and copied back (for validation against the CPU run of the same code).
+// (and collapsed 8 wide where accel.width = 8) and copied back (for
+// validation against the CPU run of the same code).
 struct GpuBuildResult {
     std::vector<BvhNode> nodes;
     std::vector<uint32_t> primIndex;
     uint32_t root = 0;                     // lbvh-apetrei: the root found by the pass
     std::vector<StacklessNode> skipNodes;  // lbvh-skip: the skip-link layout
     std::vector<Vec3> positions;           // posed world-space vertices
+    HostCwbvh wide;                        // accel.width = 8: the tree collapsed on the GPU
     double buildMs = 0;
 };
 GpuBuildResult buildOnGpuForValidation(const Scene& scene, float t);

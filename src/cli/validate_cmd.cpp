@@ -20,6 +20,7 @@
 #include "accel/kdtree/kd_validate.h"
 #include "accel/lbvh/lbvh_host.h"
 #include "accel/lbvh/skip_reference.h"
+#include "accel/wide/collapse_host.h"
 #include "check/checker.h"
 #include "cli/commands.h"
 #include "cli/common.h"
@@ -48,8 +49,24 @@ BvhView viewFor(const HostBvh& bvh, const std::vector<StacklessNode>& skip, Trav
     return v;
 }
 
+// The binary tree `binary` collapsed 8 wide on the CPU (accel.width = 8):
+// its invariants, closest hits and traversal cost.
+void checkCpuWide(Checker& c, const std::string& name, const BvhView& binary, const std::vector<Aabb>& bounds,
+                  const SceneView& base, const std::vector<Ray>& rs, const std::vector<HitRecord>& ref) {
+    const HostCwbvh wide = collapseToCwbvh(binary);
+    const CwbvhReport rep = validateCwbvh(wide.view(), bounds);
+    char what[160];
+    std::snprintf(what, sizeof what, "%u nodes, %.2f children per node, depth %u, SAH %.1f", rep.nodes,
+                  rep.childrenPerNode, rep.maxDepth, rep.sahCost);
+    c.report(name + " 8 wide", rep.ok, rep.ok || rep.errors.empty() ? what : rep.errors[0]);
+    SceneView s = base;
+    s.wide = wide.view();
+    c.hits(name + " 8 wide", c.traceAll(s, rs, false), ref);
+    c.traversalCost(name + " 8 wide", s, rs);
+}
+
 // Every LBVH variant run on the CPU: invariants, agreement with Karras,
-// skip links, and closest hits of every traversal.
+// skip links, closest hits of every traversal, and the tree collapsed 8 wide.
 void checkCpuRuns(Checker& c, const std::vector<Aabb>& bounds, int bits, const SceneView& base,
                   const std::vector<Ray>& rs, const std::vector<HitRecord>& ref) {
     LbvhHostResult karras = buildLbvhHost(bounds, bits, LbvhVariant::Karras);
@@ -73,6 +90,7 @@ void checkCpuRuns(Checker& c, const std::vector<Aabb>& bounds, int bits, const S
             c.hits(name + " " + strata::name(t), c.traceAll(s, rs, false), ref);
             if (v == LbvhVariant::ApetreiSkip || v == LbvhVariant::Hploc) c.traversalCost(name + " " + strata::name(t), s, rs);
         }
+        checkCpuWide(c, name, r.bvh.view(), bounds, base, rs, ref);
     }
 }
 
@@ -111,6 +129,7 @@ std::function<int()> addValidateCommand(CLI::App& app) {
         s.bvh = sah.view();
         c.hits("cpu-sah stack", c.traceAll(s, rs, false), ref);
         c.traversalCost("cpu-sah stack", s, rs);
+        checkCpuWide(c, "cpu-sah", sah.view(), bounds, base, rs, ref);
 
         checkCpuRuns(c, bounds, bits, base, rs, ref);
 
@@ -151,7 +170,9 @@ std::function<int()> addValidateCommand(CLI::App& app) {
                 sv.options.accel.builder = builderOf(v);
                 sv.options.accel.traversal = Traversal::Stack;
                 sv.options.accel.mode = AccelMode::Flat;  // the flat tree first (--set accel.mode=instanced left none)
+                sv.options.accel.width = BvhWidth::Eight;  // and collapsed 8 wide (the binary tree stays)
                 GpuBuildResult g = buildOnGpuForValidation(sv, t);
+                sv.options.accel.width = BvhWidth::Two;
                 if (!animateChecked) {
                     float maxDiff = 0;
                     for (size_t i = 0; i < pos.size(); ++i)
@@ -182,6 +203,14 @@ std::function<int()> addValidateCommand(CLI::App& app) {
                              std::to_string(diff) + " nodes differ, primitive order " +
                                  (sameOrder ? "equal" : "differs") + ", root " + (sameRoot ? "equal" : "differs"));
                 }
+                // The GPU's collapse equals the CPU's of the same binary tree.
+                const std::string wideWhy = compareCwbvhFromRoots(collapseToCwbvh(gpuBvh.view()), g.wide);
+                c.report(name + " 8 wide == cpu collapse", wideWhy.empty(),
+                         wideWhy.empty() ? "same tree from the root" : wideWhy);
+                const CwbvhReport wideRep = validateCwbvh(g.wide.view(), gb);
+                c.report(name + " 8 wide", wideRep.ok, wideRep.ok || wideRep.errors.empty()
+                                                           ? std::to_string(wideRep.nodes) + " nodes"
+                                                           : wideRep.errors[0]);
                 SceneView gs = base;
                 gs.geo.pos = g.positions.data();
                 std::vector<HitRecord> gref = c.traceAll(gs, rs, true);
@@ -189,6 +218,10 @@ std::function<int()> addValidateCommand(CLI::App& app) {
                     sv.options.accel.traversal = tr;
                     c.hits(name + " " + strata::name(tr), traceOnGpuForValidation(sv, t, rs), gref);
                 }
+                sv.options.accel.traversal = Traversal::Stack;
+                sv.options.accel.width = BvhWidth::Eight;
+                c.hits(name + " 8 wide", traceOnGpuForValidation(sv, t, rs), gref);
+                sv.options.accel.width = BvhWidth::Two;
                 sv.options.accel.mode = AccelMode::Instanced;
                 for (Traversal tr : traversalsOf(v)) {
                     sv.options.accel.traversal = tr;

@@ -31,6 +31,7 @@ const std::vector<std::string> kTonemapNames = {"aces", "reinhard", "clamp"};
 const std::vector<std::string> kBackendNames = {"cuda", "cpu"};
 const std::vector<std::string> kBuilderNames = {"lbvh-karras", "lbvh-apetrei", "lbvh-skip", "hploc", "cpu-sah", "kdtree"};
 const std::vector<std::string> kTraversalNames = {"stack", "stackless"};
+const std::vector<std::string> kWidthNames = {"2", "8"};
 const std::vector<std::string> kModeNames = {"flat", "instanced"};
 const std::vector<std::string> kRebuildNames = {"every-frame", "animated", "refit", "auto"};
 const std::vector<std::string> kKdSmallNames = {"zhou", "subtree"};
@@ -201,6 +202,16 @@ const std::vector<Field>& fields() {
         choiceField(
             {"accel.traversal", OptionKind::String, "ray traversal (stackless needs accel.builder lbvh-skip)"},
             kTraversalNames, +[](Options & o) -> auto& { return o.accel.traversal; }),
+        choiceField(
+            {"accel.width", OptionKind::String,
+             "BVH width: 2 (the builder's binary tree) or 8 (collapsed every frame into an 8-wide compressed BVH, "
+             "Ylitie et al. 2017, and traced by its own kernels)",
+             {},
+             "8: a stage of its own, build/collapse, after the build: each wide node takes its binary node's "
+             "children and opens the largest inner one while they fit 8 slots; child boxes quantized to 8 bits on "
+             "the node's grid; slots ordered by direction, so each ray meets them about front to back. A BVH "
+             "builder in flat mode, with the stack traversal."},
+            kWidthNames, +[](Options & o) -> auto& { return o.accel.width; }),
         {{"accel.morton_bits", OptionKind::Int, "LBVH Morton code bits (30 or 63)", {}},
          [](Options& o) -> void* { return &o.accel.mortonBits; }},
         choiceField(
@@ -601,6 +612,22 @@ std::vector<Unavailable> Options::unavailable() const {
         out.push_back({"vd.method", "harada", std::string(unifiedNeeds) + " (vd.method = 'harada' sets it)"});
     }
     if (vd.middle == VdMiddle::Unified) out.push_back({"accel.builder", "kdtree", unifiedNeeds});
+    // The wide BVH is collapsed from the flat binary BVH and replaces its
+    // traversal: not the kd-tree, instanced mode, skip links or the unified
+    // middle level (whose walk is the binary tree's).
+    const char* wideNeeds =
+        "accel.width = '8' collapses the flat binary BVH into a wide one: it needs a BVH builder (not kdtree), "
+        "accel.mode = 'flat', accel.traversal = 'stack' and vd.middle_level = 'separate'";
+    if (accel.builder == Builder::KdTree || accel.mode == AccelMode::Instanced ||
+        accel.traversal == Traversal::Stackless || vd.middle == VdMiddle::Unified)
+        out.push_back({"accel.width", "8", wideNeeds});
+    if (accel.width == BvhWidth::Eight) {
+        out.push_back({"accel.builder", "kdtree", wideNeeds});
+        out.push_back({"accel.mode", "instanced", wideNeeds});
+        out.push_back({"accel.traversal", "stackless", wideNeeds});
+        out.push_back({"vd.middle_level", "unified", wideNeeds});
+        out.push_back({"vd.method", "harada", std::string(wideNeeds) + " (vd.method = 'harada' sets it)"});
+    }
     if (accel.builder != Builder::LbvhSkip)
         out.push_back({"accel.traversal", "stackless",
                        std::string("accel.traversal = 'stackless' needs accel.builder = 'lbvh-skip' (the builder "
@@ -649,7 +676,8 @@ void Options::check() const {
 }
 
 bool AccelOptions::operator==(const AccelOptions& o) const {
-    return builder == o.builder && traversal == o.traversal && mortonBits == o.mortonBits && mode == o.mode &&
+    return builder == o.builder && traversal == o.traversal && width == o.width && mortonBits == o.mortonBits &&
+           mode == o.mode &&
            rebuild == o.rebuild && refitGrowth == o.refitGrowth && kdOpts == o.kdOpts && kdLookahead == o.kdLookahead &&
            kdSnsCompact == o.kdSnsCompact && kdSmall == o.kdSmall && kdLargeSplit == o.kdLargeSplit &&
            kdClipLeaves == o.kdClipLeaves;
@@ -667,6 +695,7 @@ const char* name(Tonemap v) { return enumName(v, kTonemapNames); }
 const char* name(Backend v) { return enumName(v, kBackendNames); }
 const char* name(Builder v) { return enumName(v, kBuilderNames); }
 const char* name(Traversal v) { return enumName(v, kTraversalNames); }
+const char* name(BvhWidth v) { return enumName(v, kWidthNames); }
 const char* name(AccelMode v) { return enumName(v, kModeNames); }
 const char* name(Rebuild v) { return enumName(v, kRebuildNames); }
 const char* name(KdSmall v) { return enumName(v, kKdSmallNames); }

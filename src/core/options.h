@@ -20,6 +20,7 @@ enum class Tonemap : int32_t { Aces, Reinhard, Clamp };  // a kernel argument
 enum class Backend : uint8_t { Cuda, Cpu };
 enum class Builder : uint8_t { LbvhKarras, LbvhApetrei, LbvhSkip, Hploc, CpuSah, KdTree };
 enum class Traversal : uint8_t { Stack, Stackless };
+enum class BvhWidth : uint8_t { Two, Eight };
 enum class AccelMode : uint8_t { Flat, Instanced };
 enum class Rebuild : uint8_t { EveryFrame, Animated, Refit, Auto };
 enum class KdSmall : uint8_t { Zhou, Subtree };
@@ -36,6 +37,7 @@ const char* name(Tonemap v);
 const char* name(Backend v);
 const char* name(Builder v);
 const char* name(Traversal v);
+const char* name(BvhWidth v);
 const char* name(AccelMode v);
 const char* name(Rebuild v);
 const char* name(KdSmall v);
@@ -77,6 +79,10 @@ struct AccelOptions {
     // stack | stackless; stackless needs lbvh-skip (unavailable() says so;
     // a renderer given another builder traces with the stack traversal).
     Traversal traversal = Traversal::Stack;
+    // 2: the builder's binary tree, traced as it is; 8: collapsed into an
+    // 8-wide compressed BVH every frame (Ylitie et al. 2017, accel/wide/)
+    // and traced by its own kernels. A BVH builder in flat mode.
+    BvhWidth width = BvhWidth::Two;
     int mortonBits = 63;  // 30 | 63
     // flat: instances baked into one structure (what the builder papers
     // measure); instanced: a top level over instances (rebuilt every frame),

@@ -139,6 +139,8 @@ public:
             sv.tl = instanced_.view();
         else if (opt_.accel.builder == Builder::KdTree)
             sv.kd = kd_.view();
+        else
+            sv.wide = accel_.wideView(opt_.accel);
         if (!flat_.patches.empty()) {
             sv.vd = vd_.view(flat_, opt_.vd, pixelAngle(cam, int(h)), cam.position, n);
             // (A change of vd.middle_level rebuilds: the VD options are in the rebuild policy.)

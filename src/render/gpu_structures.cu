@@ -36,6 +36,7 @@ void GpuStructures::build(const Scene& scene, const FlatScene& flat, GpuScene& g
         else
             lbvh_.build(config, builtBounds_.boxes, builtBounds_.count, ctx);
         if (auto_) lbvh_.measureSah(ctx);  // read a frame or so later
+        if (o.width == BvhWidth::Eight) wide_.collapse(lbvh_.view(), ctx);
         refit_ = RefitStatus{lbvh_.refitsSinceBuild(), lbvh_.refitsSinceBuild() ? growth : 0.0f};
     }
 }
@@ -48,11 +49,13 @@ SceneView GpuStructures::view(const GpuScene& gpu, const AccelOptions& o, const 
         sv.tl = instanced_->view();
     else if (kd)
         sv.kd = kd_.view();
+    else if (o.width == BvhWidth::Eight)
+        sv.wide = wide_.view();
     return sv;
 }
 
 size_t GpuStructures::memoryBytes() const {
-    return lbvh_.memoryBytes() + kd_.memoryBytes() + (instanced_ ? instanced_->memoryBytes() : 0) + unified_.bytes();
+    return lbvh_.memoryBytes() + kd_.memoryBytes() + wide_.memoryBytes() + (instanced_ ? instanced_->memoryBytes() : 0) + unified_.bytes();
 }
 
 }  // namespace strata

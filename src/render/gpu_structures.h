@@ -1,7 +1,8 @@
 // render/gpu_structures.h — the frame's structure on the GPU for the options:
 // the kd-tree (Zhou08 with Table 13.1's [A]-[E] and strata's switches),
-// instanced mode's two levels, or the flat LBVH of accel.builder's variant,
-// built over GpuScene's posed triangles and viewed for tracing. One place for
+// instanced mode's two levels, or the flat LBVH of accel.builder's variant
+// (collapsed 8 wide with accel.width = 8), built over GpuScene's posed
+// triangles and viewed for tracing. One place for
 // the CUDA renderer and check/gpu_probe.
 #pragma once
 
@@ -9,6 +10,7 @@
 
 #include "accel/kdtree/kd_gpu.h"
 #include "accel/lbvh/lbvh_gpu.h"
+#include "accel/wide/cwbvh_gpu.h"
 #include "render/gpu_scene.h"
 #include "render/instanced_gpu.h"
 #include "render/renderer.h"
@@ -32,6 +34,7 @@ public:
     SceneView view(const GpuScene& gpu, const AccelOptions& o, const CameraView& cam) const;
     const LbvhBuilder& lbvh() const { return lbvh_; }
     const KdGpuBuilder& kd() const { return kd_; }
+    const CwbvhGpu& wide() const { return wide_; }
     size_t memoryBytes() const;
     // accel.rebuild = refit | auto: the flat tree's refits and SAH growth.
     RefitStatus refitStatus() const { return refit_; }
@@ -42,6 +45,7 @@ private:
     DeviceBoxes builtBounds_;
     LbvhBuilder lbvh_;
     KdGpuBuilder kd_;
+    CwbvhGpu wide_;
     std::unique_ptr<InstancedGpu> instanced_;  // made when accel.mode is first instanced
 };
 

@@ -7,6 +7,7 @@
 #include "accel/stackless_traverse.h"
 #include "accel/kdtree/kd_traverse.h"
 #include "accel/toplevel/two_level.h"
+#include "accel/wide/cwbvh_traverse.h"
 #include "accel/triangle.h"
 #include "core/texture.h"
 #include "render/lights.h"
@@ -37,6 +38,7 @@ struct SceneView {
     EmissiveView emissive;
     BvhView bvh;
     KdView kd;        // traced instead of bvh when it has nodes (accel.builder = kdtree)
+    CwbvhView wide;   // bvh collapsed 8 wide: traced instead of it when it has nodes (accel.width = 8)
     VdView vd;        // VD patches traced directly (numPatches 0: none)
     TwoLevelView tl;  // instanced mode: traced instead of bvh when it has instances
     CameraView camera;
@@ -55,15 +57,19 @@ STRATA_HD float intersectTri(const GeometryView& g, uint32_t prim, const Ray& ra
 // Flat mode has two: the ordered stack traversal, and the stackless one over
 // skip links where s.bvh.traversal asks for it and the view has them.
 // Instanced mode has two: BVH BLASes, or kd-tree BLASes (accel.builder kdtree).
-enum class TraceKind { Bvh, BvhStackless, Kd, TwoLevel, TwoLevelKd };
+// Wide: flat mode's BVH collapsed 8 wide (accel.width = 8).
+enum class TraceKind { Bvh, BvhStackless, Kd, TwoLevel, TwoLevelKd, Wide };
 STRATA_HD TraceKind traceKindOf(const SceneView& s) {
     if (s.kd.numNodes) return TraceKind::Kd;
+    if (s.wide.numNodes) return TraceKind::Wide;
     if (s.tl.numInstances) return s.tl.kdBlas ? TraceKind::TwoLevelKd : TraceKind::TwoLevel;
     return s.bvh.traversal == BvhTraversal::Stackless && s.bvh.skipNodes ? TraceKind::BvhStackless : TraceKind::Bvh;
 }
-// The kinds whose triangles' structure is all BVH (it can hold the VD
+// The kinds whose triangles' structure is a binary BVH (it can hold the VD
 // patch boxes: vd.middle_level unified), and those through instances.
-STRATA_HD constexpr bool isBvhKind(TraceKind k) { return k != TraceKind::Kd && k != TraceKind::TwoLevelKd; }
+STRATA_HD constexpr bool isBvhKind(TraceKind k) {
+    return k == TraceKind::Bvh || k == TraceKind::BvhStackless || k == TraceKind::TwoLevel;
+}
 STRATA_HD constexpr bool isTwoLevelKind(TraceKind k) { return k == TraceKind::TwoLevel || k == TraceKind::TwoLevelKd; }
 
 // Calls f(TraceKindTag<K>{}) for the kind k: one switch for every place that
@@ -79,6 +85,7 @@ STRATA_HD auto withTraceKind(TraceKind k, F&& f) {
         case TraceKind::TwoLevel: return f(TraceKindTag<TraceKind::TwoLevel>{});
         case TraceKind::TwoLevelKd: return f(TraceKindTag<TraceKind::TwoLevelKd>{});
         case TraceKind::BvhStackless: return f(TraceKindTag<TraceKind::BvhStackless>{});
+        case TraceKind::Wide: return f(TraceKindTag<TraceKind::Wide>{});
         default: return f(TraceKindTag<TraceKind::Bvh>{});
     }
 }
@@ -101,6 +108,8 @@ STRATA_HD uint32_t traceTrianglesAs(const SceneView& s, const Ray& ray, float& t
         return traverseTwoLevel<AnyHit, false, true>(s.tl, ray, tmax, stats);
     else if constexpr (K == TraceKind::BvhStackless)
         return traverseStackless<AnyHit>(s.bvh.skipNodes, s.bvh.numSkipNodes, ray, tmax, tri, stats);
+    else if constexpr (K == TraceKind::Wide)
+        return traverseCwbvh<AnyHit>(s.wide, ray, tmax, tri, stats);
     else
         return traverseBvh<AnyHit>(s.bvh, ray, tmax, tri, stats);
 }

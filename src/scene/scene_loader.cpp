@@ -39,7 +39,9 @@ void loadOptions(SceneBuild& b, const JsonField& root, const std::string& block)
                 text = v.json().dump();  // shortest text that reads back the same
                 break;
             case OptionKind::Bool: text = v.boolean() ? "true" : "false"; break;
-            case OptionKind::String: text = v.string(); break;
+            case OptionKind::String:  // a choice of numbers (accel.width) may be written as one
+                text = v.json().is_number_integer() ? std::to_string(v.integer()) : v.string();
+                break;
         }
         try {
             b.scene.options.set(full, text);

@@ -79,32 +79,37 @@ struct AccelVariant {
     Builder builder;
     Traversal traversal;
     KdOpts kdOpts;
+    BvhWidth width = BvhWidth::Two;
     std::string name() const {
         std::string n = std::string(strata::name(builder)) + " / " + strata::name(traversal);
+        if (width == BvhWidth::Eight) n += " / 8 wide";
         return builder == Builder::KdTree ? n + " / " + kdOpts.name() : n;
     }
 };
 
-// Every builder and traversal backend B can run, as Options::unavailable
-// rules (cpu-sah on the CPU only, stackless with the skip builder only), the
-// kd-tree with [A]-[E] off and, where they apply, on.
+// Every builder, traversal and BVH width backend B can run, as
+// Options::unavailable rules (cpu-sah on the CPU only, stackless with the
+// skip builder only, 8 wide with BVH builders' stack traversal), the kd-tree
+// with [A]-[E] off and, where they apply, on.
 template <class B>
 std::vector<AccelVariant> accelVariantsOf(const Options& base) {
     std::vector<AccelVariant> out;
     for (Builder b : {Builder::LbvhKarras, Builder::LbvhApetrei, Builder::LbvhSkip, Builder::Hploc, Builder::CpuSah,
                       Builder::KdTree})
         for (Traversal t : {Traversal::Stack, Traversal::Stackless})
-            for (KdOpts k : {KdOpts{}, KdOpts::all()}) {
-                if (k != KdOpts{} && (b != Builder::KdTree || !B::kdSwitchesApply)) continue;
-                Options o = base;
-                o.render.backend = B::kind;
-                o.accel.builder = b;
-                o.accel.traversal = t;
-                o.accel.kdOpts = k;
-                bool refused = false;
-                for (const Unavailable& u : o.unavailable()) refused |= o.get(u.key) == u.value;
-                if (!refused) out.push_back({b, t, k});
-            }
+            for (KdOpts k : {KdOpts{}, KdOpts::all()})
+                for (BvhWidth w : {BvhWidth::Two, BvhWidth::Eight}) {
+                    if (k != KdOpts{} && (b != Builder::KdTree || !B::kdSwitchesApply)) continue;
+                    Options o = base;
+                    o.render.backend = B::kind;
+                    o.accel.builder = b;
+                    o.accel.traversal = t;
+                    o.accel.kdOpts = k;
+                    o.accel.width = w;
+                    bool refused = false;
+                    for (const Unavailable& u : o.unavailable()) refused |= o.get(u.key) == u.value;
+                    if (!refused) out.push_back({b, t, k, w});
+                }
     return out;
 }
 
@@ -112,6 +117,7 @@ inline void applyVariant(Options& o, const AccelVariant& v) {
     o.accel.builder = v.builder;
     o.accel.traversal = v.traversal;
     o.accel.kdOpts = v.kdOpts;
+    o.accel.width = v.width;
 }
 
 }  // namespace strata::test

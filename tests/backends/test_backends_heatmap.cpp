@@ -32,7 +32,8 @@ struct HeatReference {
 };
 
 // Each pixel's camera ray through its centre, traced with counters through
-// the structure s.options.accel builds on the host at time t (flat mode).
+// the structure s.options.accel builds on the host at time t (flat mode;
+// collapsed 8 wide with accel.width = 8).
 HeatReference heatReference(const Scene& s, float t) {
     const int w = s.options.render.width, h = s.options.render.height;
     FlatScene flat = flattenScene(s);
@@ -51,6 +52,7 @@ HeatReference heatReference(const Scene& s, float t) {
     } else {
         buildHostAccel(bounds, s.options.accel, accel);  // the LBVH variants with the GPU's code
         sv = hostSceneView(s, flat, pos, nrm, accel.view(s.options.accel), cam);
+        sv.wide = accel.wideView(s.options.accel);  // accel.width = 8: the collapsed tree
     }
     HeatReference ref;
     ref.pixels.resize(size_t(w) * h);

@@ -60,6 +60,50 @@ HostCwbvh collapseToCwbvh(const BvhView& bvh) {
     return out;
 }
 
+std::string compareCwbvhFromRoots(const HostCwbvh& a, const HostCwbvh& b) {
+    if (a.nodes.empty() || b.nodes.empty())
+        return a.nodes.size() == b.nodes.size() ? "" : "one tree is empty";
+    std::vector<std::pair<uint32_t, uint32_t>> stack{{0, 0}};
+    size_t visited = 0;
+    while (!stack.empty()) {
+        const auto [ia, ib] = stack.back();
+        stack.pop_back();
+        const std::string at = "node " + std::to_string(ia) + " / " + std::to_string(ib);
+        if (ia >= a.nodes.size() || ib >= b.nodes.size()) return at + ": index out of range";
+        if (++visited > a.nodes.size()) return "a cycle";
+        const CwbvhNode &na = a.nodes[ia], &nb = b.nodes[ib];
+        if (na.px != nb.px || na.py != nb.py || na.pz != nb.pz || na.ex != nb.ex || na.ey != nb.ey ||
+            na.ez != nb.ez || na.imask != nb.imask)
+            return at + ": grid or imask differs";
+        for (int s = 0; s < kCwbvhWidth; ++s)
+            if (na.meta[s] != nb.meta[s] || na.qlox[s] != nb.qlox[s] || na.qloy[s] != nb.qloy[s] ||
+                na.qloz[s] != nb.qloz[s] || na.qhix[s] != nb.qhix[s] || na.qhiy[s] != nb.qhiy[s] ||
+                na.qhiz[s] != nb.qhiz[s])
+                return at + ": slot " + std::to_string(s) + " differs";
+        uint32_t rank = 0;
+        for (int s = 0; s < kCwbvhWidth; ++s) {
+            const uint8_t meta = na.meta[s];
+            if (!meta) continue;
+            if (cwbvhIsInnerMeta(meta)) {
+                stack.emplace_back(na.childBase + rank, nb.childBase + rank);
+                ++rank;
+                continue;
+            }
+            for (uint32_t j = 0; j < 3 && (meta >> (5 + j) & 1u); ++j) {
+                const size_t ea = na.primBase + (meta & 0x1f) + j, eb = nb.primBase + (meta & 0x1f) + j;
+                if (ea >= a.primIndex.size() || eb >= b.primIndex.size()) return at + ": leaf entry out of range";
+                if (a.primIndex[ea] != b.primIndex[eb])
+                    return at + ": slot " + std::to_string(s) + " holds primitive " + std::to_string(a.primIndex[ea]) +
+                           " against " + std::to_string(b.primIndex[eb]);
+            }
+        }
+    }
+    if (visited != a.nodes.size() || visited != b.nodes.size())
+        return std::to_string(visited) + " nodes reached of " + std::to_string(a.nodes.size()) + " / " +
+               std::to_string(b.nodes.size());
+    return "";
+}
+
 CwbvhReport validateCwbvh(const CwbvhView& w, const std::vector<Aabb>& primBounds) {
     CwbvhReport rep;
     auto fail = [&](const std::string& e) {

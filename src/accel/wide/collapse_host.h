@@ -24,6 +24,12 @@ struct HostCwbvh {
 // Error for a leaf of more than kCwbvhMaxBinaryLeaf entries.
 HostCwbvh collapseToCwbvh(const BvhView& bvh);
 
+// "" when a and b are the same tree read from node 0 (node contents,
+// leaves' primitives in slot order; node and leaf entry numbering may
+// differ: the GPU numbers them as its threads make them), else the first
+// difference.
+std::string compareCwbvhFromRoots(const HostCwbvh& a, const HostCwbvh& b);
+
 struct CwbvhReport {
     bool ok = true;
     std::vector<std::string> errors;  // the first few problems

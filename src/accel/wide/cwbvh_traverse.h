@@ -35,7 +35,9 @@ STRATA_HD CwbvhNode loadCwbvhNode(const CwbvhNode* nodes, uint32_t i) {
     CwbvhNode n;
     const uint4* src = reinterpret_cast<const uint4*>(nodes + i);
     uint4* dst = reinterpret_cast<uint4*>(&n);
+#if defined(__CUDA_ARCH__)
 #pragma unroll
+#endif
     for (int k = 0; k < 5; ++k) dst[k] = __ldg(src + k);
     return n;
 #else
@@ -60,7 +62,9 @@ STRATA_HD void intersectCwbvhChildren(const CwbvhNode& n, const Ray& ray, Vec3 i
     const float ox = (n.px - ray.org.x) * invDir.x, oy = (n.py - ray.org.y) * invDir.y,
                 oz = (n.pz - ray.org.z) * invDir.z;
     uint32_t inner = 0, tris = 0;
+#if defined(__CUDA_ARCH__)
 #pragma unroll
+#endif
     for (int s = 0; s < kCwbvhWidth; ++s) {
         const uint8_t meta = n.meta[s];
         if (!meta) continue;

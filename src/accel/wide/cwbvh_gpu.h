@@ -1,0 +1,39 @@
+// accel/wide/cwbvh_gpu.h — the binary BVH collapsed into the 8-wide
+// compressed BVH on the GPU every frame (accel.width = 8), as stage
+// "build/collapse": one persistent kernel whose threads take the wide
+// nodes in the order they are made, each running accel/wide/collapse.h's
+// step for its node (its task, the binary node it is made from, is written
+// by the thread that made its parent).
+#pragma once
+
+#include <cstdint>
+
+#include "accel/bvh.h"
+#include "accel/wide/collapse_host.h"
+#include "gpu/device_buffer.h"
+#include "gpu/launch_context.h"
+
+namespace strata {
+
+class CwbvhGpu {
+public:
+    // Collapses `binary` (device memory, its leaves of at most
+    // kCwbvhMaxBinaryLeaf entries: the Morton-order builders' one) on ctx's
+    // stream.
+    void collapse(const BvhView& binary, const LaunchContext& ctx);
+    // The last collapse (numNodes: an upper bound; the count stays on the device).
+    CwbvhView view() const;
+    // Synchronous copy of the last collapse (validation and tests).
+    HostCwbvh download() const;
+    size_t memoryBytes() const;
+
+private:
+    uint32_t capacity_ = 0, numPrims_ = 0;
+    DeviceBuffer<CwbvhNode> nodes_;
+    DeviceBuffer<uint32_t> primIndex_;
+    DeviceBuffer<int32_t> tasks_;     // per wide node: its binary node, -1 until its parent writes it
+    DeviceBuffer<uint32_t> counters_;  // nodes made past the root, leaf entries, next node taken, nodes done
+    int workers_ = 0;                  // resident threads of the persistent kernel
+};
+
+}  // namespace strata
