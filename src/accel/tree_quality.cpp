@@ -6,6 +6,7 @@
 #include "accel/bvh_validate.h"
 #include "accel/kdtree/kd_quality.h"
 #include "accel/kdtree/kd_rules.h"
+#include "accel/wide/collapse_host.h"
 
 namespace strata {
 
@@ -25,6 +26,17 @@ TreeQuality bvhTreeQuality(const BvhView& bvh, const std::vector<Aabb>& primBoun
     q.depth = r.maxDepth;
     q.nodes = bvh.numNodes;
     q.refsPerTriangle = primBounds.empty() ? 0.0 : double(bvh.numPrims) / double(primBounds.size());
+    return q;
+}
+
+TreeQuality wideTreeQuality(const CwbvhView& wide, const std::vector<Aabb>& primBounds) {
+    TreeQuality q;
+    q.structure = "8-wide BVH";
+    const CwbvhReport r = validateCwbvh(wide, primBounds);
+    q.sah = r.sahCost;
+    q.depth = r.maxDepth;
+    q.nodes = r.nodes;
+    q.refsPerTriangle = primBounds.empty() ? 0.0 : double(wide.numPrims) / double(primBounds.size());
     return q;
 }
 

@@ -12,11 +12,12 @@
 
 #include "accel/bvh.h"
 #include "accel/kdtree/kd_layout.h"
+#include "accel/wide/cwbvh.h"
 
 namespace strata {
 
 struct TreeQuality {
-    std::string structure;  // "binary BVH", "kd-tree"; empty: not measured
+    std::string structure;  // "binary BVH", "8-wide BVH", "kd-tree"; empty: not measured
     double sah = 0;
     uint32_t depth = 0;  // inner levels from the root to the deepest leaf
     double refsPerTriangle = 0;
@@ -28,5 +29,7 @@ struct TreeQuality {
 // primBounds: the boxes the tree was built over (one per primitive).
 TreeQuality bvhTreeQuality(const BvhView& bvh, const std::vector<Aabb>& primBounds);
 TreeQuality kdTreeQuality(const KdView& kd, size_t triangles);
+// accel.width = 8: the collapsed tree, its quantized boxes (host memory).
+TreeQuality wideTreeQuality(const CwbvhView& wide, const std::vector<Aabb>& primBounds);
 
 }  // namespace strata

@@ -37,12 +37,12 @@ std::function<int()> addBenchCommand(CLI::App& app) {
 
         std::printf("device:    %s\n", r->name().c_str());
         std::printf("scene:     %s (%llu triangles)\n", scene.path.c_str(), (unsigned long long)recs[0].triangles);
-        std::printf("settings:  %dx%d, %d spp, %d bounces, %s, builder %s, traversal %s, morton %d bits\n",
+        std::printf("settings:  %dx%d, %d spp, %d bounces, %s, builder %s, traversal %s, width %s, morton %d bits\n",
                     o.render.width, o.render.height, o.render.spp, o.render.bounces,
                     o.render.integrator == Integrator::Whitted ? "whitted"
                     : o.render.nee                             ? "nee on"
                                                                : "nee off",
-                    name(o.accel.builder), name(o.accel.traversal), o.accel.mortonBits);
+                    name(o.accel.builder), name(o.accel.traversal), name(o.accel.width), o.accel.mortonBits);
         std::printf("frames:    %zu timed after %d warm-up (medians)\n\n", recs.size(), *warmup);
         std::printf("%-20s %10s %9s\n", "stage", "ms", "launches");
         const std::vector<std::string>& names = run.stageNames;

@@ -191,6 +191,7 @@ public:
         if (built_.mode == AccelMode::Instanced) return {};  // one tree per BLAS
         if (built_.builder == Builder::KdTree) return kdTreeQuality(kd_.view(), flat_.tris.size());
         if (accel_.bvh.nodes.empty()) return {};
+        if (built_.width == BvhWidth::Eight) return wideTreeQuality(accel_.wide.view(), bounds_);
         return bvhTreeQuality(accel_.bvh.view(), bounds_);
     }
     size_t accelBytes() const override {

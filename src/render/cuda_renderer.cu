@@ -240,6 +240,7 @@ public:
         std::vector<Aabb> bounds(structures_.lbvh().numPrims());  // the triangles' (and any VD boxes')
         STRATA_CUDA_CHECK(cudaMemcpy(bounds.data(), structures_.flatBounds().boxes, bounds.size() * sizeof(Aabb),
                                      cudaMemcpyDeviceToHost));
+        if (built_.width == BvhWidth::Eight) return wideTreeQuality(structures_.wide().download().view(), bounds);
         HostBvh tree{c.nodes, c.primIndex, c.root};
         return bvhTreeQuality(tree.view(), bounds);
     }

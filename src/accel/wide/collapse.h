@@ -28,138 +28,247 @@ struct CollapseChild {
     int32_t count = 0;   // > 0: a leaf of that many entries
 };
 
+// The collapse's arithmetic without fused multiply-adds, so that the host
+// and the GPU choose alike (nvcc would contract a sum of products).
+STRATA_HD float collapseMul(float a, float b) {
+#if defined(__CUDA_ARCH__)
+    return __fmul_rn(a, b);
+#else
+    return a * b;
+#endif
+}
+STRATA_HD float collapseAdd(float a, float b) {
+#if defined(__CUDA_ARCH__)
+    return __fadd_rn(a, b);
+#else
+    return a + b;
+#endif
+}
+// Half a box's surface area (the opening order compares them).
+STRATA_HD float collapseArea(const Aabb& b) {
+    if (b.isEmpty()) return 0.0f;
+    const float ex = b.hi.x - b.lo.x, ey = b.hi.y - b.lo.y, ez = b.hi.z - b.lo.z;
+    return collapseAdd(collapseAdd(collapseMul(ex, ey), collapseMul(ey, ez)), collapseMul(ez, ex));
+}
+
+STRATA_HD uint32_t bitCountHd(uint32_t v) {
+#if defined(__CUDA_ARCH__)
+    return uint32_t(__popc(v));
+#else
+    return uint32_t(__builtin_popcount(v));
+#endif
+}
+
+// Writes a node from its words (five 16-byte stores on the GPU).
+STRATA_HD void storeCwbvhNode(CwbvhNode* out, Vec3 p, uint32_t exps, uint32_t childBase, uint32_t primBase,
+                              const uint32_t meta[2], const uint32_t qlx[2], const uint32_t qly[2],
+                              const uint32_t qlz[2], const uint32_t qhx[2], const uint32_t qhy[2],
+                              const uint32_t qhz[2]) {
+    uint32_t w[20];
+    memcpy(&w[0], &p.x, 4);
+    memcpy(&w[1], &p.y, 4);
+    memcpy(&w[2], &p.z, 4);
+    w[3] = exps;
+    w[4] = childBase;
+    w[5] = primBase;
+    const uint32_t* pairs[7] = {meta, qlx, qly, qlz, qhx, qhy, qhz};
+    STRATA_UNROLL
+    for (int k = 0; k < 7; ++k) {
+        w[6 + 2 * k] = pairs[k][0];
+        w[7 + 2 * k] = pairs[k][1];
+    }
+#if defined(__CUDA_ARCH__)
+    uint4* dst = reinterpret_cast<uint4*>(out);
+    STRATA_UNROLL
+    for (int k = 0; k < 5; ++k) dst[k] = make_uint4(w[4 * k], w[4 * k + 1], w[4 * k + 2], w[4 * k + 3]);
+#else
+    memcpy(out, w, sizeof w);
+#endif
+}
+
 STRATA_HD int cwbvhSlotsOf(const CollapseChild& c) {
     return c.count > 0 ? (c.count + kCwbvhMaxLeafPrims - 1) / kCwbvhMaxLeafPrims : 1;
 }
 
-// The two children of binary node i (an absent one, count 0 and index < 0,
-// is left out).
+// The two children of binary node i into out[0], out[1]; their count (an
+// absent right child, count 0 and index < 0, is not counted).
 STRATA_HD int binaryChildren(const BvhNode* nodes, int32_t i, CollapseChild out[2]) {
     const NodeBoxes n = loadNode(nodes, i);
-    int k = 0;
-    out[k++] = CollapseChild{Aabb{n.lLo, n.lHi}, n.left, n.leftCount};
-    if (n.rightCount > 0 || n.right >= 0) out[k++] = CollapseChild{Aabb{n.rLo, n.rHi}, n.right, n.rightCount};
-    return k;
+    out[0] = CollapseChild{Aabb{n.lLo, n.lHi}, n.left, n.leftCount};
+    out[1] = CollapseChild{Aabb{n.rLo, n.rHi}, n.right, n.rightCount};
+    return n.rightCount > 0 || n.right >= 0 ? 2 : 1;
 }
+
+// The opening order's key: an inner child's area, -1 for a leaf (or an
+// inner child whose children do not fit).
+STRATA_HD float openKey(const CollapseChild& c) { return c.count == 0 ? collapseArea(c.box) : -1.0f; }
 
 // The wide node for binary node `binary` into nodes[wide]. Sink:
 //   uint32_t allocNodes(uint32_t k)  first of k consecutive wide nodes
 //   uint32_t allocPrims(uint32_t k)  first of k consecutive leaf entries
 //   void task(uint32_t wide, int32_t binary)  wide node `wide` is to be made from `binary`
-// Returns the leaf entries it placed.
+// Returns the leaf entries it placed. Every array is indexed by unrolled
+// loop counters only (compared with the dynamic indices), so on the GPU
+// they stay in registers: a thread makes its node without local memory.
 template <class Sink>
 STRATA_HD uint32_t collapseNode(const BvhView& bvh, int32_t binary, uint32_t wide, CwbvhNode* nodes,
                                 uint32_t* primIndex, Sink& sink) {
     CollapseChild c[kCwbvhWidth];
+    float key[kCwbvhWidth];
     int m = binaryChildren(bvh.nodes, binary, c);
     int slots = 0;
-    for (int k = 0; k < m; ++k) slots += cwbvhSlotsOf(c[k]);
-    // Open the largest inner child while its children fit.
-    uint32_t closed = 0;  // bit k: c[k] is inner but its children do not fit
+    STRATA_UNROLL
+    for (int k = 0; k < kCwbvhWidth; ++k) {
+        key[k] = k < m ? openKey(c[k]) : -1.0f;
+        if (k < m) slots += cwbvhSlotsOf(c[k]);
+    }
+    // Open the largest inner child while its children fit (the first of
+    // equal areas); one that does not fit is not tried again.
     for (;;) {
         int best = -1;
-        float bestArea = -1.0f;
-        for (int k = 0; k < m; ++k)
-            if (c[k].count == 0 && !(closed >> k & 1u) && c[k].box.area() > bestArea) {
+        float bestKey = -1.0f;
+        int32_t bestIndex = 0;
+        STRATA_UNROLL
+        for (int k = 0; k < kCwbvhWidth; ++k)
+            if (key[k] > bestKey) {
                 best = k;
-                bestArea = c[k].box.area();
+                bestKey = key[k];
+                bestIndex = c[k].index;
             }
         if (best < 0) break;
         CollapseChild g[2];
-        const int gm = binaryChildren(bvh.nodes, c[best].index, g);
-        int add = -1;
-        for (int k = 0; k < gm; ++k) add += cwbvhSlotsOf(g[k]);
-        if (slots + add > kCwbvhWidth || m + gm - 1 > kCwbvhWidth) {
-            closed |= 1u << best;
-            continue;
+        const int gm = binaryChildren(bvh.nodes, bestIndex, g);
+        const int add = cwbvhSlotsOf(g[0]) + (gm > 1 ? cwbvhSlotsOf(g[1]) : 0) - 1;
+        const bool fits = slots + add <= kCwbvhWidth && m + gm - 1 <= kCwbvhWidth;
+        if (fits) slots += add;
+        STRATA_UNROLL
+        for (int k = 0; k < kCwbvhWidth; ++k) {
+            if (k == best) {
+                if (fits) c[k] = g[0];
+                key[k] = fits ? openKey(g[0]) : -1.0f;
+            }
+            if (fits && gm > 1 && k == m) {
+                c[k] = g[1];
+                key[k] = openKey(g[1]);
+            }
         }
-        slots += add;
-        c[best] = g[0];
-        closed &= ~(1u << best);
-        if (gm > 1) c[m++] = g[1];
+        if (fits && gm > 1) ++m;
     }
     // Leaves of more than 3 entries become parts of up to 3, one slot each
     // (the parts appended are split in turn as the loop reaches them).
-    for (int k = 0; k < m; ++k)
-        if (c[k].count > kCwbvhMaxLeafPrims) {
-            c[m++] = CollapseChild{c[k].box, c[k].index + kCwbvhMaxLeafPrims, c[k].count - kCwbvhMaxLeafPrims};
+    STRATA_UNROLL
+    for (int k = 0; k < kCwbvhWidth; ++k)
+        if (k < m && c[k].count > kCwbvhMaxLeafPrims) {
+            const CollapseChild part{c[k].box, c[k].index + kCwbvhMaxLeafPrims, c[k].count - kCwbvhMaxLeafPrims};
+            STRATA_UNROLL
+            for (int j = 0; j < kCwbvhWidth; ++j)
+                if (j == m) c[j] = part;
+            ++m;
             c[k].count = kCwbvhMaxLeafPrims;
         }
     // The node box and its grid.
     Aabb box;
-    for (int k = 0; k < m; ++k) box.grow(c[k].box);
-    CwbvhNode& n = nodes[wide];
-    n.px = box.lo.x;
-    n.py = box.lo.y;
-    n.pz = box.lo.z;
-    n.ex = cwbvhExponent(double(box.hi.x) - double(box.lo.x));
-    n.ey = cwbvhExponent(double(box.hi.y) - double(box.lo.y));
-    n.ez = cwbvhExponent(double(box.hi.z) - double(box.lo.z));
+    STRATA_UNROLL
+    for (int k = 0; k < kCwbvhWidth; ++k)
+        if (k < m) box.grow(c[k].box);
+    const uint8_t ex = cwbvhExponent(double(box.hi.x) - double(box.lo.x)),
+                  ey = cwbvhExponent(double(box.hi.y) - double(box.lo.y)),
+                  ez = cwbvhExponent(double(box.hi.z) - double(box.lo.z));
     // Slots for the traversal order: the pair (child, slot) whose direction
-    // agrees most, greedily (slot bit a: + on axis a).
-    const Vec3 centre = box.center();
+    // agrees most, greedily (slot bit a: + on axis a; the first of equals).
+    // (Centres doubled, lo + hi: sums only, which no compiler fuses.)
+    const Vec3 centre2{collapseAdd(box.lo.x, box.hi.x), collapseAdd(box.lo.y, box.hi.y),
+                       collapseAdd(box.lo.z, box.hi.z)};
+    float cost[kCwbvhWidth][kCwbvhWidth];
+    STRATA_UNROLL
+    for (int k = 0; k < kCwbvhWidth; ++k) {
+        const Aabb& b = c[k].box;
+        const Vec3 d{collapseAdd(b.lo.x, b.hi.x) - centre2.x, collapseAdd(b.lo.y, b.hi.y) - centre2.y,
+                     collapseAdd(b.lo.z, b.hi.z) - centre2.z};
+        STRATA_UNROLL
+        for (int s = 0; s < kCwbvhWidth; ++s)
+            cost[k][s] = ((s & 1) ? d.x : -d.x) + ((s & 2) ? d.y : -d.y) + ((s & 4) ? d.z : -d.z);
+    }
     int slotOf[kCwbvhWidth];
     uint32_t freeSlots = 0xffu, unplaced = (1u << m) - 1u;
-    while (unplaced) {
-        int bc = -1, bs = -1;
+    STRATA_UNROLL
+    for (int round = 0; round < kCwbvhWidth; ++round) {
+        if (!unplaced) break;
+        int bc = 0, bs = 0;
         float bestCost = -3.0e38f;
-        for (int k = 0; k < m; ++k) {
-            if (!(unplaced >> k & 1u)) continue;
-            const Vec3 d = c[k].box.center() - centre;
-            for (int s = 0; s < kCwbvhWidth; ++s) {
-                if (!(freeSlots >> s & 1u)) continue;
-                const float cost = ((s & 1) ? d.x : -d.x) + ((s & 2) ? d.y : -d.y) + ((s & 4) ? d.z : -d.z);
-                if (cost > bestCost) {
-                    bestCost = cost;
+        STRATA_UNROLL
+        for (int k = 0; k < kCwbvhWidth; ++k)
+            STRATA_UNROLL
+            for (int s = 0; s < kCwbvhWidth; ++s)
+                if ((unplaced >> k & 1u) && (freeSlots >> s & 1u) && cost[k][s] > bestCost) {
+                    bestCost = cost[k][s];
                     bc = k;
                     bs = s;
                 }
-            }
-        }
-        slotOf[bc] = bs;
         unplaced &= ~(1u << bc);
         freeSlots &= ~(1u << bs);
+        STRATA_UNROLL
+        for (int k = 0; k < kCwbvhWidth; ++k)
+            if (k == bc) slotOf[k] = bs;
     }
-    int childAt[kCwbvhWidth];  // slot -> child, -1 empty
-    for (int s = 0; s < kCwbvhWidth; ++s) childAt[s] = -1;
-    for (int k = 0; k < m; ++k) childAt[slotOf[k]] = k;
-    uint32_t inner = 0, entries = 0;
-    for (int k = 0; k < m; ++k) {
-        if (c[k].count == 0)
-            ++inner;
-        else
-            entries += uint32_t(c[k].count);
-    }
-    n.childBase = inner ? sink.allocNodes(inner) : 0u;
-    n.primBase = entries ? sink.allocPrims(entries) : 0u;
-    n.imask = 0;
-    uint32_t nextInner = 0, offset = 0;
-    for (int s = 0; s < kCwbvhWidth; ++s) {
-        const int k = childAt[s];
-        if (k < 0) {
-            n.meta[s] = 0;
-            n.qlox[s] = n.qloy[s] = n.qloz[s] = 0;
-            n.qhix[s] = n.qhiy[s] = n.qhiz[s] = 0;
-            continue;
+    // What the slots hold: inner children numbered, and leaf entries placed,
+    // in slot order.
+    uint32_t innerSlots = 0, inner = 0, entries = 0;
+    STRATA_UNROLL
+    for (int k = 0; k < kCwbvhWidth; ++k)
+        if (k < m) {
+            if (c[k].count == 0) {
+                innerSlots |= 1u << slotOf[k];
+                ++inner;
+            } else {
+                entries += uint32_t(c[k].count);
+            }
         }
+    const uint32_t childBase = inner ? sink.allocNodes(inner) : 0u;
+    const uint32_t primBase = entries ? sink.allocPrims(entries) : 0u;
+    // The node as its words (accel/wide/cwbvh_traverse.h's CwbvhWords).
+    uint32_t meta[2] = {0, 0}, qlx[2] = {0, 0}, qly[2] = {0, 0}, qlz[2] = {0, 0}, qhx[2] = {0, 0},
+             qhy[2] = {0, 0}, qhz[2] = {0, 0};
+    const double ix = cwbvhInverseStep(ex), iy = cwbvhInverseStep(ey), iz = cwbvhInverseStep(ez);
+    STRATA_UNROLL
+    for (int k = 0; k < kCwbvhWidth; ++k) {
+        if (k >= m) continue;
+        const int s = slotOf[k];
         const Aabb& b = c[k].box;
-        n.qlox[s] = cwbvhQuantizeLo(b.lo.x, n.px, n.ex);
-        n.qloy[s] = cwbvhQuantizeLo(b.lo.y, n.py, n.ey);
-        n.qloz[s] = cwbvhQuantizeLo(b.lo.z, n.pz, n.ez);
-        n.qhix[s] = cwbvhQuantizeHi(b.hi.x, n.px, n.ex);
-        n.qhiy[s] = cwbvhQuantizeHi(b.hi.y, n.py, n.ey);
-        n.qhiz[s] = cwbvhQuantizeHi(b.hi.z, n.pz, n.ez);
+        uint32_t byteMeta;
         if (c[k].count == 0) {
-            n.imask |= uint8_t(1u << s);
-            n.meta[s] = uint8_t(kCwbvhInnerMeta | (24 + s));
-            sink.task(n.childBase + nextInner++, c[k].index);
+            byteMeta = kCwbvhInnerMeta | uint32_t(24 + s);
+            sink.task(childBase + bitCountHd(innerSlots & ((1u << s) - 1u)), c[k].index);
         } else {
+            uint32_t offset = 0;  // the entries of the leaves in lower slots
+            STRATA_UNROLL
+            for (int j = 0; j < kCwbvhWidth; ++j)
+                if (j < m && c[j].count > 0 && slotOf[j] < s) offset += uint32_t(c[j].count);
             const uint32_t cnt = uint32_t(c[k].count);
-            n.meta[s] = uint8_t((((1u << cnt) - 1u) << 5) | offset);
-            for (uint32_t j = 0; j < cnt; ++j) primIndex[n.primBase + offset + j] = bvh.primIndex[c[k].index + j];
-            offset += cnt;
+            byteMeta = (((1u << cnt) - 1u) << 5) | offset;
+            for (uint32_t j = 0; j < cnt; ++j) primIndex[primBase + offset + j] = bvh.primIndex[c[k].index + j];
         }
+        const int word = s >> 2, shift = 8 * (s & 3);
+        auto put = [&](uint32_t(&w)[2], uint32_t v) {
+            if (word == 0)
+                w[0] |= v << shift;
+            else
+                w[1] |= v << shift;
+        };
+        put(meta, byteMeta);
+        put(qlx, cwbvhQuantizeLo(b.lo.x, box.lo.x, ix));
+        put(qly, cwbvhQuantizeLo(b.lo.y, box.lo.y, iy));
+        put(qlz, cwbvhQuantizeLo(b.lo.z, box.lo.z, iz));
+        put(qhx, cwbvhQuantizeHi(b.hi.x, box.lo.x, ix));
+        put(qhy, cwbvhQuantizeHi(b.hi.y, box.lo.y, iy));
+        put(qhz, cwbvhQuantizeHi(b.hi.z, box.lo.z, iz));
     }
+    uint32_t imask = 0;
+    STRATA_UNROLL
+    for (int s = 0; s < kCwbvhWidth; ++s)
+        if (innerSlots >> s & 1u) imask |= 1u << s;
+    storeCwbvhNode(nodes + wide, box.lo, uint32_t(ex) | uint32_t(ey) << 8 | uint32_t(ez) << 16 | imask << 24,
+                   childBase, primBase, meta, qlx, qly, qlz, qhx, qhy, qhz);
     return entries;
 }
 

@@ -27,6 +27,14 @@
 #include "core/aabb.h"
 #include "core/hd.h"
 
+// A loop the GPU compiler unrolls (so that arrays indexed by its counter
+// stay in registers); a plain loop on the host.
+#if defined(__CUDA_ARCH__)
+#define STRATA_UNROLL _Pragma("unroll")
+#else
+#define STRATA_UNROLL
+#endif
+
 namespace strata {
 
 struct alignas(16) CwbvhNode {
@@ -83,15 +91,28 @@ STRATA_HD float cwbvhStep(uint8_t biased) {
 #endif
 }
 
-// A child's planes on the node's grid, conservatively: the quantized box
-// holds the exact one (lower planes rounded down, upper ones up).
-STRATA_HD uint8_t cwbvhQuantizeLo(float lo, float p, uint8_t e) {
-    const double q = floor((double(lo) - double(p)) / double(cwbvhStep(e)));
-    return uint8_t(q < 0 ? 0 : (q > 255 ? 255 : q));
+// 1 / 2^(biased - 127) as a double (exact: a power of two).
+STRATA_HD double cwbvhInverseStep(uint8_t biased) {
+    const uint64_t bits = uint64_t(1023 + 127 - int(biased)) << 52;
+#if defined(__CUDA_ARCH__)
+    return __longlong_as_double(static_cast<long long>(bits));
+#else
+    double d;
+    memcpy(&d, &bits, sizeof d);
+    return d;
+#endif
 }
-STRATA_HD uint8_t cwbvhQuantizeHi(float hi, float p, uint8_t e) {
-    const double q = ceil((double(hi) - double(p)) / double(cwbvhStep(e)));
-    return uint8_t(q < 0 ? 0 : (q > 255 ? 255 : q));
+
+// A child's planes on the node's grid, conservatively: the quantized box
+// holds the exact one (lower planes rounded down, upper ones up). inv:
+// cwbvhInverseStep of the axis (the product is exact).
+STRATA_HD uint32_t cwbvhQuantizeLo(float lo, float p, double inv) {
+    const double q = floor((double(lo) - double(p)) * inv);
+    return uint32_t(q < 0 ? 0 : (q > 255 ? 255 : q));
+}
+STRATA_HD uint32_t cwbvhQuantizeHi(float hi, float p, double inv) {
+    const double q = ceil((double(hi) - double(p)) * inv);
+    return uint32_t(q < 0 ? 0 : (q > 255 ? 255 : q));
 }
 
 // Slot i's box as stored (the quantized box, in world units).

@@ -5,47 +5,48 @@
 #include "accel/wide/collapse.h"
 #include "gpu/launch.cuh"
 
+#include <cooperative_groups.h>
+
 namespace strata {
 namespace {
 
+namespace cg = cooperative_groups;
+
 constexpr int kBlock = 128;
-enum Counter { kNodesMade, kPrimsPlaced, kNextNode, kNodesDone, kNumCounters };
+// The level counters rotate: level L makes its nodes on levelMade[L % 3]
+// (numbered from where level L's own nodes end); all threads read it after
+// the barrier that ends level L, and it is cleared during level L + 2.
+enum Counter { kLevelMade0, kLevelMade1, kLevelMade2, kPrimsPlaced, kNodes, kNumCounters };
 
 struct GpuSink {
+    uint32_t* made;  // this level's counter
+    uint32_t first;  // the first node index of the next level
     uint32_t* counters;
     int32_t* tasks;
-    __device__ uint32_t allocNodes(uint32_t k) { return atomicAdd(&counters[kNodesMade], k) + 1; }  // 0: the root
+    __device__ uint32_t allocNodes(uint32_t k) { return first + atomicAdd(made, k); }
     __device__ uint32_t allocPrims(uint32_t k) { return atomicAdd(&counters[kPrimsPlaced], k); }
-    __device__ void task(uint32_t wide, int32_t binary) { atomicExch(&tasks[wide], binary); }
+    __device__ void task(uint32_t wide, int32_t binary) { tasks[wide] = binary; }
 };
 
-// build/collapse: each thread takes the next wide node; the root's task is
-// the binary root, every other node's is written by its parent's thread.
-// A thread whose node is not yet made waits, and leaves once every node
-// made is done (then no node can be made any more). All threads are
-// resident (the grid is sized to the occupancy), so the threads that made
-// the nodes being waited for always run on.
+// build/collapse: level by level from the root, every thread of the grid
+// over the level's wide nodes (each made from the binary node its parent
+// wrote as its task), one grid-wide barrier between levels: a level's
+// nodes are the ones the level before made, numbered from where it ended.
 __global__ void __launch_bounds__(kBlock) collapseKernel(BvhView bvh, CwbvhNode* nodes, uint32_t* primIndex,
-                                                         int32_t* tasks, uint32_t capacity, uint32_t* counters) {
-    GpuSink sink{counters, tasks};
-    volatile uint32_t* vc = counters;
-    volatile int32_t* vt = tasks;
-    for (;;) {
-        const uint32_t w = atomicAdd(&counters[kNextNode], 1u);
-        int32_t binary = w == 0 ? int32_t(rootOf(bvh)) : -1;
-        while (binary < 0) {
-            binary = w < capacity ? vt[w] : -1;  // past the capacity: never a node, wait for the end
-            if (binary >= 0) break;
-            const uint32_t done = vc[kNodesDone];
-            __threadfence();
-            const uint32_t made = vc[kNodesMade] + 1;
-            if (done == made && w >= made) return;
-            __nanosleep(64);
-        }
-        collapseNode(bvh, binary, w, nodes, primIndex, sink);
-        __threadfence();  // the node's children's tasks before it counts as done
-        atomicAdd(&counters[kNodesDone], 1u);
+                                                         int32_t* tasks, uint32_t* counters) {
+    cg::grid_group grid = cg::this_grid();
+    const uint32_t thread = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x;
+    uint32_t begin = 0, end = 1;  // level 0: the root
+    for (uint32_t level = 0; begin < end; ++level) {
+        if (thread == 0) counters[kLevelMade0 + (level + 1) % 3] = 0;  // last used two levels ago
+        GpuSink sink{&counters[kLevelMade0 + level % 3], end, counters, tasks};
+        for (uint32_t w = begin + thread; w < end; w += stride)
+            collapseNode(bvh, w == 0 ? int32_t(rootOf(bvh)) : tasks[w], w, nodes, primIndex, sink);
+        grid.sync();
+        begin = end;
+        end += *static_cast<volatile uint32_t*>(&counters[kLevelMade0 + level % 3]);
     }
+    if (thread == 0) counters[kNodes] = end;
 }
 
 }  // namespace
@@ -64,13 +65,24 @@ void CwbvhGpu::collapse(const BvhView& binary, const LaunchContext& ctx) {
         STRATA_CUDA_CHECK(cudaGetDevice(&device));
         STRATA_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
         STRATA_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, collapseKernel, kBlock, 0));
-        workers_ = std::max(1, sms * perSm) * kBlock;
+        // Resident at once (the barrier needs it); two blocks per SM suffice
+        // for the widest levels, and a barrier over fewer blocks is quicker.
+        workers_ = std::max(1, sms * std::min(perSm, 2)) * kBlock;
     }
-    STRATA_CUDA_CHECK(cudaMemsetAsync(tasks_.data(), 0xff, capacity_ * sizeof(int32_t), ctx.stream));
     STRATA_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, kNumCounters * sizeof(uint32_t), ctx.stream));
-    const uint32_t threads = std::min<uint32_t>(uint32_t(workers_), (capacity_ + kBlock - 1) / kBlock * kBlock);
-    launch(ctx, "build/collapse", {dim3(threads / kBlock), dim3(kBlock)}, collapseKernel, binary, nodes_.data(),
-           primIndex_.data(), tasks_.data(), capacity_, counters_.data());
+    // A cooperative launch (its grid-wide barriers need every block resident).
+    const uint32_t blocks = std::min<uint32_t>(uint32_t(workers_ / kBlock), (capacity_ + kBlock - 1) / kBlock);
+    BvhView bvh = binary;
+    CwbvhNode* nodes = nodes_.data();
+    uint32_t* prims = primIndex_.data();
+    int32_t* tasks = tasks_.data();
+    uint32_t* counters = counters_.data();
+    void* args[] = {&bvh, &nodes, &prims, &tasks, &counters};
+    StageScope k = StageScope::ifStage(ctx.timer, "build/collapse");
+    checkCuda(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(collapseKernel), dim3(blocks), dim3(kBlock), args, 0,
+                                          ctx.stream),
+              "build/collapse", __FILE__, __LINE__);
+    ctx.counted();
 }
 
 CwbvhView CwbvhGpu::view() const {
@@ -81,8 +93,8 @@ HostCwbvh CwbvhGpu::download() const {
     HostCwbvh h;
     if (!capacity_) return h;
     uint32_t made = 0;
-    STRATA_CUDA_CHECK(cudaMemcpy(&made, counters_.data() + kNodesMade, sizeof made, cudaMemcpyDeviceToHost));
-    h.nodes.resize(made + 1);
+    STRATA_CUDA_CHECK(cudaMemcpy(&made, counters_.data() + kNodes, sizeof made, cudaMemcpyDeviceToHost));
+    h.nodes.resize(made);
     h.primIndex.resize(numPrims_);
     STRATA_CUDA_CHECK(
         cudaMemcpy(h.nodes.data(), nodes_.data(), h.nodes.size() * sizeof(CwbvhNode), cudaMemcpyDeviceToHost));

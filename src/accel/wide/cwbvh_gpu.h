@@ -1,9 +1,9 @@
 // accel/wide/cwbvh_gpu.h — the binary BVH collapsed into the 8-wide
 // compressed BVH on the GPU every frame (accel.width = 8), as stage
-// "build/collapse": one persistent kernel whose threads take the wide
-// nodes in the order they are made, each running accel/wide/collapse.h's
-// step for its node (its task, the binary node it is made from, is written
-// by the thread that made its parent).
+// "build/collapse": one cooperative kernel that makes the wide tree level
+// by level, each thread running accel/wide/collapse.h's step for wide
+// nodes of the level (its task, the binary node it is made from, written
+// by the thread that made its parent), a grid-wide barrier between levels.
 #pragma once
 
 #include <cstdint>
@@ -31,9 +31,9 @@ private:
     uint32_t capacity_ = 0, numPrims_ = 0;
     DeviceBuffer<CwbvhNode> nodes_;
     DeviceBuffer<uint32_t> primIndex_;
-    DeviceBuffer<int32_t> tasks_;     // per wide node: its binary node, -1 until its parent writes it
-    DeviceBuffer<uint32_t> counters_;  // nodes made past the root, leaf entries, next node taken, nodes done
-    int workers_ = 0;                  // resident threads of the persistent kernel
+    DeviceBuffer<int32_t> tasks_;     // per wide node: the binary node it is made from
+    DeviceBuffer<uint32_t> counters_;  // nodes made past the root, leaf entries placed
+    int workers_ = 0;                  // threads resident at once (the cooperative grid's most)
 };
 
 }  // namespace strata

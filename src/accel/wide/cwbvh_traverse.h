@@ -30,18 +30,50 @@ STRATA_HD uint32_t bitCount(uint32_t v) {
 #endif
 }
 
-STRATA_HD CwbvhNode loadCwbvhNode(const CwbvhNode* nodes, uint32_t i) {
+// A node as its 20 words, as the traversal reads it (five 16-byte loads):
+// 0-2 p, 3 the exponents and imask, 4 childBase, 5 primBase, 6-7 meta,
+// 8-9 / 10-11 / 12-13 the lower planes of x / y / z, 14-19 the upper ones
+// (byte i of a pair: slot i).
+struct CwbvhWords {
+    uint32_t w[20];
+};
+static_assert(sizeof(CwbvhWords) == sizeof(CwbvhNode), "the node's words");
+
+STRATA_HD CwbvhWords loadCwbvhWords(const CwbvhNode* nodes, uint32_t i) {
+    CwbvhWords n;
 #if defined(__CUDA_ARCH__)
-    CwbvhNode n;
     const uint4* src = reinterpret_cast<const uint4*>(nodes + i);
-    uint4* dst = reinterpret_cast<uint4*>(&n);
-#if defined(__CUDA_ARCH__)
 #pragma unroll
-#endif
-    for (int k = 0; k < 5; ++k) dst[k] = __ldg(src + k);
-    return n;
+    for (int k = 0; k < 5; ++k) {
+        const uint4 v = __ldg(src + k);
+        n.w[4 * k] = v.x;
+        n.w[4 * k + 1] = v.y;
+        n.w[4 * k + 2] = v.z;
+        n.w[4 * k + 3] = v.w;
+    }
 #else
-    return nodes[i];
+    memcpy(n.w, nodes + i, sizeof n.w);
+#endif
+    return n;
+}
+
+STRATA_HD uint32_t wordByte(uint32_t word, int b) { return (word >> (8 * b)) & 0xffu; }
+// Byte b of a word as a float, exactly (on the GPU without a conversion
+// instruction: the byte as the mantissa of 2^23 + q, less 2^23).
+STRATA_HD float wordByteAsFloat(uint32_t word, int b) {
+#if defined(__CUDA_ARCH__)
+    return __uint_as_float(__byte_perm(word, 0x4B000000u, 0x7650u | uint32_t(b))) - 8388608.0f;
+#else
+    return float(wordByte(word, b));
+#endif
+}
+STRATA_HD float wordAsFloat(uint32_t word) {
+#if defined(__CUDA_ARCH__)
+    return __uint_as_float(word);
+#else
+    float f;
+    memcpy(&f, &word, sizeof f);
+    return f;
 #endif
 }
 
@@ -54,33 +86,44 @@ struct CwbvhGroup {
 };
 
 // The slab test of one node's eight children, filling the groups of what the
-// ray (tmin, tmax) meets. The far distance is widened by 2 gamma(3) (Ize
-// 2013): the box corners come from the node's grid and a few roundings.
-STRATA_HD void intersectCwbvhChildren(const CwbvhNode& n, const Ray& ray, Vec3 invDir, uint32_t octant, float tmax,
+// ray (tmin, tmax) meets. The planes a ray enters and leaves by are chosen
+// once per node by its octant (bit a: invDir negative on axis a). The far
+// distance is widened by 2 gamma(3) (Ize 2013): the box corners come from
+// the node's grid and a few roundings.
+STRATA_HD void intersectCwbvhChildren(const CwbvhWords& n, const Ray& ray, Vec3 invDir, uint32_t octant, float tmax,
                                       CwbvhGroup& nodeGroup, CwbvhGroup& triGroup) {
-    const float sx = cwbvhStep(n.ex) * invDir.x, sy = cwbvhStep(n.ey) * invDir.y, sz = cwbvhStep(n.ez) * invDir.z;
-    const float ox = (n.px - ray.org.x) * invDir.x, oy = (n.py - ray.org.y) * invDir.y,
-                oz = (n.pz - ray.org.z) * invDir.z;
+    const uint32_t e = n.w[3];
+    const float sx = cwbvhStep(uint8_t(wordByte(e, 0))) * invDir.x, sy = cwbvhStep(uint8_t(wordByte(e, 1))) * invDir.y,
+                sz = cwbvhStep(uint8_t(wordByte(e, 2))) * invDir.z;
+    const float ox = (wordAsFloat(n.w[0]) - ray.org.x) * invDir.x, oy = (wordAsFloat(n.w[1]) - ray.org.y) * invDir.y,
+                oz = (wordAsFloat(n.w[2]) - ray.org.z) * invDir.z;
+    const bool fx = octant & 1u, fy = octant & 2u, fz = octant & 4u;
+    const uint32_t nearX[2] = {fx ? n.w[14] : n.w[8], fx ? n.w[15] : n.w[9]};
+    const uint32_t farX[2] = {fx ? n.w[8] : n.w[14], fx ? n.w[9] : n.w[15]};
+    const uint32_t nearY[2] = {fy ? n.w[16] : n.w[10], fy ? n.w[17] : n.w[11]};
+    const uint32_t farY[2] = {fy ? n.w[10] : n.w[16], fy ? n.w[11] : n.w[17]};
+    const uint32_t nearZ[2] = {fz ? n.w[18] : n.w[12], fz ? n.w[19] : n.w[13]};
+    const uint32_t farZ[2] = {fz ? n.w[12] : n.w[18], fz ? n.w[13] : n.w[19]};
     uint32_t inner = 0, tris = 0;
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
     for (int s = 0; s < kCwbvhWidth; ++s) {
-        const uint8_t meta = n.meta[s];
-        if (!meta) continue;
-        const float x0 = fmaf(float(n.qlox[s]), sx, ox), x1 = fmaf(float(n.qhix[s]), sx, ox);
-        const float y0 = fmaf(float(n.qloy[s]), sy, oy), y1 = fmaf(float(n.qhiy[s]), sy, oy);
-        const float z0 = fmaf(float(n.qloz[s]), sz, oz), z1 = fmaf(float(n.qhiz[s]), sz, oz);
-        const float tn = fmaxf(fmaxf(fminf(x0, x1), fminf(y0, y1)), fmaxf(fminf(z0, z1), ray.tmin));
-        const float tf = fminf(fminf(fmaxf(x0, x1), fmaxf(y0, y1)), fminf(fmaxf(z0, z1), tmax)) * 1.0000004f;
-        if (tn > tf) continue;
-        if (cwbvhIsInnerMeta(meta))
+        const int j = s >> 2, b = s & 3;
+        const uint32_t meta = wordByte(n.w[6 + j], b);
+        const float tn = fmaxf(fmaxf(fmaf(wordByteAsFloat(nearX[j], b), sx, ox), fmaf(wordByteAsFloat(nearY[j], b), sy, oy)),
+                               fmaxf(fmaf(wordByteAsFloat(nearZ[j], b), sz, oz), ray.tmin));
+        const float tf = fminf(fminf(fmaf(wordByteAsFloat(farX[j], b), sx, ox), fmaf(wordByteAsFloat(farY[j], b), sy, oy)),
+                               fminf(fmaf(wordByteAsFloat(farZ[j], b), sz, oz), tmax)) *
+                         1.0000004f;
+        if (meta == 0 || tn > tf) continue;
+        if (cwbvhIsInnerMeta(uint8_t(meta)))
             inner |= 1u << (24 + (uint32_t(s) ^ octant));
         else
-            tris |= uint32_t(meta >> 5) << (meta & 0x1f);
+            tris |= (meta >> 5) << (meta & 0x1fu);
     }
-    nodeGroup = CwbvhGroup{n.childBase, inner | n.imask};
-    triGroup = CwbvhGroup{n.primBase, tris};
+    nodeGroup = CwbvhGroup{n.w[4], inner | (e >> 24)};
+    triGroup = CwbvhGroup{n.w[5], tris};
 }
 
 // One traversal from the root with a StackSize-entry stack; false when a
@@ -88,7 +131,8 @@ STRATA_HD void intersectCwbvhChildren(const CwbvhNode& n, const Ray& ray, Vec3 i
 template <bool AnyHit, int StackSize, class Intersect>
 STRATA_HD bool traverseCwbvhWithStack(const CwbvhView& w, const Ray& ray, Vec3 invDir, float& tmax, uint32_t& hitPrim,
                                       Intersect& intersect, TraversalStats* stats) {
-    const uint32_t octant = (ray.dir.x < 0 ? 1u : 0u) | (ray.dir.y < 0 ? 2u : 0u) | (ray.dir.z < 0 ? 4u : 0u);
+    // The octant of the ray's direction as the slab test sees it (a -0 component has a negative inverse).
+    const uint32_t octant = (invDir.x < 0 ? 1u : 0u) | (invDir.y < 0 ? 2u : 0u) | (invDir.z < 0 ? 4u : 0u);
     CwbvhGroup stack[StackSize];
     int sp = 0;
     CwbvhGroup nodeGroup{0u, (1u << (24 + octant)) | 1u};  // the root: node 0 as slot 0 of a group
@@ -103,7 +147,7 @@ STRATA_HD bool traverseCwbvhWithStack(const CwbvhView& w, const Ray& ray, Vec3 i
                 if (sp == StackSize) return false;
                 stack[sp++] = nodeGroup;
             }
-            const CwbvhNode n = loadCwbvhNode(w.nodes, child);
+            const CwbvhWords n = loadCwbvhWords(w.nodes, child);
             if (stats) stats->nodesVisited++;
             intersectCwbvhChildren(n, ray, invDir, octant, tmax, nodeGroup, triGroup);
         }
