@@ -10,7 +10,10 @@
 // the children fit the 8 slots. A binary leaf of c primitives takes
 // ceil(c / 3) slots (the LBVHs' leaves hold one, the binned-SAH tree's up
 // to 4; a leaf may hold at most kCwbvhMaxBinaryLeaf, so that a node's two
-// children always fit). Then the children are
+// children always fit). An inner child whose two children are leaves of at
+// most 3 entries in all becomes one leaf slot (Ylitie's leaves hold up to 3
+// triangles), when it is opened and, for those left when the slots are
+// full, after. Then the children are
 // given the slots that order them for the traversal (§3.2, by their
 // centroids' directions from the node's centre), their boxes are quantized,
 // and the inner children become the next wide nodes, each a task.
@@ -26,7 +29,20 @@ struct CollapseChild {
     Aabb box;
     int32_t index = -1;  // binary node, or first primIndex entry of a leaf
     int32_t count = 0;   // > 0: a leaf of that many entries
+    // A leaf made of two binary leaves: its entries from `split` on are
+    // primIndex[index2 ...] (else split == count).
+    int32_t index2 = -1, split = 0;
 };
+
+// A binary node whose two children are leaves of at most 3 entries in all
+// becomes one leaf slot of its box (Ylitie et al.'s leaves hold up to 3
+// triangles; the Morton-order builders' leaves hold one).
+STRATA_HD bool mergesIntoLeaf(int gm, const CollapseChild g[2]) {
+    return gm == 2 && g[0].count > 0 && g[1].count > 0 && g[0].count + g[1].count <= kCwbvhMaxLeafPrims;
+}
+STRATA_HD CollapseChild mergedLeaf(const Aabb& box, const CollapseChild g[2]) {
+    return CollapseChild{box, g[0].index, g[0].count + g[1].count, g[1].index, g[0].count};
+}
 
 // The collapse's arithmetic without fused multiply-adds, so that the host
 // and the GPU choose alike (nvcc would contract a sum of products).
@@ -94,8 +110,8 @@ STRATA_HD int cwbvhSlotsOf(const CollapseChild& c) {
 // absent right child, count 0 and index < 0, is not counted).
 STRATA_HD int binaryChildren(const BvhNode* nodes, int32_t i, CollapseChild out[2]) {
     const NodeBoxes n = loadNode(nodes, i);
-    out[0] = CollapseChild{Aabb{n.lLo, n.lHi}, n.left, n.leftCount};
-    out[1] = CollapseChild{Aabb{n.rLo, n.rHi}, n.right, n.rightCount};
+    out[0] = CollapseChild{Aabb{n.lLo, n.lHi}, n.left, n.leftCount, -1, n.leftCount};
+    out[1] = CollapseChild{Aabb{n.rLo, n.rHi}, n.right, n.rightCount, -1, n.rightCount};
     return n.rightCount > 0 || n.right >= 0 ? 2 : 1;
 }
 
@@ -138,6 +154,15 @@ STRATA_HD uint32_t collapseNode(const BvhView& bvh, int32_t binary, uint32_t wid
         if (best < 0) break;
         CollapseChild g[2];
         const int gm = binaryChildren(bvh.nodes, bestIndex, g);
+        if (mergesIntoLeaf(gm, g)) {  // no slot added
+            STRATA_UNROLL
+            for (int k = 0; k < kCwbvhWidth; ++k)
+                if (k == best) {
+                    c[k] = mergedLeaf(c[k].box, g);
+                    key[k] = -1.0f;
+                }
+            continue;
+        }
         const int add = cwbvhSlotsOf(g[0]) + (gm > 1 ? cwbvhSlotsOf(g[1]) : 0) - 1;
         const bool fits = slots + add <= kCwbvhWidth && m + gm - 1 <= kCwbvhWidth;
         if (fits) slots += add;
@@ -154,17 +179,26 @@ STRATA_HD uint32_t collapseNode(const BvhView& bvh, int32_t binary, uint32_t wid
         }
         if (fits && gm > 1) ++m;
     }
+    // The inner children left (the slots are full) that are such pairs too.
+    STRATA_UNROLL
+    for (int k = 0; k < kCwbvhWidth; ++k)
+        if (k < m && c[k].count == 0) {
+            CollapseChild g[2];
+            const int gm = binaryChildren(bvh.nodes, c[k].index, g);
+            if (mergesIntoLeaf(gm, g)) c[k] = mergedLeaf(c[k].box, g);
+        }
     // Leaves of more than 3 entries become parts of up to 3, one slot each
     // (the parts appended are split in turn as the loop reaches them).
     STRATA_UNROLL
     for (int k = 0; k < kCwbvhWidth; ++k)
         if (k < m && c[k].count > kCwbvhMaxLeafPrims) {
-            const CollapseChild part{c[k].box, c[k].index + kCwbvhMaxLeafPrims, c[k].count - kCwbvhMaxLeafPrims};
+            const int32_t rest = c[k].count - kCwbvhMaxLeafPrims;  // (a binary leaf: split == count)
+            const CollapseChild part{c[k].box, c[k].index + kCwbvhMaxLeafPrims, rest, -1, rest};
             STRATA_UNROLL
             for (int j = 0; j < kCwbvhWidth; ++j)
                 if (j == m) c[j] = part;
             ++m;
-            c[k].count = kCwbvhMaxLeafPrims;
+            c[k].count = c[k].split = kCwbvhMaxLeafPrims;
         }
     // The node box and its grid.
     Aabb box;
@@ -197,14 +231,13 @@ STRATA_HD uint32_t collapseNode(const BvhView& bvh, int32_t binary, uint32_t wid
         int bc = 0, bs = 0;
         float bestCost = -3.0e38f;
         STRATA_UNROLL
-        for (int k = 0; k < kCwbvhWidth; ++k)
-            STRATA_UNROLL
-            for (int s = 0; s < kCwbvhWidth; ++s)
-                if ((unplaced >> k & 1u) && (freeSlots >> s & 1u) && cost[k][s] > bestCost) {
-                    bestCost = cost[k][s];
-                    bc = k;
-                    bs = s;
-                }
+        for (int k = 0; k < kCwbvhWidth; ++k) STRATA_UNROLL
+        for (int s = 0; s < kCwbvhWidth; ++s)
+            if ((unplaced >> k & 1u) && (freeSlots >> s & 1u) && cost[k][s] > bestCost) {
+                bestCost = cost[k][s];
+                bc = k;
+                bs = s;
+            }
         unplaced &= ~(1u << bc);
         freeSlots &= ~(1u << bs);
         STRATA_UNROLL
@@ -227,8 +260,8 @@ STRATA_HD uint32_t collapseNode(const BvhView& bvh, int32_t binary, uint32_t wid
     const uint32_t childBase = inner ? sink.allocNodes(inner) : 0u;
     const uint32_t primBase = entries ? sink.allocPrims(entries) : 0u;
     // The node as its words (accel/wide/cwbvh_traverse.h's CwbvhWords).
-    uint32_t meta[2] = {0, 0}, qlx[2] = {0, 0}, qly[2] = {0, 0}, qlz[2] = {0, 0}, qhx[2] = {0, 0},
-             qhy[2] = {0, 0}, qhz[2] = {0, 0};
+    uint32_t meta[2] = {0, 0}, qlx[2] = {0, 0}, qly[2] = {0, 0}, qlz[2] = {0, 0}, qhx[2] = {0, 0}, qhy[2] = {0, 0},
+             qhz[2] = {0, 0};
     const double ix = cwbvhInverseStep(ex), iy = cwbvhInverseStep(ey), iz = cwbvhInverseStep(ez);
     STRATA_UNROLL
     for (int k = 0; k < kCwbvhWidth; ++k) {
@@ -246,7 +279,10 @@ STRATA_HD uint32_t collapseNode(const BvhView& bvh, int32_t binary, uint32_t wid
                 if (j < m && c[j].count > 0 && slotOf[j] < s) offset += uint32_t(c[j].count);
             const uint32_t cnt = uint32_t(c[k].count);
             byteMeta = (((1u << cnt) - 1u) << 5) | offset;
-            for (uint32_t j = 0; j < cnt; ++j) primIndex[primBase + offset + j] = bvh.primIndex[c[k].index + j];
+            const uint32_t split = uint32_t(c[k].split);
+            for (uint32_t j = 0; j < cnt; ++j)
+                primIndex[primBase + offset + j] =
+                    j < split ? bvh.primIndex[c[k].index + j] : bvh.primIndex[c[k].index2 + (j - split)];
         }
         const int word = s >> 2, shift = 8 * (s & 3);
         auto put = [&](uint32_t(&w)[2], uint32_t v) {
@@ -267,8 +303,8 @@ STRATA_HD uint32_t collapseNode(const BvhView& bvh, int32_t binary, uint32_t wid
     STRATA_UNROLL
     for (int s = 0; s < kCwbvhWidth; ++s)
         if (innerSlots >> s & 1u) imask |= 1u << s;
-    storeCwbvhNode(nodes + wide, box.lo, uint32_t(ex) | uint32_t(ey) << 8 | uint32_t(ez) << 16 | imask << 24,
-                   childBase, primBase, meta, qlx, qly, qlz, qhx, qhy, qhz);
+    storeCwbvhNode(nodes + wide, box.lo, uint32_t(ex) | uint32_t(ey) << 8 | uint32_t(ez) << 16 | imask << 24, childBase,
+                   primBase, meta, qlx, qly, qlz, qhx, qhy, qhz);
     return entries;
 }
 

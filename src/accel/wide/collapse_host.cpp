@@ -61,8 +61,7 @@ HostCwbvh collapseToCwbvh(const BvhView& bvh) {
 }
 
 std::string compareCwbvhFromRoots(const HostCwbvh& a, const HostCwbvh& b) {
-    if (a.nodes.empty() || b.nodes.empty())
-        return a.nodes.size() == b.nodes.size() ? "" : "one tree is empty";
+    if (a.nodes.empty() || b.nodes.empty()) return a.nodes.size() == b.nodes.size() ? "" : "one tree is empty";
     std::vector<std::pair<uint32_t, uint32_t>> stack{{0, 0}};
     size_t visited = 0;
     while (!stack.empty()) {
@@ -72,8 +71,8 @@ std::string compareCwbvhFromRoots(const HostCwbvh& a, const HostCwbvh& b) {
         if (ia >= a.nodes.size() || ib >= b.nodes.size()) return at + ": index out of range";
         if (++visited > a.nodes.size()) return "a cycle";
         const CwbvhNode &na = a.nodes[ia], &nb = b.nodes[ib];
-        if (na.px != nb.px || na.py != nb.py || na.pz != nb.pz || na.ex != nb.ex || na.ey != nb.ey ||
-            na.ez != nb.ez || na.imask != nb.imask)
+        if (na.px != nb.px || na.py != nb.py || na.pz != nb.pz || na.ex != nb.ex || na.ey != nb.ey || na.ez != nb.ez ||
+            na.imask != nb.imask)
             return at + ": grid or imask differs";
         for (int s = 0; s < kCwbvhWidth; ++s)
             if (na.meta[s] != nb.meta[s] || na.qlox[s] != nb.qlox[s] || na.qloy[s] != nb.qloy[s] ||

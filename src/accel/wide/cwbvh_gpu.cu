@@ -32,8 +32,8 @@ struct GpuSink {
 // over the level's wide nodes (each made from the binary node its parent
 // wrote as its task), one grid-wide barrier between levels: a level's
 // nodes are the ones the level before made, numbered from where it ended.
-__global__ void __launch_bounds__(kBlock) collapseKernel(BvhView bvh, CwbvhNode* nodes, uint32_t* primIndex,
-                                                         int32_t* tasks, uint32_t* counters) {
+__global__ void __launch_bounds__(kBlock)
+    collapseKernel(BvhView bvh, CwbvhNode* nodes, uint32_t* primIndex, int32_t* tasks, uint32_t* counters) {
     cg::grid_group grid = cg::this_grid();
     const uint32_t thread = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x;
     uint32_t begin = 0, end = 1;  // level 0: the root
@@ -85,9 +85,7 @@ void CwbvhGpu::collapse(const BvhView& binary, const LaunchContext& ctx) {
     ctx.counted();
 }
 
-CwbvhView CwbvhGpu::view() const {
-    return CwbvhView{nodes_.data(), primIndex_.data(), capacity_, numPrims_};
-}
+CwbvhView CwbvhGpu::view() const { return CwbvhView{nodes_.data(), primIndex_.data(), capacity_, numPrims_}; }
 
 HostCwbvh CwbvhGpu::download() const {
     HostCwbvh h;

@@ -31,7 +31,7 @@ private:
     uint32_t capacity_ = 0, numPrims_ = 0;
     DeviceBuffer<CwbvhNode> nodes_;
     DeviceBuffer<uint32_t> primIndex_;
-    DeviceBuffer<int32_t> tasks_;     // per wide node: the binary node it is made from
+    DeviceBuffer<int32_t> tasks_;      // per wide node: the binary node it is made from
     DeviceBuffer<uint32_t> counters_;  // nodes made past the root, leaf entries placed
     int workers_ = 0;                  // threads resident at once (the cooperative grid's most)
 };

@@ -111,11 +111,13 @@ STRATA_HD void intersectCwbvhChildren(const CwbvhWords& n, const Ray& ray, Vec3 
     for (int s = 0; s < kCwbvhWidth; ++s) {
         const int j = s >> 2, b = s & 3;
         const uint32_t meta = wordByte(n.w[6 + j], b);
-        const float tn = fmaxf(fmaxf(fmaf(wordByteAsFloat(nearX[j], b), sx, ox), fmaf(wordByteAsFloat(nearY[j], b), sy, oy)),
-                               fmaxf(fmaf(wordByteAsFloat(nearZ[j], b), sz, oz), ray.tmin));
-        const float tf = fminf(fminf(fmaf(wordByteAsFloat(farX[j], b), sx, ox), fmaf(wordByteAsFloat(farY[j], b), sy, oy)),
-                               fminf(fmaf(wordByteAsFloat(farZ[j], b), sz, oz), tmax)) *
-                         1.0000004f;
+        const float tn =
+            fmaxf(fmaxf(fmaf(wordByteAsFloat(nearX[j], b), sx, ox), fmaf(wordByteAsFloat(nearY[j], b), sy, oy)),
+                  fmaxf(fmaf(wordByteAsFloat(nearZ[j], b), sz, oz), ray.tmin));
+        const float tf =
+            fminf(fminf(fmaf(wordByteAsFloat(farX[j], b), sx, ox), fmaf(wordByteAsFloat(farY[j], b), sy, oy)),
+                  fminf(fmaf(wordByteAsFloat(farZ[j], b), sz, oz), tmax)) *
+            1.0000004f;
         if (meta == 0 || tn > tf) continue;
         if (cwbvhIsInnerMeta(uint8_t(meta)))
             inner |= 1u << (24 + (uint32_t(s) ^ octant));
