@@ -81,7 +81,7 @@ TEST(SceneLoader, FullRoundTrip) {
     "sun": {"direction": [0, 2, 0], "radiance": [3, 2, 1]}
   },
   "render": {"width": 640, "height": 360, "spp": 4, "nee": false, "exposure": -0.5, "tonemap": "reinhard", "seed": 7},
-  "accel": {"builder": "cpu-sah", "morton_bits": 30},
+  "accel": {"builder": "cpu-sah", "morton_bits": 30, "width": 8},
   "animation": {"fps": 24, "start_time": 1.5, "play": false}
 })");
     Scene s = loadScene(path);
@@ -98,6 +98,7 @@ TEST(SceneLoader, FullRoundTrip) {
     EXPECT_EQ(s.options.render.bounces, 3);  // untouched default
     EXPECT_EQ(s.options.accel.builder, Builder::CpuSah);
     EXPECT_EQ(s.options.accel.mortonBits, 30);
+    EXPECT_EQ(s.options.accel.width, BvhWidth::Eight);  // a number for a choice of numbers
     EXPECT_FLOAT_EQ(s.options.animation.fps, 24.0f);
     EXPECT_FLOAT_EQ(s.options.animation.startTime, 1.5f);
     EXPECT_FALSE(s.options.animation.play);
@@ -296,6 +297,7 @@ TEST(SceneLoader, OptionsAreCheckedByKind) {
     EXPECT_CONTAINS(SmallScene(R"("render": {"tonemap": "filmic"})").error(),
                     "render.tonemap: option 'render.tonemap': expected one of");
     EXPECT_CONTAINS(SmallScene(R"("accel": {"morton_bits": 31})").error(), "accel.morton_bits:");
+    EXPECT_CONTAINS(SmallScene(R"("accel": {"width": 4})").error(), "accel.width");
     EXPECT_CONTAINS(SmallScene(R"("animation": {"fps": -1})").error(), "animation.fps:");
     EXPECT_CONTAINS(SmallScene(R"("render": 4)").error(), "render: expected an object, got number");
 }

@@ -246,6 +246,32 @@ TEST(Options, CombinationRulesAreOneListThatCheckEnforces) {
     EXPECT_NO_THROW(o.check());
 }
 
+// accel.width = 8 collapses the flat binary BVH: the kd-tree, instanced
+// mode, the skip links and the unified middle level rule it out, and it
+// rules them out.
+TEST(Options, WideBvhRules) {
+    Options o;
+    auto listed = [&](const std::string& kv) {
+        for (const Unavailable& u : o.unavailable())
+            if (u.assignment() == kv) return true;
+        return false;
+    };
+    EXPECT_FALSE(listed("accel.width=8"));
+    o.set("accel.width", "8");
+    EXPECT_NO_THROW(o.check());
+    EXPECT_EQ(o.accel.width, BvhWidth::Eight);
+    for (const char* kv : {"accel.builder=kdtree", "accel.mode=instanced", "accel.traversal=stackless",
+                           "vd.middle_level=unified", "vd.method=harada"})
+        EXPECT_TRUE(listed(kv)) << kv;
+    EXPECT_FALSE(listed("accel.rebuild=refit")) << "a refitted tree is collapsed anew";
+    o.set("accel.builder", "kdtree");
+    EXPECT_THROW(o.check(), Error);
+    o.set("accel.width", "2");
+    EXPECT_TRUE(listed("accel.width=8"));
+    EXPECT_NO_THROW(o.check());
+    EXPECT_THROW(o.set("accel.width", "4"), Error);
+}
+
 // The GPU kd-tree's switches set where they change nothing (another builder,
 // or the CPU backend's reference kd-tree) are named, with why.
 TEST(Options, InertKdSwitchesAreNamed) {
