@@ -17,8 +17,9 @@ float treeSah(const HostBvh& t) {
     return root > 0 ? float(sum / root) : 0.0f;
 }
 
+}  // namespace
 
-void buildOrRefit(const std::vector<Aabb>& primBounds, const AccelOptions& o, HostAccel& out) {
+void buildHostAccel(const std::vector<Aabb>& primBounds, const AccelOptions& o, HostAccel& out) {
     const bool refits = o.rebuild == Rebuild::Refit || o.rebuild == Rebuild::Auto;
     const bool sameTree = out.refittable && out.builtWith == o.builder && out.builtBits == o.mortonBits &&
                           out.bvh.primIndex.size() == primBounds.size();
@@ -49,11 +50,8 @@ void buildOrRefit(const std::vector<Aabb>& primBounds, const AccelOptions& o, Ho
     out.builtSah = out.sah = o.rebuild == Rebuild::Auto ? treeSah(out.bvh) : 0.0f;
 }
 
-}  // namespace
-
-void buildHostAccel(const std::vector<Aabb>& primBounds, const AccelOptions& o, HostAccel& out) {
-    buildOrRefit(primBounds, o, out);
-    out.wide = o.width == BvhWidth::Eight ? collapseToCwbvh(out.bvh.view()) : HostCwbvh{};
+void collapseHostAccel(const AccelOptions& o, HostAccel& a) {
+    a.wide = o.width == BvhWidth::Eight ? collapseToCwbvh(a.bvh.view()) : HostCwbvh{};
 }
 
 void refitHostAccel(const std::vector<Aabb>& primBounds, HostAccel& a) {

@@ -15,7 +15,7 @@ namespace strata {
 struct HostAccel {
     HostBvh bvh;
     std::vector<StacklessNode> skipNodes;  // lbvh-skip only
-    HostCwbvh wide;                        // accel.width = 8: the tree collapsed, after each build or refit
+    HostCwbvh wide;                        // accel.width = 8: the tree collapsed (collapseHostAccel)
     // accel.rebuild = refit: what the tree was built with (it is refitted
     // while these hold), and its parent entries (accel/lbvh/refit.h).
     Builder builtWith = Builder::CpuSah;
@@ -31,18 +31,24 @@ struct HostAccel {
     // (accel/lbvh/lbvh_variant.h: traversalOf).
     BvhView view(const AccelOptions& o) const;
     // The wide tree where accel.width = 8 (else no nodes: the binary one is traced).
-    CwbvhView wideView(const AccelOptions& o) const {
-        return o.width == BvhWidth::Eight ? wide.view() : CwbvhView{};
+    CwbvhView wideView(const AccelOptions& o, bool unifiedMiddle = false) const {
+        return o.width == BvhWidth::Eight && !unifiedMiddle ? wide.view() : CwbvhView{};
     }
     size_t bytes() const { return bvh.bytes() + skipNodes.size() * sizeof(StacklessNode) + wide.bytes(); }
+    // The wide tree where accel.width = 8 and the frame traces it (not with
+    // vd.middle_level unified, whose tree holds the patch boxes: unavailable()
+    // refuses the pair, and a renderer given it traces the binary tree).
 };
 
 // Builds the structure accel.builder names; with accel.rebuild = refit,
 // refits the last one instead where it was built by the same Morton-order
 // builder and Morton bits over as many primitives; with auto, too, unless
-// its SAH has grown past accel.refit_growth (then it builds anew). With
-// accel.width = 8 the tree is then collapsed into `wide`.
+// its SAH has grown past accel.refit_growth (then it builds anew).
 void buildHostAccel(const std::vector<Aabb>& primBounds, const AccelOptions& o, HostAccel& out);
+
+// accel.width = 8: the tree just built or refitted collapsed into a.wide
+// (the CPU backend's stage build/collapse); otherwise a.wide is emptied.
+void collapseHostAccel(const AccelOptions& o, HostAccel& a);
 
 // Refits `a`'s tree to `primBounds` (same count as it was built over).
 void refitHostAccel(const std::vector<Aabb>& primBounds, HostAccel& a);

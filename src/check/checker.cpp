@@ -123,6 +123,7 @@ std::vector<HitRecord> traceOnHostForValidation(Checker& c, const Scene& scene, 
         s.kd = kd.view();
     } else {
         buildHostAccel(bounds, o, accel);
+        collapseHostAccel(o, accel);
         s.bvh = accel.view(o);
         s.wide = accel.wideView(o);
     }

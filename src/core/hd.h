@@ -35,6 +35,40 @@ STRATA_HD unsigned long long atomicMinU64(unsigned long long* p, unsigned long l
 #endif
 }
 
+// A product and a sum rounded on their own: nvcc would contract `a + b * c`
+// into a fused multiply-add, g++ for x86-64 does not; code whose host and
+// device runs must decide alike (the builders' rules) spells them out.
+STRATA_HD float mulRn(float a, float b) {
+#if defined(__CUDA_ARCH__)
+    return __fmul_rn(a, b);
+#else
+    return a * b;
+#endif
+}
+STRATA_HD float addRn(float a, float b) {
+#if defined(__CUDA_ARCH__)
+    return __fadd_rn(a, b);
+#else
+    return a + b;
+#endif
+}
+
+// Set bits, and the index of the lowest set bit (v != 0).
+STRATA_HD uint32_t popCount(uint32_t v) {
+#if defined(__CUDA_ARCH__)
+    return uint32_t(__popc(v));
+#else
+    return uint32_t(__builtin_popcount(v));
+#endif
+}
+STRATA_HD uint32_t lowestBit(uint32_t v) {
+#if defined(__CUDA_ARCH__)
+    return uint32_t(__ffs(int(v)) - 1);
+#else
+    return uint32_t(__builtin_ctz(v));
+#endif
+}
+
 // Compare-and-swap returning the old value (CAS shim on the host).
 STRATA_HD int atomicCasI32(int* p, int expected, int desired) {
 #if defined(__CUDA_ARCH__)

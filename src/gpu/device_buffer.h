@@ -57,13 +57,14 @@ public:
     const T* data() const { return ptr_; }
     size_t size() const { return size_; }
     size_t bytes() const { return capacity_ * sizeof(T); }
-
-private:
+    // Frees the memory (the buffer is empty after).
     void release() {
         if (ptr_) cudaFree(ptr_);  // not checked: may run during unwinding
         ptr_ = nullptr;
         size_ = capacity_ = 0;
     }
+
+private:
     T* ptr_ = nullptr;
     size_t size_ = 0, capacity_ = 0;
 };

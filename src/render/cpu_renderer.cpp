@@ -131,6 +131,10 @@ public:
                 kd_ = buildKdTreeCpu(pos_, flat_.tris, kdConfigOf(opt_.accel));
             else
                 buildHostAccel(bounds_, opt_.accel, accel_);
+            if (!instanced && opt_.accel.builder != Builder::KdTree) {
+                HostStageClock::Scope c(clock_, "build/collapse");
+                collapseHostAccel(opt_.accel, accel_);
+            }
             if (!flat_.patches.empty() && !unified) prepareVd();
         }
         CameraView cam = cameraView(t, int(w), int(h));
@@ -140,7 +144,7 @@ public:
         else if (opt_.accel.builder == Builder::KdTree)
             sv.kd = kd_.view();
         else
-            sv.wide = accel_.wideView(opt_.accel);
+            sv.wide = accel_.wideView(opt_.accel, vdUnifiedMiddle(opt_, !flat_.patches.empty()));
         if (!flat_.patches.empty()) {
             sv.vd = vd_.view(flat_, opt_.vd, pixelAngle(cam, int(h)), cam.position, n);
             // (A change of vd.middle_level rebuilds: the VD options are in the rebuild policy.)

@@ -36,7 +36,14 @@ void GpuStructures::build(const Scene& scene, const FlatScene& flat, GpuScene& g
         else
             lbvh_.build(config, builtBounds_.boxes, builtBounds_.count, ctx);
         if (auto_) lbvh_.measureSah(ctx);  // read a frame or so later
-        if (o.width == BvhWidth::Eight) wide_.collapse(lbvh_.view(), ctx);
+        // accel.width = 8 (not over the unified middle level's tree, which
+        // holds patch boxes: unavailable() refuses the pair); at width 2 the
+        // wide tree's memory is given back.
+        wideBuilt_ = o.width == BvhWidth::Eight && !vdBoxes.count;
+        if (wideBuilt_)
+            wide_.collapse(lbvh_.view(), ctx);
+        else
+            wide_.release();
         refit_ = RefitStatus{lbvh_.refitsSinceBuild(), lbvh_.refitsSinceBuild() ? growth : 0.0f};
     }
 }
@@ -49,7 +56,7 @@ SceneView GpuStructures::view(const GpuScene& gpu, const AccelOptions& o, const 
         sv.tl = instanced_->view();
     else if (kd)
         sv.kd = kd_.view();
-    else if (o.width == BvhWidth::Eight)
+    else if (o.width == BvhWidth::Eight && wideBuilt_)
         sv.wide = wide_.view();
     return sv;
 }

@@ -34,7 +34,6 @@ void VdHost::prepare(const Scene& scene, const FlatScene& flat, const VdOptions&
         if (!unified) {
             AccelOptions rebuilt = accel;  // the patch boxes' tree is built each frame (as on the GPU), never refitted
             rebuilt.rebuild = Rebuild::EveryFrame;
-            rebuilt.width = BvhWidth::Two;  // the pair walk is binary
             buildHostAccel(o.pairCull ? worldQuadrants_ : frame_.worldBoxes, rebuilt, boxes_);
             boxesView_ = boxes_.view(accel);
         }

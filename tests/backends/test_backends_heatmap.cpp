@@ -52,7 +52,8 @@ HeatReference heatReference(const Scene& s, float t) {
     } else {
         buildHostAccel(bounds, s.options.accel, accel);  // the LBVH variants with the GPU's code
         sv = hostSceneView(s, flat, pos, nrm, accel.view(s.options.accel), cam);
-        sv.wide = accel.wideView(s.options.accel);  // accel.width = 8: the collapsed tree
+        collapseHostAccel(s.options.accel, accel);  // accel.width = 8: the collapsed tree
+        sv.wide = accel.wideView(s.options.accel);
     }
     HeatReference ref;
     ref.pixels.resize(size_t(w) * h);

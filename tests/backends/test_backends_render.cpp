@@ -155,9 +155,15 @@ TYPED_TEST(BackendRender, RefitRendersTheFramesOfRebuilding) {
     s.options.render.height = 32;
     s.options.render.spp = 2;
     s.options.render.threads = 2;
-    for (const char* builder : {"lbvh-karras", "lbvh-apetrei", "lbvh-skip", "hploc"})
+    // Each Morton-order builder's binary tree, and two collapsed 8 wide
+    // after each refit (accel.width = 8).
+    const std::pair<const char*, const char*> trees[] = {{"lbvh-karras", "2"}, {"lbvh-apetrei", "2"},
+                                                         {"lbvh-skip", "2"},   {"hploc", "2"},
+                                                         {"lbvh-karras", "8"}, {"hploc", "8"}};
+    for (auto [builder, width] : trees)
         for (const char* rebuild : {"refit", "auto"}) {
             s.options.set("accel.builder", builder);
+            s.options.set("accel.width", width);
             s.options.set("accel.rebuild", "every-frame");
             auto rebuilt = test::makeOn<TypeParam>(s);
             s.options.set("accel.rebuild", rebuild);

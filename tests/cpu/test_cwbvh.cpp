@@ -101,11 +101,80 @@ TEST(Cwbvh, SmallMeshFarFromTheOrigin) {
     expectWideMatches("far", m, rays);
 }
 
-// A binary tree deeper than the fast stack: the wide traversal restarts
-// with the deep stack and drops no node.
-TEST(Cwbvh, DeeperThanTheStack) {
+// The deep binary tree of coincident triangles (its wide tree is shallow).
+TEST(Cwbvh, DeepBinaryTree) {
     const Mesh m = test::makeDeepCoincident(64);
     expectWideMatches("deep", m, test::raysIntoDeepCoincident(300, 13));
+}
+
+// A stack too small for the tree: rays restart with the deep stack and, when
+// that is too small too, scan every leaf entry; no hit is lost (stacks of 1
+// and 2 entries make both restarts happen).
+TEST(Cwbvh, StackOverflowRestartsLoseNothing) {
+    const Mesh m = test::makeRandomTriangles(3000, 0.03f, 41);
+    const GeometryView g = test::geometryOf(m);
+    const HostCwbvh wide = collapseToCwbvh(buildLbvhHost(test::boundsOf(m), 63, LbvhVariant::Karras).bvh.view());
+    auto tri = [&](uint32_t p, const Ray& r, float tm) { return intersectTri(g, p, r, tm); };
+    TraversalStats stats;
+    for (const Ray& r : test::raysAtTriangles(m, 500, 4)) {
+        float tmax = r.tmax;
+        const uint32_t p = traverseCwbvh<false, 1, 2>(wide.view(), r, tmax, tri, &stats);  // (a macro's
+        // arguments cannot hold the template's commas: results first)
+        const HitRecord ref = traceBruteForce(g, r);
+        ASSERT_TRUE(sameHit(p == ~0u ? kNoHit : packHit(tmax, p), ref, 0.0f));
+        float t2 = r.tmax;
+        const bool any = traverseCwbvh<true, 1, 2>(wide.view(), r, t2, tri) != ~0u;
+        ASSERT_EQ(any, isHit(ref));
+    }
+    EXPECT_GT(stats.deepRestarts, 0u);
+    EXPECT_GT(stats.scanRestarts, 0u);
+}
+
+// A ray parallel to an axis (its inverse direction 1e30 there) whose origin
+// is far from the grid origins: a ground plane 8e8 wide hit from above.
+TEST(Cwbvh, AxisParallelRaysFarFromTheGridOrigin) {
+    Mesh m;
+    test::addTriangle(m, {-4e8f, 0, -4e8f}, {4e8f, 0, -4e8f}, {0, 0, 4e8f});
+    for (int i = 0; i < 40; ++i)  // and small ones elsewhere, so that there are inner nodes
+        test::addTriangle(m, {float(i), 50, 0}, {float(i) + 0.5f, 50, 0}, {float(i), 50.5f, 0});
+    std::vector<Ray> rays;
+    for (float x : {1e8f, -1.5e8f, 1.9e8f, 1e6f, 0.25f}) {
+        Ray r;
+        r.org = {x, 100, 0};
+        r.dir = {0, -1, 0};
+        rays.push_back(r);
+        r.org = {0.3f, 100, x * 0.5f};
+        rays.push_back(r);
+    }
+    expectWideMatches("ground", m, rays);
+    const GeometryView g = test::geometryOf(m);
+    for (const Ray& r : rays) EXPECT_TRUE(isHit(traceBruteForce(g, r)));
+}
+
+// The validator sees a box one grid step too small: each leaf slot's upper
+// x plane lowered by a step is reported exactly when the slot's primitives
+// then reach past it (compared here in double, as the planes are exact).
+TEST(Cwbvh, ValidatorSeesAPlaneOneStepTooTight) {
+    const Mesh m = test::makeRandomTriangles(2000, 0.002f, 8);
+    const std::vector<Aabb> bounds = test::boundsOf(m);
+    const HostCwbvh wide = collapseToCwbvh(buildLbvhHost(bounds, 63, LbvhVariant::Karras).bvh.view());
+    ASSERT_TRUE(validateCwbvh(wide.view(), bounds).ok);
+    size_t excluded = 0, checked = 0;
+    for (size_t k = 0; k < wide.nodes.size() && checked < 400; ++k)
+        for (int s = 0; s < kCwbvhWidth; ++s) {
+            const CwbvhNode& n = wide.nodes[k];
+            if (!n.meta[s] || cwbvhIsInnerMeta(n.meta[s]) || n.qhix[s] == 0) continue;
+            HostCwbvh bad = wide;
+            bad.nodes[k].qhix[s]--;
+            const double plane = double(n.px) + double(bad.nodes[k].qhix[s]) * double(cwbvhStep(n.ex));
+            bool outside = false;
+            for (uint32_t j = 0; j < 3 && (n.meta[s] >> (5 + j) & 1u); ++j)
+                outside |= double(bounds[wide.primIndex[n.primBase + (n.meta[s] & 0x1f) + j]].hi.x) > plane;
+            EXPECT_EQ(validateCwbvh(bad.view(), bounds).ok, !outside) << "node " << k << " slot " << s;
+            excluded += outside;
+            ++checked;
+        }
+    EXPECT_GT(excluded, checked / 4) << excluded << " of " << checked;
 }
 
 // The wide tree of 20,000 random triangles: nodes mostly full, far fewer

@@ -53,11 +53,11 @@ TEST(GpuCwbvh, CollapseIsDeterministicUnderRaces) {
     }
 }
 
-// Closest hits through the wide tree on the GPU equal brute force (the GPU's
-// triangle test contracts to FMAs: the same triangle, or the same distance
-// to a few ulps), for every builder; the deep tree's rays restart with the
-// deep stack.
-TEST(GpuCwbvh, HitsEqualBruteForce) {
+// Closest hits through the wide tree on the GPU equal those through the
+// binary tree it was made from (the same triangle test, FMA-contracted on
+// the GPU: no ray may differ), and brute force's (the same triangle, or the
+// same distance to a few ulps), for every builder; the deep tree's too.
+TEST(GpuCwbvh, HitsEqualTheBinaryTreesAndBruteForce) {
     REQUIRE_GPU();
     struct Case {
         Mesh mesh;
@@ -69,18 +69,22 @@ TEST(GpuCwbvh, HitsEqualBruteForce) {
                           {deep, test::raysIntoDeepCoincident(2000, 3)}};
     for (const Case& c : cases) {
         Scene s = test::sceneWith(c.mesh);
-        s.options.set("accel.width", "8");
         const GeometryView geo = test::geometryOf(c.mesh);
         for (const char* builder : {"lbvh-karras", "lbvh-apetrei", "lbvh-skip", "hploc"}) {
             s.options.set("accel.builder", builder);
+            s.options.set("accel.width", "2");
+            const std::vector<HitRecord> binary = traceOnGpuForValidation(s, 0.0f, c.rays);
+            s.options.set("accel.width", "8");
             const std::vector<HitRecord> got = traceOnGpuForValidation(s, 0.0f, c.rays);
-            size_t bad = 0, hits = 0;
+            size_t differ = 0, brute = 0, hits = 0;
             for (size_t i = 0; i < c.rays.size(); ++i) {
                 const HitRecord ref = traceBruteForce(geo, c.rays[i]);
                 hits += isHit(ref);
-                bad += !sameHit(got[i], ref);
+                differ += !sameHit(got[i], binary[i], 0.0f);
+                brute += !sameHit(got[i], ref);
             }
-            EXPECT_LE(bad, c.rays.size() / 2000) << builder << ": rays that disagree";
+            EXPECT_EQ(differ, 0u) << builder << ": rays whose wide and binary hits differ";
+            EXPECT_LE(brute, c.rays.size() / 2000) << builder << ": rays that disagree with brute force";
             EXPECT_GT(hits, c.rays.size() / 4) << builder;
         }
     }

@@ -126,36 +126,21 @@ STRATA_HD Aabb kdChildCell(const Aabb& cell, int axis, float split, bool right) 
 // the bin of its high end, per axis, kKdBins equal bins over the node's
 // triangle box; the candidate planes are the inner bin boundaries. The two
 // builders must bin alike, so the arithmetic is spelled out without fused
-// multiply-adds (the GPU would contract `a + b * c`).
+// multiply-adds (core/hd.h's mulRn, addRn: the GPU would contract `a + b * c`).
 constexpr int kKdBins = 32;
-
-STRATA_HD float kdMulRn(float a, float b) {
-#if defined(__CUDA_ARCH__)
-    return __fmul_rn(a, b);
-#else
-    return a * b;
-#endif
-}
-STRATA_HD float kdAddRn(float a, float b) {
-#if defined(__CUDA_ARCH__)
-    return __fadd_rn(a, b);
-#else
-    return a + b;
-#endif
-}
 
 // Bins per unit length over an extent (0 for an empty extent: no bins).
 STRATA_HD float kdBinScale(float ext) { return ext > 0.0f ? float(kKdBins) / ext : 0.0f; }
 
 // The bin of coordinate x of a box whose low end on this axis is lo.
 STRATA_HD int kdBin(float x, float lo, float scale) {
-    const float f = kdMulRn(kdAddRn(x, -lo), scale);
+    const float f = mulRn(addRn(x, -lo), scale);
     const int b = f > 0.0f ? int(f) : 0;
     return b < kKdBins ? b : kKdBins - 1;
 }
 
 // Plane of the boundary below bin i (1 .. kKdBins - 1).
-STRATA_HD float kdBinPlane(float lo, float ext, int i) { return kdAddRn(lo, kdMulRn(ext, float(i) / float(kKdBins))); }
+STRATA_HD float kdBinPlane(float lo, float ext, int i) { return addRn(lo, mulRn(ext, float(i) / float(kKdBins))); }
 
 // The SAH cost of cutting `cell` at the boundary below bin i (1 .. kKdBins
 // - 1) of axis a, with nL triangles starting below it and nR ending above;

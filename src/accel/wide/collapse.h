@@ -44,35 +44,13 @@ STRATA_HD CollapseChild mergedLeaf(const Aabb& box, const CollapseChild g[2]) {
     return CollapseChild{box, g[0].index, g[0].count + g[1].count, g[1].index, g[0].count};
 }
 
-// The collapse's arithmetic without fused multiply-adds, so that the host
-// and the GPU choose alike (nvcc would contract a sum of products).
-STRATA_HD float collapseMul(float a, float b) {
-#if defined(__CUDA_ARCH__)
-    return __fmul_rn(a, b);
-#else
-    return a * b;
-#endif
-}
-STRATA_HD float collapseAdd(float a, float b) {
-#if defined(__CUDA_ARCH__)
-    return __fadd_rn(a, b);
-#else
-    return a + b;
-#endif
-}
-// Half a box's surface area (the opening order compares them).
+// Half a box's surface area (the opening order compares them), and below
+// the centres, without fused multiply-adds (core/hd.h's mulRn, addRn), so
+// that the host and the GPU choose alike.
 STRATA_HD float collapseArea(const Aabb& b) {
     if (b.isEmpty()) return 0.0f;
     const float ex = b.hi.x - b.lo.x, ey = b.hi.y - b.lo.y, ez = b.hi.z - b.lo.z;
-    return collapseAdd(collapseAdd(collapseMul(ex, ey), collapseMul(ey, ez)), collapseMul(ez, ex));
-}
-
-STRATA_HD uint32_t bitCountHd(uint32_t v) {
-#if defined(__CUDA_ARCH__)
-    return uint32_t(__popc(v));
-#else
-    return uint32_t(__builtin_popcount(v));
-#endif
+    return addRn(addRn(mulRn(ex, ey), mulRn(ey, ez)), mulRn(ez, ex));
 }
 
 // Writes a node from its words (five 16-byte stores on the GPU).
@@ -211,14 +189,13 @@ STRATA_HD uint32_t collapseNode(const BvhView& bvh, int32_t binary, uint32_t wid
     // Slots for the traversal order: the pair (child, slot) whose direction
     // agrees most, greedily (slot bit a: + on axis a; the first of equals).
     // (Centres doubled, lo + hi: sums only, which no compiler fuses.)
-    const Vec3 centre2{collapseAdd(box.lo.x, box.hi.x), collapseAdd(box.lo.y, box.hi.y),
-                       collapseAdd(box.lo.z, box.hi.z)};
+    const Vec3 centre2{addRn(box.lo.x, box.hi.x), addRn(box.lo.y, box.hi.y), addRn(box.lo.z, box.hi.z)};
     float cost[kCwbvhWidth][kCwbvhWidth];
     STRATA_UNROLL
     for (int k = 0; k < kCwbvhWidth; ++k) {
         const Aabb& b = c[k].box;
-        const Vec3 d{collapseAdd(b.lo.x, b.hi.x) - centre2.x, collapseAdd(b.lo.y, b.hi.y) - centre2.y,
-                     collapseAdd(b.lo.z, b.hi.z) - centre2.z};
+        const Vec3 d{addRn(b.lo.x, b.hi.x) - centre2.x, addRn(b.lo.y, b.hi.y) - centre2.y,
+                     addRn(b.lo.z, b.hi.z) - centre2.z};
         STRATA_UNROLL
         for (int s = 0; s < kCwbvhWidth; ++s)
             cost[k][s] = ((s & 1) ? d.x : -d.x) + ((s & 2) ? d.y : -d.y) + ((s & 4) ? d.z : -d.z);
@@ -228,8 +205,8 @@ STRATA_HD uint32_t collapseNode(const BvhView& bvh, int32_t binary, uint32_t wid
     STRATA_UNROLL
     for (int round = 0; round < kCwbvhWidth; ++round) {
         if (!unplaced) break;
-        int bc = 0, bs = 0;
-        float bestCost = -3.0e38f;
+        int bc = -1, bs = -1;
+        float bestCost = -INFINITY;
         STRATA_UNROLL
         for (int k = 0; k < kCwbvhWidth; ++k) STRATA_UNROLL
         for (int s = 0; s < kCwbvhWidth; ++s)
@@ -238,6 +215,10 @@ STRATA_HD uint32_t collapseNode(const BvhView& bvh, int32_t binary, uint32_t wid
                 bc = k;
                 bs = s;
             }
+        if (bc < 0) {  // costs that are not numbers (coordinates near the float range): any order
+            bc = int(lowestBit(unplaced));
+            bs = int(lowestBit(freeSlots));
+        }
         unplaced &= ~(1u << bc);
         freeSlots &= ~(1u << bs);
         STRATA_UNROLL
@@ -271,7 +252,7 @@ STRATA_HD uint32_t collapseNode(const BvhView& bvh, int32_t binary, uint32_t wid
         uint32_t byteMeta;
         if (c[k].count == 0) {
             byteMeta = kCwbvhInnerMeta | uint32_t(24 + s);
-            sink.task(childBase + bitCountHd(innerSlots & ((1u << s) - 1u)), c[k].index);
+            sink.task(childBase + popCount(innerSlots & ((1u << s) - 1u)), c[k].index);
         } else {
             uint32_t offset = 0;  // the entries of the leaves in lower slots
             STRATA_UNROLL

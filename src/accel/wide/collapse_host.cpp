@@ -1,6 +1,7 @@
 #include "accel/wide/collapse_host.h"
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
 
 #include "accel/wide/collapse.h"
@@ -10,12 +11,48 @@ namespace strata {
 
 namespace {
 
-Aabb intersection(const Aabb& a, const Aabb& b) {
-    Aabb r;
-    r.lo = vmax(a.lo, b.lo);
-    r.hi = vmin(a.hi, b.hi);
-    return r;
-}
+// A box in double precision (the validator's exact containment).
+struct DBox {
+    double lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+    static DBox of(const Aabb& b) { return DBox{{b.lo.x, b.lo.y, b.lo.z}, {b.hi.x, b.hi.y, b.hi.z}}; }
+    // Slot s's box as its planes are quantized: p + q * 2^(e - 127).
+    static DBox ofSlot(const CwbvhNode& n, int s) {
+        const double p[3] = {n.px, n.py, n.pz};
+        const double step[3] = {cwbvhStep(n.ex), cwbvhStep(n.ey), cwbvhStep(n.ez)};
+        const uint8_t ql[3] = {n.qlox[s], n.qloy[s], n.qloz[s]}, qh[3] = {n.qhix[s], n.qhiy[s], n.qhiz[s]};
+        DBox d;
+        for (int a = 0; a < 3; ++a) {
+            d.lo[a] = p[a] + ql[a] * step[a];
+            d.hi[a] = p[a] + qh[a] * step[a];
+        }
+        return d;
+    }
+    DBox unite(const DBox& o) const {
+        DBox r;
+        for (int a = 0; a < 3; ++a) {
+            r.lo[a] = std::min(lo[a], o.lo[a]);
+            r.hi[a] = std::max(hi[a], o.hi[a]);
+        }
+        return r;
+    }
+    DBox intersect(const DBox& o) const {
+        DBox r;
+        for (int a = 0; a < 3; ++a) {
+            r.lo[a] = std::max(lo[a], o.lo[a]);
+            r.hi[a] = std::min(hi[a], o.hi[a]);
+        }
+        return r;
+    }
+    bool holds(const DBox& in) const {
+        for (int a = 0; a < 3; ++a)
+            if (in.lo[a] < lo[a] || in.hi[a] > hi[a]) return false;
+        return true;
+    }
+    double area() const {
+        const double x = hi[0] - lo[0], y = hi[1] - lo[1], z = hi[2] - lo[2];
+        return x < 0 || y < 0 || z < 0 ? 0.0 : 2.0 * (x * y + y * z + z * x);
+    }
+};
 
 struct HostSink {
     uint32_t nodes = 1, prims = 0;  // node 0 is the root
@@ -113,18 +150,14 @@ CwbvhReport validateCwbvh(const CwbvhView& w, const std::vector<Aabb>& primBound
         if (!primBounds.empty()) fail("no nodes for " + std::to_string(primBounds.size()) + " primitives");
         return rep;
     }
-    Aabb scene;
-    for (const Aabb& b : primBounds) scene.grow(b);
-    const Vec3 ext = scene.extent();
-    const float tol = 1e-5f * std::max(std::max(ext.x, ext.y), std::max(ext.z, 1e-6f));
-    auto holds = [&](const Aabb& outer, const Aabb& inner) {
-        return inner.lo.x >= outer.lo.x - tol && inner.lo.y >= outer.lo.y - tol && inner.lo.z >= outer.lo.z - tol &&
-               inner.hi.x <= outer.hi.x + tol && inner.hi.y <= outer.hi.y + tol && inner.hi.z <= outer.hi.z + tol;
-    };
+    // Boxes in double, without tolerance: a quantized plane is p + q 2^e
+    // exactly (to double's 53 bits), so a box one grid step too small shows.
+    DBox scene;
+    for (const Aabb& b : primBounds) scene = scene.unite(DBox::of(b));
     std::vector<uint8_t> seenNode(w.numNodes, 0), seenPrim(primBounds.size(), 0);
     struct Entry {
         uint32_t node, depth;
-        Aabb clip;  // the boxes tested on the way to it, intersected (the root: the scene)
+        DBox clip;  // the boxes tested on the way to it, intersected (the root: the scene)
     };
     std::vector<Entry> stack{{0, 0, scene}};
     double innerArea = 0, leafArea = 0;
@@ -153,11 +186,11 @@ CwbvhReport validateCwbvh(const CwbvhView& w, const std::vector<Aabb>& primBound
                 continue;
             }
             ++slots;
-            const Aabb box = cwbvhChildBox(n, s);
+            const DBox box = DBox::ofSlot(n, s);
             if (cwbvhIsInnerMeta(meta)) {
                 if (!innerBit || (meta & 0x1f) != 24 + s) fail("node " + std::to_string(e.node) + ": bad inner meta");
                 innerArea += box.area();
-                stack.push_back({n.childBase + rank++, e.depth + 1, intersection(e.clip, box)});
+                stack.push_back({n.childBase + rank++, e.depth + 1, e.clip.intersect(box)});
                 continue;
             }
             const uint32_t unary = meta >> 5, off = meta & 0x1f;
@@ -177,7 +210,7 @@ CwbvhReport validateCwbvh(const CwbvhView& w, const std::vector<Aabb>& primBound
                 }
                 if (seenPrim[prim]++) fail("primitive " + std::to_string(prim) + " in two leaves");
                 // A ray meets the primitive only through every box on its way.
-                if (!holds(intersection(e.clip, box), primBounds[prim]))
+                if (!e.clip.intersect(box).holds(DBox::of(primBounds[prim])))
                     fail("node " + std::to_string(e.node) + " slot " + std::to_string(s) + ": box misses primitive " +
                          std::to_string(prim));
                 leafArea += box.area();
@@ -191,7 +224,7 @@ CwbvhReport validateCwbvh(const CwbvhView& w, const std::vector<Aabb>& primBound
         }
     if (rep.nodes != w.numNodes) fail(std::to_string(w.numNodes - rep.nodes) + " nodes unreachable");
     rep.childrenPerNode = rep.nodes ? double(slots) / rep.nodes : 0.0;
-    const float rootArea = scene.area();
+    const double rootArea = scene.area();
     if (rootArea > 0) rep.sahCost = float((innerArea + leafArea) / rootArea);
     return rep;
 }

@@ -17,7 +17,7 @@ struct HostCwbvh {
     CwbvhView view() const {
         return CwbvhView{nodes.data(), primIndex.data(), uint32_t(nodes.size()), uint32_t(primIndex.size())};
     }
-    size_t bytes() const { return nodes.size() * sizeof(CwbvhNode) + primIndex.size() * sizeof(uint32_t); }
+    size_t bytes() const { return nodes.capacity() * sizeof(CwbvhNode) + primIndex.capacity() * sizeof(uint32_t); }
 };
 
 // The wide tree of `bvh` (its root: rootOf(bvh), host memory). Throws

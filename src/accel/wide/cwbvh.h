@@ -25,6 +25,7 @@
 #include <cstring>
 
 #include "core/aabb.h"
+#include "core/ray.h"
 #include "core/hd.h"
 
 // A loop the GPU compiler unrolls (so that arrays indexed by its counter
@@ -80,16 +81,7 @@ STRATA_HD uint8_t cwbvhExponent(double extent) {
 }
 
 // The step 2^(biased - 127) as a float (biased in 1..254: a normal float).
-STRATA_HD float cwbvhStep(uint8_t biased) {
-    const uint32_t bits = uint32_t(biased) << 23;
-#if defined(__CUDA_ARCH__)
-    return __uint_as_float(bits);
-#else
-    float f;
-    memcpy(&f, &bits, sizeof f);
-    return f;
-#endif
-}
+STRATA_HD float cwbvhStep(uint8_t biased) { return bitsFloat(uint32_t(biased) << 23); }
 
 // 1 / 2^(biased - 127) as a double (exact: a power of two).
 STRATA_HD double cwbvhInverseStep(uint8_t biased) {

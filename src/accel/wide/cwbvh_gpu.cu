@@ -102,6 +102,14 @@ HostCwbvh CwbvhGpu::download() const {
     return h;
 }
 
+void CwbvhGpu::release() {
+    capacity_ = numPrims_ = 0;
+    nodes_.release();
+    primIndex_.release();
+    tasks_.release();
+    counters_.release();
+}
+
 size_t CwbvhGpu::memoryBytes() const {
     return nodes_.bytes() + primIndex_.bytes() + tasks_.bytes() + counters_.bytes();
 }

@@ -26,6 +26,8 @@ public:
     // Synchronous copy of the last collapse (validation and tests).
     HostCwbvh download() const;
     size_t memoryBytes() const;
+    // Gives the device memory back (the next collapse allocates again).
+    void release();
 
 private:
     uint32_t capacity_ = 0, numPrims_ = 0;

@@ -15,21 +15,6 @@ namespace strata {
 
 namespace detail {
 
-STRATA_HD uint32_t lowestBit(uint32_t v) {
-#if defined(__CUDA_ARCH__)
-    return uint32_t(__ffs(int(v)) - 1);
-#else
-    return uint32_t(__builtin_ctz(v));
-#endif
-}
-STRATA_HD uint32_t bitCount(uint32_t v) {
-#if defined(__CUDA_ARCH__)
-    return uint32_t(__popc(v));
-#else
-    return uint32_t(__builtin_popcount(v));
-#endif
-}
-
 // A node as its 20 words, as the traversal reads it (five 16-byte loads):
 // 0-2 p, 3 the exponents and imask, 4 childBase, 5 primBase, 6-7 meta,
 // 8-9 / 10-11 / 12-13 the lower planes of x / y / z, 14-19 the upper ones
@@ -67,16 +52,6 @@ STRATA_HD float wordByteAsFloat(uint32_t word, int b) {
     return float(wordByte(word, b));
 #endif
 }
-STRATA_HD float wordAsFloat(uint32_t word) {
-#if defined(__CUDA_ARCH__)
-    return __uint_as_float(word);
-#else
-    float f;
-    memcpy(&f, &word, sizeof f);
-    return f;
-#endif
-}
-
 // A group of a node's children: `base` is the first child (node index, or
 // leaf entry), `bits` which of them are left. Node groups keep the node's
 // imask in bits 0..7 and the inner children's hits in bits 24..31, at
@@ -95,8 +70,8 @@ STRATA_HD void intersectCwbvhChildren(const CwbvhWords& n, const Ray& ray, Vec3 
     const uint32_t e = n.w[3];
     const float sx = cwbvhStep(uint8_t(wordByte(e, 0))) * invDir.x, sy = cwbvhStep(uint8_t(wordByte(e, 1))) * invDir.y,
                 sz = cwbvhStep(uint8_t(wordByte(e, 2))) * invDir.z;
-    const float ox = (wordAsFloat(n.w[0]) - ray.org.x) * invDir.x, oy = (wordAsFloat(n.w[1]) - ray.org.y) * invDir.y,
-                oz = (wordAsFloat(n.w[2]) - ray.org.z) * invDir.z;
+    const float ox = (bitsFloat(n.w[0]) - ray.org.x) * invDir.x, oy = (bitsFloat(n.w[1]) - ray.org.y) * invDir.y,
+                oz = (bitsFloat(n.w[2]) - ray.org.z) * invDir.z;
     const bool fx = octant & 1u, fy = octant & 2u, fz = octant & 4u;
     const uint32_t nearX[2] = {fx ? n.w[14] : n.w[8], fx ? n.w[15] : n.w[9]};
     const uint32_t farX[2] = {fx ? n.w[8] : n.w[14], fx ? n.w[9] : n.w[15]};
@@ -128,6 +103,17 @@ STRATA_HD void intersectCwbvhChildren(const CwbvhWords& n, const Ray& ray, Vec3 
     triGroup = CwbvhGroup{n.w[5], tris};
 }
 
+// The ray's inverse direction for the slab tests: safeInverse's, clamped to
+// 1e18. A zero component's 1e30 times a grid origin over 3.4e8 away from the
+// ray's would overflow to an infinity on both planes of that axis (the
+// binary test subtracts each plane itself and keeps their signs apart); a
+// plane 1e-6 from the origin is still 1e12 away with 1e18.
+STRATA_HD Vec3 cwbvhInverse(Vec3 d) {
+    const Vec3 i = safeInverse(d);
+    const float c = 1e18f;
+    return {fminf(fmaxf(i.x, -c), c), fminf(fmaxf(i.y, -c), c), fminf(fmaxf(i.z, -c), c)};
+}
+
 // One traversal from the root with a StackSize-entry stack; false when a
 // push would overflow it (the hits so far stay in tmax / hitPrim).
 template <bool AnyHit, int StackSize, class Intersect>
@@ -144,7 +130,7 @@ STRATA_HD bool traverseCwbvhWithStack(const CwbvhView& w, const Ray& ray, Vec3 i
             const uint32_t key = lowestBit(nodeGroup.bits >> 24);
             nodeGroup.bits &= ~(1u << (24 + key));
             const uint32_t slot = key ^ octant;
-            const uint32_t child = nodeGroup.base + bitCount(nodeGroup.bits & ((1u << slot) - 1u) & 0xffu);
+            const uint32_t child = nodeGroup.base + popCount(nodeGroup.bits & ((1u << slot) - 1u) & 0xffu);
             if (nodeGroup.bits & 0xff000000u) {
                 if (sp == StackSize) return false;
                 stack[sp++] = nodeGroup;
@@ -177,21 +163,22 @@ STRATA_HD bool traverseCwbvhWithStack(const CwbvhView& w, const Ray& ray, Vec3 i
 
 // Closest hit (AnyHit = false) or any hit within (ray.tmin, tmax): the hit
 // primitive id or ~0u, tmax updated. A stack overflow restarts as
-// traverseBvh does (kBvhDeepStackSize entries, then every leaf entry): a
-// wide tree is no deeper than the binary tree it was made from.
-template <bool AnyHit, class Intersect>
+// traverseBvh does (DeepStack entries, then every leaf entry): a wide tree
+// is no deeper than the binary tree it was made from. (The stack sizes are
+// parameters for the tests, which make both restarts happen.)
+template <bool AnyHit, int FastStack = kBvhStackSize, int DeepStack = kBvhDeepStackSize, class Intersect>
 STRATA_HD uint32_t traverseCwbvh(const CwbvhView& w, const Ray& ray, float& tmax, Intersect intersect,
                                  TraversalStats* stats = nullptr) {
     uint32_t hitPrim = ~0u;
     if (w.numNodes == 0) return hitPrim;
-    const Vec3 invDir = safeInverse(ray.dir);
-    if (detail::traverseCwbvhWithStack<AnyHit, kBvhStackSize>(w, ray, invDir, tmax, hitPrim, intersect, stats))
+    const Vec3 invDir = detail::cwbvhInverse(ray.dir);
+    if (detail::traverseCwbvhWithStack<AnyHit, FastStack>(w, ray, invDir, tmax, hitPrim, intersect, stats))
         return hitPrim;
     if (stats) {
         stats->stackOverflow = true;
         stats->deepRestarts++;
     }
-    if (detail::traverseCwbvhWithStack<AnyHit, kBvhDeepStackSize>(w, ray, invDir, tmax, hitPrim, intersect, stats))
+    if (detail::traverseCwbvhWithStack<AnyHit, DeepStack>(w, ray, invDir, tmax, hitPrim, intersect, stats))
         return hitPrim;
     if (stats) stats->scanRestarts++;
     for (uint32_t k = 0; k < w.numPrims; ++k) {
