@@ -30,14 +30,14 @@ struct HostAccel {
     // The BvhView to trace with: stackless only where skip links exist
     // (accel/lbvh/lbvh_variant.h: traversalOf).
     BvhView view(const AccelOptions& o) const;
-    // The wide tree where accel.width = 8 (else no nodes: the binary one is traced).
+    // The wide tree where accel.width = 8 and the frame traces it (not with
+    // vd.middle_level unified, whose tree holds the patch boxes: unavailable()
+    // refuses the pair, and a renderer given it traces the binary tree); else
+    // no nodes, and the binary tree is traced.
     CwbvhView wideView(const AccelOptions& o, bool unifiedMiddle = false) const {
         return o.width == BvhWidth::Eight && !unifiedMiddle ? wide.view() : CwbvhView{};
     }
     size_t bytes() const { return bvh.bytes() + skipNodes.size() * sizeof(StacklessNode) + wide.bytes(); }
-    // The wide tree where accel.width = 8 and the frame traces it (not with
-    // vd.middle_level unified, whose tree holds the patch boxes: unavailable()
-    // refuses the pair, and a renderer given it traces the binary tree).
 };
 
 // Builds the structure accel.builder names; with accel.rebuild = refit,

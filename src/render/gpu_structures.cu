@@ -62,7 +62,8 @@ SceneView GpuStructures::view(const GpuScene& gpu, const AccelOptions& o, const 
 }
 
 size_t GpuStructures::memoryBytes() const {
-    return lbvh_.memoryBytes() + kd_.memoryBytes() + wide_.memoryBytes() + (instanced_ ? instanced_->memoryBytes() : 0) + unified_.bytes();
+    return lbvh_.memoryBytes() + kd_.memoryBytes() + wide_.memoryBytes() +
+           (instanced_ ? instanced_->memoryBytes() : 0) + unified_.bytes();
 }
 
 }  // namespace strata

@@ -46,7 +46,7 @@ private:
     LbvhBuilder lbvh_;
     KdGpuBuilder kd_;
     CwbvhGpu wide_;
-    bool wideBuilt_ = false;  // the last flat build was collapsed
+    bool wideBuilt_ = false;                   // the last flat build was collapsed
     std::unique_ptr<InstancedGpu> instanced_;  // made when accel.mode is first instanced
 };
 

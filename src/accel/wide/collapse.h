@@ -101,12 +101,12 @@ STRATA_HD float openKey(const CollapseChild& c) { return c.count == 0 ? collapse
 //   uint32_t allocNodes(uint32_t k)  first of k consecutive wide nodes
 //   uint32_t allocPrims(uint32_t k)  first of k consecutive leaf entries
 //   void task(uint32_t wide, int32_t binary)  wide node `wide` is to be made from `binary`
-// Returns the leaf entries it placed. Every array is indexed by unrolled
+// Every array is indexed by unrolled
 // loop counters only (compared with the dynamic indices), so on the GPU
 // they stay in registers: a thread makes its node without local memory.
 template <class Sink>
-STRATA_HD uint32_t collapseNode(const BvhView& bvh, int32_t binary, uint32_t wide, CwbvhNode* nodes,
-                                uint32_t* primIndex, Sink& sink) {
+STRATA_HD void collapseNode(const BvhView& bvh, int32_t binary, uint32_t wide, CwbvhNode* nodes, uint32_t* primIndex,
+                            Sink& sink) {
     CollapseChild c[kCwbvhWidth];
     float key[kCwbvhWidth];
     int m = binaryChildren(bvh.nodes, binary, c);
@@ -286,7 +286,6 @@ STRATA_HD uint32_t collapseNode(const BvhView& bvh, int32_t binary, uint32_t wid
         if (innerSlots >> s & 1u) imask |= 1u << s;
     storeCwbvhNode(nodes + wide, box.lo, uint32_t(ex) | uint32_t(ey) << 8 | uint32_t(ez) << 16 | imask << 24, childBase,
                    primBase, meta, qlx, qly, qlz, qhx, qhy, qhz);
-    return entries;
 }
 
 }  // namespace strata
