@@ -278,6 +278,98 @@ int main(int argc, char** argv) {
                 write("image", os.path.basename(out), f.read())
 
 
+def gltf_doc(bin_parts):
+    """A glTF document whose buffer views are bin_parts (bytes each, 4-aligned)."""
+    data, views = b"", []
+    for part in bin_parts:
+        data += b"\0" * (-len(data) % 4)
+        views.append({"buffer": 0, "byteOffset": len(data), "byteLength": len(part)})
+        data += part
+    return {"asset": {"version": "2.0"}, "bufferViews": views}, data
+
+
+def gltf_files(name, doc, data):
+    """NAME.gltf with the buffer as a data URI, and NAME.glb."""
+    import base64
+    d = dict(doc, buffers=[{"byteLength": len(data),
+                            "uri": "data:application/octet-stream;base64," + base64.b64encode(data).decode()}])
+    write("gltf", name + ".gltf", json.dumps(d))
+    g = json.dumps(dict(doc, buffers=[{"byteLength": len(data)}])).encode()
+    g += b" " * (-len(g) % 4)
+    b = data + b"\0" * (-len(data) % 4)
+    total = 12 + 8 + len(g) + 8 + len(b)
+    write("gltf", name + ".glb", struct.pack("<4sII", b"glTF", 2, total) + struct.pack("<I4s", len(g), b"JSON") + g
+          + struct.pack("<I4s", len(b), b"BIN\0") + b)
+
+
+def gltfs():
+    """glTF seeds: a hierarchy with TRS, a matrix and a strip; a skinned,
+    morphing, animated triangle (LINEAR, STEP, CUBICSPLINE channels); a sparse
+    accessor; a material with an embedded PNG texture."""
+    f = lambda *v: struct.pack("<%df" % len(v), *v)
+    tri = f(0, 0, 0, 1, 0, 0, 0, 1, 0)
+    doc, data = gltf_doc([tri, struct.pack("<4H", 0, 1, 2, 0), f(0, 0, 1) * 3, f(0, 0, 1, 0, 0, 1)])
+    doc["accessors"] = [
+        {"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 0]},
+        {"bufferView": 1, "componentType": 5123, "count": 4, "type": "SCALAR"},
+        {"bufferView": 2, "componentType": 5126, "count": 3, "type": "VEC3"},
+        {"bufferView": 3, "componentType": 5126, "count": 3, "type": "VEC2"}]
+    doc["meshes"] = [{"primitives": [{"attributes": {"POSITION": 0, "NORMAL": 2}, "indices": 1, "mode": 5},
+                                     {"attributes": {"POSITION": 0, "TEXCOORD_0": 3}, "mode": 4, "material": 0}]}]
+    doc["materials"] = [{"name": "m", "pbrMetallicRoughness": {"baseColorFactor": [1, 0.5, 0.2, 1],
+                                                                "metallicFactor": 0.2}}]
+    doc["nodes"] = [{"children": [1, 2], "translation": [1, 2, 3], "scale": [2, 2, 2]},
+                    {"mesh": 0, "rotation": [0, 0, 0.7071068, 0.7071068]},
+                    {"mesh": 0, "matrix": [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 5, 0, 0, 1]}]
+    doc["scenes"] = [{"nodes": [0]}]
+    doc["scene"] = 0
+    gltf_files("hierarchy", doc, data)
+
+    joints = struct.pack("<12B", 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0)
+    weights = f(1, 0, 0, 0, 0, 1, 0, 0, 0.5, 0.5, 0, 0)
+    ibm = f(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1) + f(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -1, 0, 1)
+    doc, data = gltf_doc([tri, joints, weights, ibm, f(0, 1), f(0, 0, 0, 1, 0, 0, 0.7071068, 0.7071068),
+                          f(1, 0, 0, 0, 0, 0, 0, 0, 0), f(0, 0, 1, 0.5), f(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0,
+                                                                            0, 0, 0)])
+    doc["accessors"] = [
+        {"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 0]},
+        {"bufferView": 1, "componentType": 5121, "count": 3, "type": "VEC4"},
+        {"bufferView": 2, "componentType": 5126, "count": 3, "type": "VEC4"},
+        {"bufferView": 3, "componentType": 5126, "count": 2, "type": "MAT4"},
+        {"bufferView": 4, "componentType": 5126, "count": 2, "type": "SCALAR", "min": [0], "max": [1]},
+        {"bufferView": 5, "componentType": 5126, "count": 2, "type": "VEC4"},
+        {"bufferView": 6, "componentType": 5126, "count": 3, "type": "VEC3"},
+        {"bufferView": 7, "componentType": 5126, "count": 4, "type": "SCALAR"},
+        {"bufferView": 8, "componentType": 5126, "count": 6, "type": "VEC3"}]
+    doc["meshes"] = [{"primitives": [{"attributes": {"POSITION": 0, "JOINTS_0": 1, "WEIGHTS_0": 2},
+                                      "targets": [{"POSITION": 6}, {"POSITION": 6}]}], "weights": [0, 0]}]
+    doc["skins"] = [{"joints": [1, 2], "inverseBindMatrices": 3}]
+    doc["nodes"] = [{"mesh": 0, "skin": 0}, {"children": [2]}, {"translation": [0, 1, 0]}]
+    doc["scenes"] = [{"nodes": [0, 1]}]
+    doc["animations"] = [{"name": "bend", "samplers": [
+        {"input": 4, "output": 5, "interpolation": "LINEAR"},
+        {"input": 4, "output": 7, "interpolation": "STEP"},
+        {"input": 4, "output": 8, "interpolation": "CUBICSPLINE"}], "channels": [
+        {"sampler": 0, "target": {"node": 2, "path": "rotation"}},
+        {"sampler": 1, "target": {"node": 0, "path": "weights"}},
+        {"sampler": 2, "target": {"node": 1, "path": "translation"}}]}]
+    gltf_files("skin_morph", doc, data)
+
+    doc, data = gltf_doc([tri, struct.pack("<H", 2), f(0, 5, 0),
+                          png(1, 1, 2, 8, [b"\x00\xff\x00"])])
+    doc["accessors"] = [{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3",
+                         "sparse": {"count": 1, "indices": {"bufferView": 1, "componentType": 5123},
+                                    "values": {"bufferView": 2}}}]
+    doc["images"] = [{"bufferView": 3, "mimeType": "image/png"}]
+    doc["textures"] = [{"source": 0}]
+    doc["materials"] = [{"pbrMetallicRoughness": {"baseColorTexture": {"index": 0},
+                                                  "metallicRoughnessTexture": {"index": 0}},
+                         "emissiveFactor": [0, 0, 0]}]
+    doc["meshes"] = [{"primitives": [{"attributes": {"POSITION": 0}, "material": 0}]}]
+    doc["nodes"] = [{"mesh": 0}]
+    gltf_files("sparse_texture", doc, data)
+
+
 def regressions():
     """Every input kept in tests/data/fuzz/TARGET (a crash, hang or contract
     breach found by fuzzing and fixed) is a seed too."""
@@ -291,6 +383,7 @@ if __name__ == "__main__":
     scenes()
     objs()
     images()
+    gltfs()
     regressions()
     total = sum(os.path.getsize(os.path.join(dp, f)) for dp, _, fs in os.walk(CORPUS) for f in fs)
     print("seed corpora in %s: %d bytes" % (CORPUS, total))

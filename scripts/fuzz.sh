@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (build-fuzz/, clang, ASan + UBSan) and runs one.
 #   scripts/fuzz.sh TARGET SECONDS [libFuzzer options...]
-# TARGET: scene | obj | ply | image | vdmap. New inputs go to build-fuzz/corpus/TARGET (the
+# TARGET: scene | obj | ply | gltf | image | vdmap. New inputs go to build-fuzz/corpus/TARGET (the
 # seeds in fuzz/corpus/TARGET and, where present, ../shared/testdata are read
 # only); a crash, leak, timeout or out-of-memory input is written to
 # build-fuzz/artifacts/TARGET/ and the script exits non-zero. Extra options go
@@ -11,7 +11,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="${STRATA_FUZZ_BUILD_DIR:-$ROOT/build-fuzz}"
 if [ $# -lt 2 ]; then
-  echo "usage: scripts/fuzz.sh scene|obj|ply|image|vdmap SECONDS [libFuzzer options...]" >&2
+  echo "usage: scripts/fuzz.sh scene|obj|ply|gltf|image|vdmap SECONDS [libFuzzer options...]" >&2
   exit 2
 fi
 TARGET="$1"
@@ -21,9 +21,10 @@ case "$TARGET" in
   scene) MAX_LEN=16384 ;;
   obj) MAX_LEN=16384 ;;
   ply) MAX_LEN=16384 ;;
+  gltf) MAX_LEN=16384 ;;
   image) MAX_LEN=65536 ;;
   vdmap) MAX_LEN=65536 ;;
-  *) echo "fuzz.sh: unknown target '$TARGET' (scene, obj, ply, image or vdmap)" >&2; exit 2 ;;
+  *) echo "fuzz.sh: unknown target '$TARGET' (scene, obj, ply, gltf, image or vdmap)" >&2; exit 2 ;;
 esac
 
 "$ROOT/scripts/setup.sh"
@@ -47,6 +48,7 @@ mkdir -p "$extra"
 case "$TARGET" in
   obj) pattern='*.obj' ;;
   ply) pattern='*.ply' ;;
+  gltf) pattern='*.gl[tb]*' ;;
   image) pattern='*.[hpe][dnx][rg]' ;;  # .hdr, .png, .exr
   vdmap) pattern='*.hdr' ;;
   *) pattern='*.json' ;;

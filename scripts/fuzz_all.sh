@@ -12,7 +12,7 @@ BUILD="${STRATA_FUZZ_BUILD_DIR:-$ROOT/build-fuzz}"
 mkdir -p "$BUILD"
 status=0
 summary=()
-for target in scene obj ply image vdmap; do
+for target in scene obj ply gltf image vdmap; do
   log="$BUILD/fuzz_$target.log"
   if "$ROOT/scripts/fuzz.sh" "$target" "$SECONDS_EACH" "$@" >"$log" 2>&1; then
     runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")

@@ -6,10 +6,11 @@ set -euo pipefail
 
 PACKAGES=(
   cmake ninja-build g++ pkg-config
-  nlohmann-json3-dev libcli11-dev libstb-dev libtinyobjloader-dev libjpeg62-turbo-dev zlib1g-dev libgtest-dev
+  nlohmann-json3-dev libcli11-dev libstb-dev libtinyobjloader-dev libtinygltf-dev libjpeg62-turbo-dev zlib1g-dev libgtest-dev
   libglfw3-dev libgl-dev libimgui-dev python3-glad xvfb xauth
   libgl1-mesa-dri  # Mesa's GL driver for the viewer test under Xvfb (named by the sanitized tree's viewer_smoke)
   clang libclang-rt-dev  # the sanitizer build and the libFuzzer targets (scripts/test.sh, scripts/fuzz.sh)
+  assimp-testmodels  # real glTF 2.0 files (Khronos samples) the glTF loader's tests read
   python3-matplotlib  # scripts/plot.py (figures from the CSV files; tests/cli/cli_test.sh)
 )
 

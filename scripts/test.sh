@@ -88,7 +88,7 @@ if [ "$sanitize" = 1 ]; then
   echo "== sanitized build and tests: no sanitizer reports ($((SECONDS - start)) s)"
 
   if [ "$fuzz" = 1 ]; then
-    for target in scene obj ply image vdmap; do
+    for target in scene obj ply gltf image vdmap; do
       log="$ASAN_BUILD/fuzz-$target.log"
       if ! STRATA_FUZZ_BUILD_DIR="$ASAN_BUILD" "$ROOT/scripts/fuzz.sh" "$target" "$fuzz_seconds" >"$log" 2>&1; then
         grep -v -E '^#[0-9]+.*(NEW|REDUCE|pulse)|NEW_FUNC' "$log" | tail -60 >&2

@@ -1,7 +1,7 @@
 # Finds the Debian-packaged dependencies (installed by scripts/setup.sh).
 # No third-party source lives in this repository: header-only libraries are
 # used from /usr/include, and the one translation unit that instantiates each
-# implementation (stb_image, tinyobjloader) is in src/scene. libjpeg-turbo and
+# implementation (stb_image, tinyobjloader, tinygltf) is in src/scene. libjpeg-turbo and
 # zlib are the compiled libraries, linked statically.
 
 find_package(Threads REQUIRED)
@@ -11,6 +11,7 @@ find_package(GTest REQUIRED)
 find_path(STB_INCLUDE_DIR stb/stb_image.h REQUIRED)
 find_path(TINYOBJ_INCLUDE_DIR tiny_obj_loader.h REQUIRED)
 find_path(CLI11_INCLUDE_DIR CLI/CLI.hpp REQUIRED)
+find_path(TINYGLTF_INCLUDE_DIR tiny_gltf.h REQUIRED)
 
 # libjpeg-turbo (libjpeg62-turbo-dev) decodes JPEG textures (src/scene/jpeg_decode.cpp);
 # linked statically, so the binaries run on machines that lack it.
@@ -24,7 +25,7 @@ find_library(ZLIB_STATIC_LIBRARY NAMES libz.a REQUIRED)
 
 add_library(strata_deps_headers INTERFACE)
 target_include_directories(strata_deps_headers SYSTEM INTERFACE
-  ${STB_INCLUDE_DIR} ${TINYOBJ_INCLUDE_DIR} ${CLI11_INCLUDE_DIR} ${JPEG_INCLUDE_DIR} ${ZLIB_INCLUDE_DIR})
+  ${STB_INCLUDE_DIR} ${TINYOBJ_INCLUDE_DIR} ${TINYGLTF_INCLUDE_DIR} ${CLI11_INCLUDE_DIR} ${JPEG_INCLUDE_DIR} ${ZLIB_INCLUDE_DIR})
 target_link_libraries(strata_deps_headers INTERFACE nlohmann_json::nlohmann_json ${JPEG_STATIC_LIBRARY}
   ${ZLIB_STATIC_LIBRARY})
 

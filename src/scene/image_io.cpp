@@ -281,8 +281,8 @@ void clampNegativeColours(Image& img) {
                   << " pixels had negative values, set to 0 (a colour image)\n";
 }
 
-Image loadChecked(const std::string& path, bool raw) {
-    const std::string bytes = readChecked(path);
+// `bytes` as read from `path` (a name for messages), PNG chunks tidied.
+Image decodeChecked(const std::string& path, const std::string& bytes, bool raw) {
     ImageInfo info = checkedInfo(path, bytes);
     Image img;
     img.path = path;
@@ -300,9 +300,14 @@ Image loadChecked(const std::string& path, bool raw) {
 
 }  // namespace
 
-Image loadImage(const std::string& path) { return loadChecked(path, false); }
+Image loadImage(const std::string& path) { return decodeChecked(path, readChecked(path), false); }
 
-Image loadImageRaw(const std::string& path) { return loadChecked(path, true); }
+Image loadImageRaw(const std::string& path) { return decodeChecked(path, readChecked(path), true); }
+
+Image decodeImage(const std::string& name, const std::string& bytes) {
+    if (bytes.size() > kMaxImageFileBytes) throw Error(name + ": an image of more than 2 GiB");
+    return decodeChecked(name, isPng(bytes) ? tidyPngChunks(name, bytes) : bytes, false);
+}
 
 namespace {
 

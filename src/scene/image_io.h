@@ -31,6 +31,10 @@ ImageInfo readImageInfo(const std::string& path);
 // the file and the reason (unreadable, corrupt, truncated, beyond the limits).
 Image loadImage(const std::string& path);
 
+// As loadImage, for an image held in memory (a glTF file's embedded image):
+// `name` stands for the file in messages and becomes Image::path.
+Image decodeImage(const std::string& name, const std::string& bytes);
+
 // As loadImage, for data rather than colour (displacement maps): Radiance HDR
 // and OpenEXR as stored, 16-bit PNG channels as v / 65535 without the sRGB curve; 8-bit
 // PNG and JPEG are refused (too little precision).

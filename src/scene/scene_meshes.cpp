@@ -1,5 +1,5 @@
 // scene/scene_meshes.cpp — the "materials" and "meshes" blocks of a scene file:
-// named materials, OBJ files, OBJ frame sequences and generated meshes, and the
+// named materials, OBJ, PLY and glTF files, OBJ frame sequences and generated meshes, and the
 // remapping of each mesh's own materials into Scene::materials.
 #include <cctype>
 #include <cmath>
@@ -8,8 +8,9 @@
 
 #include "core/error.h"
 #include "scene/generators/generators.h"
-#include "scene/vd_map.h"
+#include "scene/gltf_loader.h"
 #include "scene/obj_loader.h"
+#include "scene/vd_map.h"
 #include "scene/ply_loader.h"
 #include "scene/scene_build.h"
 
@@ -50,11 +51,12 @@ Material parseMaterial(SceneBuild& b, const JsonField& f) {
 
 // One Scene::materials entry per name: a scene material, or the first mesh
 // material of that name (with its map_Kd texture, if any).
-int32_t globalMaterial(SceneBuild& b, const NamedMaterial& nm, const std::string& texture, const std::string& where) {
+int32_t globalMaterial(SceneBuild& b, const NamedMaterial& nm, const std::string& texture, const std::string& where,
+                       const char* textureField) {
     auto it = b.materialByName.find(nm.name);
     if (it != b.materialByName.end()) return it->second;
     Material m = nm.material;
-    m.albedoTexture = texture.empty() ? -1 : b.image(texture, where + ": material '" + nm.name + "' (map_Kd)");
+    m.albedoTexture = texture.empty() ? -1 : b.image(texture, where + ": material '" + nm.name + "' (" + textureField + ")");
     int32_t index = int32_t(b.scene.materials.size());
     b.scene.materials.push_back(m);
     b.scene.materialNames.push_back(nm.name);
@@ -64,7 +66,9 @@ int32_t globalMaterial(SceneBuild& b, const NamedMaterial& nm, const std::string
 
 // Rewrites triMaterial from the mesh's own materials to Scene::materials. Only
 // materials that some triangle uses are added (and their textures loaded).
-void assignMaterials(SceneBuild& b, LoadedMesh& lm, const std::vector<std::string>& textures, const JsonField& m) {
+// `textureField` names the texture in messages (map_Kd, baseColorTexture).
+void assignMaterials(SceneBuild& b, LoadedMesh& lm, const std::vector<std::string>& textures, const JsonField& m,
+                     const char* textureField) {
     std::vector<int32_t>& triMaterial = lm.mesh.triMaterial;
     if (m.has("material")) {
         JsonField f = m["material"];
@@ -85,7 +89,8 @@ void assignMaterials(SceneBuild& b, LoadedMesh& lm, const std::vector<std::strin
             size_t local = size_t(t);  // range checked by validateMesh
             if (remap[local] < 0)
                 remap[local] =
-                    globalMaterial(b, lm.materials[local], local < textures.size() ? textures[local] : "", m.where());
+                    globalMaterial(b, lm.materials[local], local < textures.size() ? textures[local] : "", m.where(),
+                                   textureField);
             t = remap[local];
         }
 }
@@ -310,8 +315,38 @@ void checkNotOtherFormat(const JsonField& f, const std::string& path) {
     std::string ext = path.substr(path.find_last_of('.') == std::string::npos ? path.size() : path.find_last_of('.'));
     for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
     if (ext == ".ply") f.fail("'" + path + "' is a PLY file: name it as \"ply\"");
-    if (ext == ".gltf" || ext == ".glb")
-        f.fail("'" + path + "' is a glTF file, which strata does not read (\"obj\" or \"ply\" meshes)");
+    if (ext == ".gltf" || ext == ".glb") f.fail("'" + path + "' is a glTF file: name it as \"gltf\"");
+}
+
+// "gltf": FILE with "clip", "fps", "loop": the file's scene as one mesh, its
+// animation baked to frames (scene/gltf_loader.h). Embedded textures become
+// images of the scene under the name "<file>#images[i]".
+LoadedMesh loadGltfMesh(SceneBuild& b, const JsonField& m, const std::string& source,
+                        std::vector<std::string>& textures) {
+    GltfLoadOptions o;
+    if (m.has("clip")) {
+        const JsonField c = m["clip"];
+        o.clip = c.json().is_number_integer() ? std::to_string(c.integer()) : c.string();
+        if (c.json().is_number_integer() && c.integer() < 0) c.fail("expected an animation's name or index");
+        if (o.clip.empty()) c.fail("expected an animation's name or index, or \"none\"");
+    }
+    o.fps = m.number("fps", o.fps);
+    if (!(o.fps > 0) || o.fps > 10000) m["fps"].fail("expected a number in (0, 10000], got " + numberText(o.fps));
+    o.loop = m.boolean("loop", o.loop);
+    LoadedGltf g;
+    try {
+        g = loadGltf(source, o);
+    } catch (const Error& e) {
+        m["gltf"].fail(e.what());
+    }
+    for (GltfTexture& t : g.textures) {
+        if (t.embedded.width > 0 && !b.imageByPath.count(t.path)) {
+            b.imageByPath[t.path] = int32_t(b.scene.images.size());
+            b.scene.images.push_back(std::move(t.embedded));
+        }
+        textures.push_back(t.path);
+    }
+    return std::move(g.loaded);
 }
 
 void loadMeshes(SceneBuild& b, const JsonField& list) {
@@ -320,15 +355,21 @@ void loadMeshes(SceneBuild& b, const JsonField& list) {
     std::map<std::string, size_t> seen;
     for (size_t i = 0; i < list.size(); ++i) {
         JsonField m = list[i];
-        m.allowOnly({"name", "obj", "ply", "obj_sequence", "generator", "params", "material", "vd"});
+        m.allowOnly(
+            {"name", "obj", "ply", "gltf", "clip", "fps", "loop", "obj_sequence", "generator", "params", "material", "vd"});
         std::string name = m["name"].string();
         if (name.empty()) m["name"].fail("expected a non-empty name");
         if (seen.count(name))
             m["name"].fail("duplicate mesh name '" + name + "' (also meshes[" + std::to_string(seen[name]) + "])");
         seen[name] = i;
-        int sources = int(m.has("obj")) + int(m.has("ply")) + int(m.has("obj_sequence")) + int(m.has("generator"));
-        if (sources != 1) m.fail("expected exactly one of \"obj\", \"ply\", \"obj_sequence\" or \"generator\"");
+        int sources = int(m.has("obj")) + int(m.has("ply")) + int(m.has("gltf")) + int(m.has("obj_sequence")) +
+                      int(m.has("generator"));
+        if (sources != 1)
+            m.fail("expected exactly one of \"obj\", \"ply\", \"gltf\", \"obj_sequence\" or \"generator\"");
         if (m.has("params") && !m.has("generator")) m["params"].fail("only used with \"generator\"");
+        for (const char* f : {"clip", "fps", "loop"})
+            if (m.has(f) && !m.has("gltf"))
+                m[f].fail("only used with \"gltf\" (an OBJ sequence takes \"fps\" and \"loop\" in its own block)");
 
         std::vector<std::string> textures;
         LoadedMesh lm;
@@ -344,6 +385,9 @@ void loadMeshes(SceneBuild& b, const JsonField& list) {
             PlyLoadOptions plyOptions;
             plyOptions.keepQuads = m.has("vd");  // the quads are the VD patches
             lm = withContext(m["ply"], [&] { return loadPly(source, plyOptions); });
+        } else if (m.has("gltf")) {
+            source = b.resolve(m["gltf"].string());
+            lm = loadGltfMesh(b, m, source, textures);
         } else if (m.has("obj_sequence")) {
             lm = loadSequence(b, m["obj_sequence"], textures);  // its messages name the frame
             source = lm.mesh.source;
@@ -354,7 +398,7 @@ void loadMeshes(SceneBuild& b, const JsonField& list) {
         }
         validateMesh(lm, m.where() + " (" + source + ")");
         loadVd(b, m, lm);
-        assignMaterials(b, lm, textures, m);
+        assignMaterials(b, lm, textures, m, m.has("gltf") ? "baseColorTexture" : "map_Kd");
         lm.mesh.name = name;
         lm.mesh.source = source;
         b.scene.skippedDegenerate += lm.skippedDegenerate;

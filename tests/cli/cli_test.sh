@@ -550,5 +550,28 @@ else
   fail "bench --csv for plot.py"
 fi
 
+# --- glTF meshes: the Khronos samples of Debian's assimp-testmodels (installed
+# by scripts/setup.sh), when present: the demo scene's structures agree with
+# brute force, and its baked skin moves between frames
+GLTF2=/usr/share/assimp/models/glTF2
+if [ -d "$GLTF2" ]; then
+  if "$CLI" validate "$SRC/assets/scenes/gltf-engine.json" --backend cpu --rays 300 >"$TMP/gv.txt" 2>&1 \
+     && grep -q "all structures agree with the reference" "$TMP/gv.txt"; then
+    pass "validate: a scene of glTF files (hierarchy, skin, morph targets)"
+  else
+    fail "validate gltf-engine: $(tail -5 "$TMP/gv.txt")"
+  fi
+  printf '{"camera": {"position": [0, 1, 4], "target": [0, 1, 0]}, "meshes": [{"name": "s", "gltf": "%s/simple_skin/simple_skin.gltf", "fps": 10}], "lights": {"environment": {"color": [1, 1, 1]}}}\n' \
+    "$GLTF2" >"$TMP/skin.json"
+  if "$CLI" render "$TMP/skin.json" --backend cpu --res 24x24 --spp 1 --frames 16 --out "$TMP/skin_%02d.pfm" \
+       >/dev/null 2>"$TMP/err.txt" && ! cmp -s "$TMP/skin_00.pfm" "$TMP/skin_15.pfm"; then
+    pass "render: a skinned glTF mesh moves between frames"
+  else
+    fail "render skinned glTF: $(cat "$TMP/err.txt")"
+  fi
+fi
+printf '{"meshes": [{"name": "g", "gltf": "%s/nope.glb"}]}\n' "$TMP" >"$TMP/nogltf.json"
+expect_error "missing glTF file" "meshes\[0\].gltf: $TMP/nope.glb: cannot open the glTF file" render "$TMP/nogltf.json" --backend cpu
+
 echo "$fails failure(s)"
 [ "$fails" -eq 0 ]
