@@ -1,6 +1,7 @@
 // The kd-tree on geometry as real models have it: a dense cluster with long
 // triangles reaching out of it, slivers, large coplanar walls, fans around a
-// shared vertex, and the Conference room itself where it is present. The
+// shared vertex, the Conference room itself where it is present, and a real
+// CAD model Debian ships (2CylinderEngine, through the glTF loader). The
 // tree must stay valid, trace like brute force, and keep its SAH within
 // kKdSahWarnRatio of the binned-SAH BVH's (measureKdQuality); the large-node
 // stage's stopping rule (kdLargeStep) is tested on its own.
@@ -14,6 +15,7 @@
 #include "kd_test_util.h"
 #include "loader_test_util.h"
 #include "scene/generators/generators.h"
+#include "scene/gltf_loader.h"
 #include "scene/obj_loader.h"
 #include "test_util.h"
 
@@ -103,6 +105,31 @@ TEST(KdRealGeometry, CoplanarWallsAndAFanHoldUp) {
     EXPECT_LT(q.ratio(), kKdSahWarnRatio) << q.summary();
 }
 
+namespace {
+
+// A real CAD model on every machine that ran scripts/setup.sh: the Khronos
+// 2CylinderEngine from Debian's assimp-testmodels (110,336 triangles of
+// slivers, fans and thin fins), through the glTF loader. Empty when absent.
+Mesh debianEngine() {
+    const std::string path = "/usr/share/assimp/models/glTF2/2CylinderEngine-glTF-Binary/2CylinderEngine.glb";
+    if (!fs::exists(path)) return {};
+    const Mesh engine = loadGltf(path).loaded.mesh;
+    Aabb box;
+    for (const Vec3& p : engine.positions) box.grow(p);
+    const float s = 1.0f / maxComponent(box.extent());
+    return scaled(engine, s, make3(0.0f) - box.lo * s);  // into the unit cube, where randomRay starts
+}
+
+}  // namespace
+
+// The real-model case that runs without ../shared/testdata (a plain clone).
+TEST(KdRealGeometry, EngineFromDebian) {
+    const Mesh engine = debianEngine();
+    if (engine.triangles.empty()) GTEST_SKIP() << "Debian's assimp-testmodels not installed (scripts/setup.sh)";
+    KdQuality q = buildAndCheck(engine, "2CylinderEngine", 200);
+    EXPECT_LT(q.ratio(), kKdSahWarnRatio) << q.summary();
+}
+
 TEST(KdRealGeometry, ConferenceRoom) {
     REQUIRE_TESTDATA(path, "conference.obj");
     LoadedMesh lm = loadObj(path);
@@ -128,6 +155,8 @@ TEST(KdRealGeometry, BinnedSahSplitsHoldUp) {
     cases.push_back({"random", makeRandomTriangles(20000, 0.02f, 11)});
     const std::string conference = testdataFile("conference.obj");
     if (!conference.empty()) cases.push_back({"conference", loadObj(conference).mesh});
+    Mesh engine = debianEngine();
+    if (!engine.triangles.empty()) cases.push_back({"2CylinderEngine", std::move(engine)});
     for (const Case& c : cases) {
         const KdQuality median = buildAndCheck(c.mesh, c.name, 200);
         const KdQuality binned = buildAndCheck(c.mesh, c.name, 200, sah);

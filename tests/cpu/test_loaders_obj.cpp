@@ -1,4 +1,5 @@
-// OBJ/MTL loading: the real bunny, a hand-written cube with quads, uvs,
+// OBJ/MTL loading: the real bunny (../shared/testdata) and a real model from
+// Debian's assimp-testmodels, a hand-written cube with quads, uvs,
 // normals and materials, MTL conversions, and every kind of bad input.
 #include <sys/stat.h>
 
@@ -39,34 +40,63 @@ SimpleObj readSimpleObj(const std::string& path) {
             std::array<double, 3> p{};
             s >> p[0] >> p[1] >> p[2];
             obj.v.push_back(p);
-        } else if (tag == "f") {
+        } else if (tag == "f") {  // "f a b c" or "f a/t/n ...": the position index leads each corner
             std::array<int, 3> t{};
-            s >> t[0] >> t[1] >> t[2];
+            for (int& c : t) {
+                std::string corner;
+                s >> corner;
+                c = std::stoi(corner);
+            }
             obj.f.push_back({t[0] - 1, t[1] - 1, t[2] - 1});
         }
     }
     return obj;
 }
 
-size_t countDegenerate(const SimpleObj& obj) {
+double squaredDiagonal(const SimpleObj& obj) {
     std::array<double, 3> lo{1e300, 1e300, 1e300}, hi{-1e300, -1e300, -1e300};
     for (const auto& p : obj.v)
         for (int c = 0; c < 3; ++c) lo[c] = std::min(lo[c], p[c]), hi[c] = std::max(hi[c], p[c]);
     double diag2 = 0;
     for (int c = 0; c < 3; ++c) diag2 += (hi[c] - lo[c]) * (hi[c] - lo[c]);
+    return diag2;
+}
+
+// A face repeating a vertex, or of zero area or below 1e-12 x the squared
+// diagonal (docs/scene-format.md).
+bool degenerate(const SimpleObj& obj, const std::array<int, 3>& t, double diag2) {
+    if (t[0] == t[1] || t[1] == t[2] || t[0] == t[2]) return true;
+    const auto &a = obj.v[t[0]], &b = obj.v[t[1]], &c = obj.v[t[2]];
+    double e1[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, e2[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+    double x = e1[1] * e2[2] - e1[2] * e2[1], y = e1[2] * e2[0] - e1[0] * e2[2], z = e1[0] * e2[1] - e1[1] * e2[0];
+    double area = 0.5 * std::sqrt(x * x + y * y + z * z);
+    return area <= 0 || area < 1e-12 * diag2;
+}
+
+size_t countDegenerate(const SimpleObj& obj) {
+    const double diag2 = squaredDiagonal(obj);
     size_t n = 0;
-    for (const auto& t : obj.f) {
-        if (t[0] == t[1] || t[1] == t[2] || t[0] == t[2]) {
-            ++n;
-            continue;
-        }
-        const auto &a = obj.v[t[0]], &b = obj.v[t[1]], &c = obj.v[t[2]];
-        double e1[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, e2[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
-        double x = e1[1] * e2[2] - e1[2] * e2[1], y = e1[2] * e2[0] - e1[0] * e2[2], z = e1[0] * e2[1] - e1[1] * e2[0];
-        double area = 0.5 * std::sqrt(x * x + y * y + z * z);
-        if (area <= 0 || area < 1e-12 * diag2) ++n;
-    }
+    for (const auto& t : obj.f) n += degenerate(obj, t, diag2);
     return n;
+}
+
+// Every face the oracle keeps is the loaded triangle at the same place in
+// order, with the same corner positions.
+void expectSameSurface(const SimpleObj& oracle, const LoadedMesh& lm) {
+    const double diag2 = squaredDiagonal(oracle);
+    size_t t = 0;
+    for (const auto& f : oracle.f) {
+        if (degenerate(oracle, f, diag2)) continue;
+        ASSERT_LT(t, lm.mesh.triangles.size());
+        for (int k = 0; k < 3; ++k) {
+            const Vec3 p = lm.mesh.positions[lm.mesh.triangles[t].v[k]];
+            const auto& q = oracle.v[f[size_t(k)]];
+            for (int d = 0; d < 3; ++d)
+                ASSERT_NEAR((&p.x)[d], q[size_t(d)], 1e-6 * (1 + std::fabs(q[size_t(d)]))) << "triangle " << t;
+        }
+        ++t;
+    }
+    EXPECT_EQ(t, lm.mesh.triangles.size());
 }
 
 std::string loadError(const std::string& path) {
@@ -102,6 +132,24 @@ TEST(ObjLoader, LoadsTheBunny) {
         for (int c = 0; c < 3; ++c) ASSERT_LT(tri.v[c], lm.mesh.positions.size());
         ASSERT_EQ(lm.mesh.triMaterial[t], 0);
     }
+    expectSameSurface(oracle, lm);
+}
+
+// A real model from Debian's assimp-testmodels (installed by
+// scripts/setup.sh): MilkShape 3D's Wuson, v/vt/vn corners, so it runs
+// where ../shared/testdata's bunny is absent (a plain clone).
+TEST(ObjLoader, LoadsARealModelFromDebian) {
+    const std::string path = "/usr/share/assimp/models/OBJ/WusonOBJ.obj";
+    if (!fs::exists(path))
+        GTEST_SKIP() << path << " not found (Debian's assimp-testmodels, installed by scripts/setup.sh)";
+    const SimpleObj oracle = readSimpleObj(path);
+    ASSERT_EQ(oracle.f.size(), 3732u);
+    const LoadedMesh lm = loadObj(path);
+    EXPECT_EQ(lm.skippedDegenerate, countDegenerate(oracle));
+    EXPECT_EQ(lm.mesh.triangles.size() + lm.skippedDegenerate, 3732u);
+    EXPECT_EQ(lm.mesh.normals.size(), lm.mesh.positions.size());
+    EXPECT_EQ(lm.mesh.uvs.size(), lm.mesh.positions.size());
+    expectSameSurface(oracle, lm);
 }
 
 TEST(ObjLoader, CubeWithQuadsUvsNormalsAndMaterials) {
@@ -224,7 +272,8 @@ TEST(ObjLoader, IgnoredMtlMapsAreNamedOnce) {
     testing::internal::CaptureStderr();
     loadObj(path);
     std::string err = testing::internal::GetCapturedStderr();
-    EXPECT_CONTAINS(err, path + ": texture maps strata does not read (it reads map_Kd): map_bump (2 materials), "
+    EXPECT_CONTAINS(err, path +
+                             ": texture maps strata does not read (it reads map_Kd): map_bump (2 materials), "
                              "map_d (1 material)");
     EXPECT_EQ(err.find("map_Kd ("), std::string::npos);
 }
