@@ -122,19 +122,20 @@ Mesh debianEngine() {
 
 }  // namespace
 
-// The real-model case that runs without ../shared/testdata (a plain clone).
-TEST(KdRealGeometry, EngineFromDebian) {
-    const Mesh engine = debianEngine();
-    if (engine.triangles.empty()) GTEST_SKIP() << "Debian's assimp-testmodels not installed (scripts/setup.sh)";
-    KdQuality q = buildAndCheck(engine, "2CylinderEngine", 200);
-    EXPECT_LT(q.ratio(), kKdSahWarnRatio) << q.summary();
-}
-
-TEST(KdRealGeometry, ConferenceRoom) {
-    REQUIRE_TESTDATA(path, "conference.obj");
-    LoadedMesh lm = loadObj(path);
-    KdQuality q = buildAndCheck(lm.mesh, "conference", 200);
-    EXPECT_LT(q.ratio(), kKdSahWarnRatio) << q.summary();
+// Real models: Debian's 2CylinderEngine on every machine that ran
+// scripts/setup.sh (a plain clone), and the Conference room where
+// ../shared/testdata is present.
+TEST(KdRealGeometry, RealModelsHoldUp) {
+    std::vector<std::pair<std::string, Mesh>> models;
+    Mesh engine = debianEngine();
+    if (!engine.triangles.empty()) models.emplace_back("2CylinderEngine", std::move(engine));
+    const std::string conference = testdataFile("conference.obj");
+    if (!conference.empty()) models.emplace_back("conference", loadObj(conference).mesh);
+    if (models.empty()) GTEST_SKIP() << "neither Debian's assimp-testmodels (scripts/setup.sh) nor ../shared/testdata";
+    for (const auto& [name, mesh] : models) {
+        KdQuality q = buildAndCheck(mesh, name.c_str(), 200);
+        EXPECT_LT(q.ratio(), kKdSahWarnRatio) << name << ": " << q.summary();
+    }
 }
 
 // strata's binned-SAH large-node split (accel.kd_large_split = sah): valid
