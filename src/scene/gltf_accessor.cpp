@@ -34,14 +34,16 @@ int typeComponents(int type) {
     }
 }
 
-const char* typeName(int components) {
-    switch (components) {
-        case 1: return "SCALAR";
-        case 2: return "VEC2";
-        case 3: return "VEC3";
-        case 4: return "VEC4";
-        case 16: return "MAT4";
-        default: return "?";
+const char* typeName(int type) {
+    switch (type) {
+        case TINYGLTF_TYPE_SCALAR: return "SCALAR";
+        case TINYGLTF_TYPE_VEC2: return "VEC2";
+        case TINYGLTF_TYPE_VEC3: return "VEC3";
+        case TINYGLTF_TYPE_VEC4: return "VEC4";
+        case TINYGLTF_TYPE_MAT2: return "MAT2";
+        case TINYGLTF_TYPE_MAT3: return "MAT3";
+        case TINYGLTF_TYPE_MAT4: return "MAT4";
+        default: return "an unknown type";
     }
 }
 
@@ -131,31 +133,33 @@ public:
         return {buf.data.data() + bv.byteOffset + byteOffset, stride};
     }
 
-    // The accessor as doubles, components per element checked.
-    std::vector<double> values(int index, int components) const {
+    // The accessor's values, its type checked, taken from the budget.
+    template <typename T>
+    std::vector<T> values(int index, int type, GltfBudget& budget) const {
         const tinygltf::Accessor& a = accessor(index);
         const std::string where = "accessors[" + std::to_string(index) + "]";
+        if (a.type != type) fail(where, std::string("expected a ") + typeName(type) + " accessor, got " + typeName(a.type));
         const int n = typeComponents(a.type), cb = componentBytes(a.componentType);
-        if (n != components)
-            fail(where, std::string("expected a ") + typeName(components) + " accessor, got " +
-                            (n ? typeName(n) : "an unknown type"));
         if (cb == 0) fail(where, "componentType " + std::to_string(a.componentType) + " is not a glTF 2.0 type");
-        if (a.count > (size_t(1) << 28)) fail(where, "count " + std::to_string(a.count) + " is beyond 2^28");
-        std::vector<double> out(a.count * size_t(n), 0.0);
+        if (a.count > budget.values / size_t(n))
+            fail(where, std::to_string(a.count) + " elements are beyond what strata reads from one file (" +
+                            std::to_string(budget.values) + " more values)");
+        budget.values -= a.count * size_t(n);
+        std::vector<T> out(a.count * size_t(n), T(0));
         if (a.bufferView >= 0) {
             const ViewBytes vb = view(a.bufferView, a.byteOffset, a.count, size_t(n * cb), where, true);
             for (size_t e = 0; e < a.count; ++e)
                 for (int c = 0; c < n; ++c)
                     out[e * size_t(n) + size_t(c)] =
-                        component(vb.data + e * vb.stride + size_t(c * cb), a.componentType, a.normalized);
+                        T(component(vb.data + e * vb.stride + size_t(c * cb), a.componentType, a.normalized));
         }
         if (a.sparse.isSparse) applySparse(a, where, n, cb, out);
         return out;
     }
 
 private:
-    void applySparse(const tinygltf::Accessor& a, const std::string& where, int n, int cb,
-                     std::vector<double>& out) const {
+    template <typename T>
+    void applySparse(const tinygltf::Accessor& a, const std::string& where, int n, int cb, std::vector<T>& out) const {
         const std::string sw = where + ".sparse";
         if (a.sparse.count < 1 || size_t(a.sparse.count) > a.count)
             fail(sw, "count " + std::to_string(a.sparse.count) + " is not in [1, " + std::to_string(a.count) + "]");
@@ -179,7 +183,7 @@ private:
             previous = e;
             for (int c = 0; c < n; ++c)
                 out[size_t(e) * size_t(n) + size_t(c)] =
-                    component(val.data + s * val.stride + size_t(c * cb), a.componentType, a.normalized);
+                    T(component(val.data + s * val.stride + size_t(c * cb), a.componentType, a.normalized));
         }
     }
 
@@ -190,26 +194,21 @@ private:
 
 }  // namespace
 
-size_t gltfAccessorCount(const std::string& file, const tinygltf::Model& model, int accessor, const std::string& what) {
-    return Reader(file, model, what).accessor(accessor).count;
+std::vector<float> readGltfFloats(const std::string& file, const tinygltf::Model& model, int accessor, int type,
+                                  const std::string& what, GltfBudget& budget) {
+    return Reader(file, model, what).values<float>(accessor, type, budget);
 }
 
-std::vector<float> readGltfFloats(const std::string& file, const tinygltf::Model& model, int accessor, int components,
-                                  const std::string& what) {
-    const std::vector<double> v = Reader(file, model, what).values(accessor, components);
-    return std::vector<float>(v.begin(), v.end());
-}
-
-std::vector<uint32_t> readGltfUints(const std::string& file, const tinygltf::Model& model, int accessor, int components,
-                                    const std::string& what) {
+std::vector<uint32_t> readGltfUints(const std::string& file, const tinygltf::Model& model, int accessor, int type,
+                                    const std::string& what, GltfBudget& budget) {
     Reader r(file, model, what);
     const tinygltf::Accessor& a = r.accessor(accessor);
     const int t = a.componentType;
-    if (a.normalized || (t != TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE && t != TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT &&
-                         t != TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT))
+    if (a.normalized ||
+        (t != TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE && t != TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT &&
+         t != TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT))
         r.fail("accessors[" + std::to_string(accessor) + "]", "expected unsigned integers (not normalized)");
-    const std::vector<double> v = r.values(accessor, components);
-    return std::vector<uint32_t>(v.begin(), v.end());
+    return r.values<uint32_t>(accessor, type, budget);
 }
 
 }  // namespace strata

@@ -11,22 +11,25 @@
 
 namespace strata {
 
-// The accessor's elements as floats, `components` per element (its type must
-// have that many: 1 SCALAR, 2 VEC2, 3 VEC3, 4 VEC4, 16 MAT4). Integer
-// components are converted as the glTF specification says: normalized ones to
-// [0, 1] or [-1, 1], the others as their values. Sparse substitutions are
-// applied; an accessor without a buffer view reads as zeros. `what` names the
-// use in messages ("POSITION of meshes[0].primitives[1]").
-std::vector<float> readGltfFloats(const std::string& file, const tinygltf::Model& model, int accessor, int components,
-                                  const std::string& what);
+// What one file's accessors may hand the loader in all, in values (floats
+// or indices): an accessor without a buffer view reads as zeros, so a file of
+// a few hundred bytes could otherwise ask for gigabytes.
+struct GltfBudget {
+    size_t values = size_t(1) << 27;  // 128 Mi values: 512 MiB as floats
+};
 
-// A SCALAR (or, with components > 1, VECn) accessor of unsigned integers
-// (UNSIGNED_BYTE, UNSIGNED_SHORT, UNSIGNED_INT; not normalized): indices and
-// joints.
-std::vector<uint32_t> readGltfUints(const std::string& file, const tinygltf::Model& model, int accessor, int components,
-                                    const std::string& what);
+// The accessor's elements as floats, `type` (TINYGLTF_TYPE_SCALAR, _VEC2,
+// _VEC3, _VEC4, _MAT4) required. Integer components are converted as the glTF
+// specification says: normalized ones to [0, 1] or [-1, 1], the others as
+// their values. Sparse substitutions are applied; an accessor without a
+// buffer view reads as zeros. `what` names the use in messages ("POSITION of
+// meshes[0].primitives[1]"). The values read are taken from `budget`.
+std::vector<float> readGltfFloats(const std::string& file, const tinygltf::Model& model, int accessor, int type,
+                                  const std::string& what, GltfBudget& budget);
 
-// The accessor's element count, after checking that the index exists.
-size_t gltfAccessorCount(const std::string& file, const tinygltf::Model& model, int accessor, const std::string& what);
+// An accessor of unsigned integers (UNSIGNED_BYTE, UNSIGNED_SHORT,
+// UNSIGNED_INT; not normalized), read exactly: indices and joints.
+std::vector<uint32_t> readGltfUints(const std::string& file, const tinygltf::Model& model, int accessor, int type,
+                                    const std::string& what, GltfBudget& budget);
 
 }  // namespace strata

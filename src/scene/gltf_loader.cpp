@@ -34,6 +34,9 @@ const char* const kReadExtensions[] = {"KHR_mesh_quantization", "KHR_materials_e
 constexpr double kMaxCoordinate = 1e18;
 // A clip shorter than this shows no motion: the mesh stays at its first pose.
 constexpr double kShortestClip = 1e-6;
+// The most steps (poseWork() per frame, times the frames) a bake may take:
+// a few seconds. A small file with a long clip and a big skin asked for weeks.
+constexpr double kMaxBakeWork = double(uint64_t(1) << 31);
 
 // Features strata does not render, named once per file (one line) with how
 // often each occurs.
@@ -73,12 +76,14 @@ struct Rest {
     std::vector<SkinWeight> skin;
     std::vector<Tri> tris;
     std::vector<int32_t> triMaterial;  // local material index
+    std::vector<uint32_t> triPiece;    // the piece each triangle belongs to
     std::vector<Piece> pieces;
     size_t primitivesWithoutNormals = 0, primitives = 0;
     bool anyUv = false;
 };
 
 struct SkinData {
+    bool used = false;  // by a mesh node of the scene (only those are read and posed)
     std::vector<int> joints;
     std::vector<GltfMat> inverseBind;
 };
@@ -113,7 +118,7 @@ public:
         checkExtensions();
         const std::vector<int> roots = sceneRoots();
         const int clip = chooseClip();
-        GltfRig rig(file_, *model_, roots, clip);
+        GltfRig rig(file_, *model_, roots, clip, budget_);
         readSkins(rig);
         for (int node : rig.order()) readNode(node);
         if (rest_.pieces.empty()) throw Error(file_ + ": the scene has no triangle meshes");
@@ -181,10 +186,17 @@ private:
                     (anims.empty() ? std::string("none") : names) + ")");
     }
 
+    // The skins of the scene's mesh nodes (another scene's are not read).
     void readSkins(const GltfRig& rig) {
-        std::vector<char> inScene(model_->nodes.size(), 0);
-        for (int n : rig.order()) inScene[size_t(n)] = 1;
+        std::vector<char> inScene(model_->nodes.size(), 0), used(model_->skins.size(), 0);
+        for (int n : rig.order()) {
+            inScene[size_t(n)] = 1;
+            const tinygltf::Node& nd = model_->nodes[size_t(n)];
+            if (nd.mesh >= 0 && nd.skin >= 0 && size_t(nd.skin) < used.size()) used[size_t(nd.skin)] = 1;
+        }
+        skins_.resize(model_->skins.size());
         for (size_t s = 0; s < model_->skins.size(); ++s) {
+            if (!used[s]) continue;
             const tinygltf::Skin& sk = model_->skins[s];
             const std::string where = "skins[" + std::to_string(s) + "]";
             SkinData d;
@@ -197,29 +209,35 @@ private:
             }
             d.inverseBind.assign(d.joints.size(), GltfMat{});
             if (sk.inverseBindMatrices >= 0) {
-                const std::vector<float> m =
-                    readGltfFloats(file_, *model_, sk.inverseBindMatrices, 16, where + " inverseBindMatrices");
+                const std::vector<float> m = readGltfFloats(file_, *model_, sk.inverseBindMatrices, TINYGLTF_TYPE_MAT4,
+                                                            where + " inverseBindMatrices", budget_);
                 if (m.size() < 16 * d.joints.size())
                     fail(where, std::to_string(m.size() / 16) + " inverse bind matrices for " +
                                     std::to_string(d.joints.size()) + " joints");
                 for (size_t j = 0; j < d.joints.size(); ++j)
-                    for (int k = 0; k < 16; ++k) d.inverseBind[j].m[k] = m[16 * j + size_t(k)];
+                    for (int k = 0; k < 16; ++k) {
+                        if (!std::isfinite(m[16 * j + size_t(k)])) fail(where, "an inverse bind matrix is not finite");
+                        d.inverseBind[j].m[k] = m[16 * j + size_t(k)];
+                    }
             }
-            skins_.push_back(std::move(d));
+            d.used = true;
+            skins_[s] = std::move(d);
         }
     }
 
     // The vertex count of attribute `name` (or -1 when absent) and its values.
-    std::vector<float> attribute(const tinygltf::Primitive& p, const char* name, int comps, const std::string& where,
-                                 size_t count, bool required) const {
+    std::vector<float> attribute(const tinygltf::Primitive& p, const char* name, int type, const std::string& where,
+                                 size_t count, bool required) {
+        const size_t comps = type == TINYGLTF_TYPE_VEC2 ? 2 : type == TINYGLTF_TYPE_VEC3 ? 3 : 4;
         auto it = p.attributes.find(name);
         if (it == p.attributes.end()) {
             if (required) fail(where, std::string("no ") + name + " attribute");
             return {};
         }
-        std::vector<float> v = readGltfFloats(file_, *model_, it->second, comps, std::string(name) + " of " + where);
-        if (count != ~size_t(0) && v.size() != count * size_t(comps))
-            fail(where, std::string(name) + " has " + std::to_string(v.size() / size_t(comps)) + " values for " +
+        std::vector<float> v =
+            readGltfFloats(file_, *model_, it->second, type, std::string(name) + " of " + where, budget_);
+        if (count != ~size_t(0) && v.size() != count * comps)
+            fail(where, std::string(name) + " has " + std::to_string(v.size() / comps) + " values for " +
                             std::to_string(count) + " vertices");
         for (float x : v)
             if (!std::isfinite(x)) fail(where, std::string(name) + " holds a value that is not finite");
@@ -249,11 +267,15 @@ private:
     }
 
     void readPrimitive(int node, int skin, const tinygltf::Primitive& p, const std::string& where) {
-        const std::vector<float> pos = attribute(p, "POSITION", 3, where, ~size_t(0), true);
+        const std::vector<float> pos = attribute(p, "POSITION", TINYGLTF_TYPE_VEC3, where, ~size_t(0), true);
         const size_t n = pos.size() / 3;
+        if (n == 0) {
+            ignored_.add("primitives without vertices");
+            return;
+        }
         if (rest_.pos.size() + n > (size_t(1) << 31)) fail(where, "more than 2^31 vertices in all");
-        const std::vector<float> nrm = attribute(p, "NORMAL", 3, where, n, false);
-        const std::vector<float> uv = attribute(p, "TEXCOORD_0", 2, where, n, false);
+        const std::vector<float> nrm = attribute(p, "NORMAL", TINYGLTF_TYPE_VEC3, where, n, false);
+        const std::vector<float> uv = attribute(p, "TEXCOORD_0", TINYGLTF_TYPE_VEC2, where, n, false);
         ++rest_.primitives;
         rest_.primitivesWithoutNormals += nrm.empty();
         rest_.anyUv = rest_.anyUv || !uv.empty();
@@ -274,8 +296,8 @@ private:
                 std::vector<Vec3> d;
                 auto it = p.targets[k].find(name);
                 if (it == p.targets[k].end()) return d;
-                const std::vector<float> v =
-                    readGltfFloats(file_, *model_, it->second, 3, std::string(name) + " of " + tw);
+                const std::vector<float> v = readGltfFloats(file_, *model_, it->second, TINYGLTF_TYPE_VEC3,
+                                                            std::string(name) + " of " + tw, budget_);
                 if (v.size() != 3 * n) fail(tw, std::string(name) + " does not have one value per vertex");
                 for (size_t i = 0; i < n; ++i) {
                     d.push_back(Vec3{v[3 * i], v[3 * i + 1], v[3 * i + 2]});
@@ -289,11 +311,13 @@ private:
         // Triangles, from the index list or the vertices in order.
         std::vector<uint32_t> idx;
         if (p.indices >= 0) {
-            idx = readGltfUints(file_, *model_, p.indices, 1, "indices of " + where);
+            idx = readGltfUints(file_, *model_, p.indices, TINYGLTF_TYPE_SCALAR, "indices of " + where, budget_);
             for (uint32_t i : idx)
                 if (i >= n)
                     fail(where, "index " + std::to_string(i) + " is beyond its " + std::to_string(n) + " vertices");
         } else {
+            if (n > budget_.values) fail(where, "more vertices than strata reads from one file");
+            budget_.values -= n;
             idx.resize(n);
             for (size_t i = 0; i < n; ++i) idx[i] = uint32_t(i);
         }
@@ -301,6 +325,7 @@ private:
         auto tri = [&](uint32_t a, uint32_t b, uint32_t c) {
             rest_.tris.push_back(Tri{{piece.first + a, piece.first + b, piece.first + c}});
             rest_.triMaterial.push_back(material);
+            rest_.triPiece.push_back(uint32_t(rest_.pieces.size()));
         };
         const int mode = p.mode == -1 ? TINYGLTF_MODE_TRIANGLES : p.mode;
         if (mode == TINYGLTF_MODE_TRIANGLES) {
@@ -322,8 +347,9 @@ private:
             auto jt = p.attributes.find(js), wt = p.attributes.find(ws);
             if (jt == p.attributes.end() && wt == p.attributes.end()) break;
             if (jt == p.attributes.end() || wt == p.attributes.end()) fail(where, js + " and " + ws + " come in pairs");
-            const std::vector<uint32_t> j = readGltfUints(file_, *model_, jt->second, 4, js + " of " + where);
-            const std::vector<float> w = attribute(p, ws.c_str(), 4, where, n, true);
+            const std::vector<uint32_t> j =
+                readGltfUints(file_, *model_, jt->second, TINYGLTF_TYPE_VEC4, js + " of " + where, budget_);
+            const std::vector<float> w = attribute(p, ws.c_str(), TINYGLTF_TYPE_VEC4, where, n, true);
             if (j.size() != 4 * n) fail(where, js + " does not have one value per vertex");
             const size_t joints = skins_[size_t(skin)].joints.size();
             for (size_t v = 0; v < n; ++v)
@@ -358,15 +384,27 @@ private:
         return local;
     }
 
-    // The mesh at clip time t: positions and normals of every vertex.
-    void pose(const GltfRig& rig, double t, std::vector<Vec3>& pos, std::vector<Vec3>& nrm) const {
+    // The mesh at clip time t: positions and normals of every vertex; with
+    // `mirrored`, per piece whether its node's global transform mirrors
+    // (a negative determinant: glTF's clockwise front faces).
+    void pose(const GltfRig& rig, double t, std::vector<Vec3>& pos, std::vector<Vec3>& nrm,
+              std::vector<char>* mirrored = nullptr) const {
         GltfPose g;
         rig.poseAt(t, g);
+        if (mirrored) {
+            mirrored->clear();
+            for (const Piece& pc : rest_.pieces) {
+                const double* m = g.global[size_t(pc.node)].m;
+                const double det = m[0] * (m[5] * m[10] - m[9] * m[6]) - m[4] * (m[1] * m[10] - m[9] * m[2]) +
+                                   m[8] * (m[1] * m[6] - m[5] * m[2]);
+                mirrored->push_back(pc.skin < 0 && det < 0);  // a skinned node's own transform does not apply
+            }
+        }
         pos.resize(rest_.pos.size());
         nrm.resize(rest_.pos.size());
         std::vector<std::vector<GltfMat>> jointMats(skins_.size());
         for (size_t s = 0; s < skins_.size(); ++s)
-            for (size_t j = 0; j < skins_[s].joints.size(); ++j)
+            for (size_t j = 0; skins_[s].used && j < skins_[s].joints.size(); ++j)
                 jointMats[s].push_back(g.global[size_t(skins_[s].joints[j])] * skins_[s].inverseBind[j]);
         for (const Piece& pc : rest_.pieces) {
             const std::vector<double>& w = g.weights[size_t(pc.node)];
@@ -414,7 +452,8 @@ private:
             std::cerr << "warning: " << file_ << ": " << rest_.primitivesWithoutNormals << " of " << rest_.primitives
                       << " primitives have no normals: the whole mesh is shaded with flat normals\n";
         std::vector<Vec3> pos, nrm;
-        pose(rig, rig.start(), pos, nrm);
+        std::vector<char> mirrored;
+        pose(rig, rig.start(), pos, nrm, &mirrored);
         mesh.positions = pos;
         if (normals) mesh.normals = nrm;
         if (rest_.anyUv) mesh.uvs = rest_.uv;
@@ -422,10 +461,15 @@ private:
         if (rig.animated() && duration >= kShortestClip) {
             const double wanted = std::max(1.0, std::round(duration * double(options_.fps)));
             const double frames = wanted + (options_.loop ? 0 : 1);
+            const std::string clip = "animation '" + out.clip + "' at " + numberText(options_.fps) + " fps is " +
+                                     numberText(frames) + " frames";
             if (frames * double(pos.size()) > double(kMaxGltfBakedVertices))
-                throw Error(file_ + ": animation '" + out.clip + "' at " + numberText(options_.fps) + " fps is " +
-                            numberText(frames) + " frames of " + std::to_string(pos.size()) + " vertices, beyond the " +
+                throw Error(file_ + ": " + clip + " of " + std::to_string(pos.size()) + " vertices, beyond the " +
                             std::to_string(kMaxGltfBakedVertices) + " baked vertices strata holds: lower \"fps\"");
+            if (frames * poseWork() > kMaxBakeWork)
+                throw Error(file_ + ": " + clip + " of " + numberText(poseWork()) +
+                            " steps each (nodes, joints, vertices x morph targets and joint weights), beyond the " +
+                            numberText(kMaxBakeWork) + " steps of baking strata does: lower \"fps\"");
             const size_t intervals = size_t(wanted);
             FrameSequence& seq = mesh.frames;
             seq.fps = float(double(intervals) / duration);
@@ -464,9 +508,19 @@ private:
                 ++out.loaded.skippedDegenerate;
                 continue;
             }
-            mesh.triangles.push_back(tr);
+            // A mirroring node turns the front faces clockwise; strata's are counterclockwise.
+            mesh.triangles.push_back(mirrored[rest_.triPiece[t]] ? Tri{{tr.v[0], tr.v[2], tr.v[1]}} : tr);
             mesh.triMaterial.push_back(rest_.triMaterial[t]);
         }
+    }
+
+    // The work of posing the mesh once: every node, the joints of the skins
+    // used, every vertex with its morph targets and joint weights.
+    double poseWork() const {
+        double work = double(model_->nodes.size()) + double(rest_.skin.size());
+        for (const SkinData& sk : skins_) work += sk.used ? double(sk.joints.size()) : 0.0;
+        for (const Piece& pc : rest_.pieces) work += double(pc.count) * double(1 + pc.dPos.size() + pc.dNrm.size());
+        return work;
     }
 
     // ---- materials ----
@@ -542,8 +596,13 @@ private:
         double metallic = std::clamp(pbr.metallicFactor, 0.0, 1.0), rough = std::clamp(pbr.roughnessFactor, 0.0, 1.0);
         // A metallic-roughness texture is read as its mean: metallic in blue, roughness in green.
         if (const tinygltf::Image* img = textureImage(pbr.metallicRoughnessTexture, where)) {
-            const GltfTexture t = textureOf(*img, int(img - model_->images.data()));
-            const Image im = t.embedded.width ? t.embedded : loadImage(t.path);
+            Image im;
+            try {
+                const GltfTexture t = textureOf(*img, int(img - model_->images.data()));
+                im = t.embedded.width ? t.embedded : loadImage(t.path);
+            } catch (const Error& e) {
+                throw Error(file_ + ": " + where + ": metallicRoughnessTexture: " + e.what());
+            }
             double g = 0, b = 0;
             for (const Vec3& p : im.pixels) g += linearToSrgb(p.y), b += linearToSrgb(p.z);
             const double n = double(std::max<size_t>(im.pixels.size(), 1));
@@ -561,14 +620,17 @@ private:
         if (emission[0] > 0 || emission[1] > 0 || emission[2] > 0) {
             m.type = MaterialType::Emissive;
             m.emission = Vec3{float(emission[0]), float(emission[1]), float(emission[2])};
+            if (!isFinite(m.emission)) fail(where, "the emission (emissiveFactor x emissiveStrength) is beyond a float");
             if (gm.emissiveTexture.index >= 0) ignored_.add("emissive textures (the emissive factor is used)");
             return m;
         }
-        if (transmission > 0.5) {
+        const double ior = extensionNumber(gm.extensions, "KHR_materials_ior", "ior", 1.5);
+        if (!(ior == 0 || (ior >= 1 && ior <= 10)))
+            fail(where, "KHR_materials_ior: ior " + numberText(ior) + " is neither 0 (a mirror) nor in [1, 10]");
+        if (transmission > 0.5 && ior >= 1) {
             m.type = MaterialType::Dielectric;
-            m.ior = float(extensionNumber(gm.extensions, "KHR_materials_ior", "ior", 1.5));
-            if (!(m.ior > 0)) m.ior = 1.5f;
-        } else if (metallic >= 0.5) {
+            m.ior = float(ior);
+        } else if (metallic >= 0.5 || ior == 0) {  // ior 0: KHR_materials_ior's fully reflective surface
             m.type = MaterialType::Conductor;
             m.roughness = float(rough);
         }
@@ -577,7 +639,11 @@ private:
             if (pbr.baseColorTexture.texCoord != 0) {
                 ignored_.add("base colour textures on TEXCOORD_1 and above");
             } else {
-                tex = textureOf(*img, int(img - model_->images.data()));
+                try {
+                    tex = textureOf(*img, int(img - model_->images.data()));
+                } catch (const Error& e) {
+                    throw Error(file_ + ": " + where + ": baseColorTexture: " + e.what());
+                }
                 if (pbr.baseColorTexture.extensions.count("KHR_texture_transform"))
                     ignored_.add("KHR_texture_transform");
             }
@@ -599,8 +665,9 @@ private:
     std::string file_;
     GltfLoadOptions options_;
     const tinygltf::Model* model_ = nullptr;
-    std::vector<SkinData> skins_;
+    std::vector<SkinData> skins_;  // per skin of the file; read where `used`
     Rest rest_;
+    GltfBudget budget_;
     std::vector<int> usedMaterials_;  // local index -> glTF material (-1: the default)
     std::map<int, int32_t> localOf_;
     Ignored ignored_;

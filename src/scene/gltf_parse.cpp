@@ -11,6 +11,7 @@
 
 #include <cctype>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 
@@ -18,6 +19,8 @@
 
 namespace strata {
 namespace {
+
+namespace fs = std::filesystem;
 
 // Embedded images (data URIs, GLB buffer views) are kept as their encoded
 // bytes; scene/gltf_loader.cpp decodes those a material uses. tinygltf hands
@@ -43,13 +46,6 @@ bool keepEncodedBytes(tinygltf::Image* image, const int index, std::string* err,
     return true;
 }
 
-bool startsWithGlbMagic(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    char magic[4] = {};
-    in.read(magic, 4);
-    return in.gcount() == 4 && magic[0] == 'g' && magic[1] == 'l' && magic[2] == 'T' && magic[3] == 'F';
-}
-
 // tinygltf's messages end in newlines and may hold several lines.
 std::string oneLine(std::string s) {
     while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
@@ -58,19 +54,90 @@ std::string oneLine(std::string s) {
     return s;
 }
 
-// The extensionsRequired of a file tinygltf could not read (a compressed
-// mesh fails as a missing buffer view), read from its JSON; none when that
-// fails too.
-std::vector<std::string> requiredExtensions(const std::string& path, bool binary) {
-    std::ifstream in(path, std::ios::binary);
-    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (binary) {
-        uint32_t length = 0;
-        if (bytes.size() < 20) return {};
-        std::memcpy(&length, bytes.data() + 12, 4);
-        bytes = bytes.substr(20, length);
+// Files larger than this are refused (tinygltf takes sizes as 32-bit ints).
+constexpr size_t kMaxFileBytes = size_t(1) << 31;
+// JSON nested deeper than this is refused before tinygltf reads it: its
+// extras and extensions parser recurses once per level (a file of 16,000
+// nested arrays overflowed the stack; found in review). glTF itself needs
+// fewer than ten levels.
+constexpr size_t kMaxJsonDepth = 64;
+
+bool readRegularFile(const std::string& path, std::vector<unsigned char>& out, std::string& why) {
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec)) {
+        why = fs::exists(path, ec) ? "not a regular file" : "no such file";
+        return false;
     }
-    const nlohmann::json doc = nlohmann::json::parse(bytes, nullptr, false);
+    const auto size = fs::file_size(path, ec);
+    if (ec || size > kMaxFileBytes) {
+        why = ec ? "cannot read its size" : "larger than 2 GiB";
+        return false;
+    }
+    std::ifstream in(path, std::ios::binary);
+    out.resize(size_t(size));
+    if (!in.read(reinterpret_cast<char*>(out.data()), std::streamsize(size))) {
+        why = "cannot read it";
+        return false;
+    }
+    return true;
+}
+
+// tinygltf's file access for buffers beside the glTF: regular files only,
+// within the size limit, paths taken as written (no shell expansion).
+bool fileExists(const std::string& path, void*) {
+    std::error_code ec;
+    return fs::is_regular_file(path, ec);
+}
+std::string expandFilePath(const std::string& path, void*) { return path; }
+bool readWholeFile(std::vector<unsigned char>* out, std::string* err, const std::string& path, void*) {
+    std::string why;
+    if (readRegularFile(path, *out, why)) return true;
+    if (err) *err += "'" + path + "': " + why + "\n";
+    return false;
+}
+bool writeWholeFile(std::string* err, const std::string&, const std::vector<unsigned char>&, void*) {
+    if (err) *err += "strata does not write glTF files\n";
+    return false;
+}
+
+// Counts nesting and nothing else (nlohmann's SAX parser is iterative).
+struct DepthCheck : nlohmann::json_sax<nlohmann::json> {
+    size_t depth = 0;
+    bool deep = false;
+    bool open() {
+        deep = ++depth > kMaxJsonDepth;
+        return !deep;
+    }
+    bool null() override { return true; }
+    bool boolean(bool) override { return true; }
+    bool number_integer(number_integer_t) override { return true; }
+    bool number_unsigned(number_unsigned_t) override { return true; }
+    bool number_float(number_float_t, const string_t&) override { return true; }
+    bool string(string_t&) override { return true; }
+    bool binary(binary_t&) override { return true; }
+    bool start_object(std::size_t) override { return open(); }
+    bool key(string_t&) override { return true; }
+    bool end_object() override { return --depth, true; }
+    bool start_array(std::size_t) override { return open(); }
+    bool end_array() override { return --depth, true; }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+};
+
+// The JSON text of a .gltf, or of a GLB's first chunk (empty when the GLB
+// header does not hold one; tinygltf then says what is wrong).
+std::string jsonOf(const std::vector<unsigned char>& bytes, bool binary) {
+    if (!binary) return std::string(bytes.begin(), bytes.end());
+    uint32_t length = 0;
+    if (bytes.size() < 20) return {};
+    std::memcpy(&length, bytes.data() + 12, 4);
+    if (length > bytes.size() - 20) return {};
+    return std::string(bytes.begin() + 20, bytes.begin() + 20 + length);
+}
+
+// The extensionsRequired of a file tinygltf could not read (a compressed
+// mesh fails as a missing buffer view); none when the JSON does not say.
+std::vector<std::string> requiredExtensions(const std::string& json) {
+    const nlohmann::json doc = nlohmann::json::parse(json, nullptr, false);
     std::vector<std::string> out;
     if (doc.is_object() && doc.contains("extensionsRequired") && doc["extensionsRequired"].is_array())
         for (const auto& e : doc["extensionsRequired"])
@@ -78,24 +145,48 @@ std::vector<std::string> requiredExtensions(const std::string& path, bool binary
     return out;
 }
 
+// tinygltf reports a skin without inverseBindMatrices as an error; glTF
+// makes them optional (identity), so that one message is dropped.
+std::string withoutOptionalSkinMatrices(std::string err) {
+    const std::string optional = "'inverseBindMatrices' property is missing in Skin.\n";
+    for (size_t at; (at = err.find(optional)) != std::string::npos;) err.erase(at, optional.size());
+    return err;
+}
+
 }  // namespace
 
 ParsedGltf parseGltf(const std::string& path) {
-    {
-        std::ifstream probe(path, std::ios::binary);
-        if (!probe) throw Error(path + ": cannot open the glTF file");
-    }
+    std::vector<unsigned char> bytes;
+    std::string why;
+    if (!readRegularFile(path, bytes, why)) throw Error(path + ": cannot open the glTF file: " + why);
+    const bool binary = bytes.size() >= 4 && std::memcmp(bytes.data(), "glTF", 4) == 0;
+    const std::string kind = binary ? "binary (GLB)" : "file";
+    const std::string json = jsonOf(bytes, binary);
+    DepthCheck depth;
+    nlohmann::json::sax_parse(json, &depth, nlohmann::json::input_format_t::json, false);
+    if (depth.deep)
+        throw Error(path + ": not a readable glTF " + kind + ": JSON nested deeper than " +
+                    std::to_string(kMaxJsonDepth) + " levels");
     ParsedGltf out;
     tinygltf::TinyGLTF loader;
     loader.SetImageLoader(keepEncodedBytes, &out.model);
+    loader.SetFsCallbacks({fileExists, expandFilePath, readWholeFile, writeWholeFile, nullptr});
     std::string err, warn;
-    const bool binary = startsWithGlbMagic(path);
-    const bool ok = binary ? loader.LoadBinaryFromFile(&out.model, &err, &warn, path)
-                           : loader.LoadASCIIFromFile(&out.model, &err, &warn, path);
+    const std::string base = fs::path(path).parent_path().string();
+    bool ok = false;
+    try {
+        ok = binary ? loader.LoadBinaryFromMemory(&out.model, &err, &warn, bytes.data(), unsigned(bytes.size()), base)
+                    : loader.LoadASCIIFromString(&out.model, &err, &warn, reinterpret_cast<const char*>(bytes.data()),
+                                                 unsigned(bytes.size()), base);
+    } catch (const std::exception& e) {  // tinygltf's own containers (.at(), allocation) on damaged input
+        ok = false;
+        err = e.what();
+    }
+    err = withoutOptionalSkinMatrices(err);
     if (!ok || !err.empty()) {
         std::string required;
-        for (const std::string& e : requiredExtensions(path, binary)) required += (required.empty() ? "" : ", ") + e;
-        throw Error(path + ": not a readable glTF " + (binary ? "binary (GLB)" : "file") + ": " +
+        for (const std::string& e : requiredExtensions(json)) required += (required.empty() ? "" : ", ") + e;
+        throw Error(path + ": not a readable glTF " + kind + ": " +
                     oneLine(err.empty() ? "tinygltf gave no reason" : err) +
                     (required.empty() ? "" : " (the file requires " + required + ")"));
     }

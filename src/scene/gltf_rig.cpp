@@ -5,7 +5,6 @@
 #include <cmath>
 
 #include "core/error.h"
-#include "scene/gltf_accessor.h"
 
 namespace strata {
 
@@ -85,7 +84,8 @@ bool sizeIs(const std::vector<double>& v) {
 
 }  // namespace
 
-GltfRig::GltfRig(const std::string& file, const tinygltf::Model& model, const std::vector<int>& roots, int clip) {
+GltfRig::GltfRig(const std::string& file, const tinygltf::Model& model, const std::vector<int>& roots, int clip,
+                 GltfBudget& budget) {
     const size_t n = model.nodes.size();
     auto fail = [&](const std::string& where, const std::string& msg) {
         throw Error(file + ": " + where + ": " + msg);
@@ -154,7 +154,7 @@ GltfRig::GltfRig(const std::string& file, const tinygltf::Model& model, const st
             smp.interp = Interp::Linear;
         else
             fail(sw, "unknown interpolation '" + as.interpolation + "' (STEP, LINEAR or CUBICSPLINE)");
-        smp.input = readGltfFloats(file, model, as.input, 1, sw + " input");
+        smp.input = readGltfFloats(file, model, as.input, TINYGLTF_TYPE_SCALAR, sw + " input", budget);
         if (smp.input.empty()) fail(sw, "no key times");
         for (size_t k = 0; k < smp.input.size(); ++k) {
             if (!std::isfinite(smp.input[k])) fail(sw, "key time " + std::to_string(k) + " is not finite");
@@ -206,7 +206,8 @@ GltfRig::GltfRig(const std::string& file, const tinygltf::Model& model, const st
         const std::string sw = aw + ".samplers[" + std::to_string(s) + "]";
         const int w = widthOf[s];
         const size_t perKey = size_t(w) * (smp.interp == Interp::CubicSpline ? 3 : 1);
-        smp.output = readGltfFloats(file, model, anim.samplers[s].output, scalarOf[s] ? 1 : w, sw + " output");
+        const int type = scalarOf[s] ? TINYGLTF_TYPE_SCALAR : w == 3 ? TINYGLTF_TYPE_VEC3 : TINYGLTF_TYPE_VEC4;
+        smp.output = readGltfFloats(file, model, anim.samplers[s].output, type, sw + " output", budget);
         if (smp.output.size() != smp.input.size() * perKey)
             fail(sw, std::to_string(smp.output.size()) + " output values for " + std::to_string(smp.input.size()) +
                          " keys of " + std::to_string(perKey) + " values");

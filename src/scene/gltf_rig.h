@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "scene/gltf_accessor.h"
 #include "scene/gltf_parse.h"
 
 namespace strata {
@@ -32,9 +33,11 @@ struct GltfPose {
 class GltfRig {
 public:
     // The hierarchy under the scene's root nodes and clip `clip` (an index
-    // into model.animations, or -1 for the rest pose). Throws strata::Error
-    // naming the file and the node, channel or sampler at fault.
-    GltfRig(const std::string& file, const tinygltf::Model& model, const std::vector<int>& roots, int clip);
+    // into model.animations, or -1 for the rest pose); the clip's keys are
+    // taken from `budget`. Throws strata::Error naming the file and the node,
+    // channel or sampler at fault.
+    GltfRig(const std::string& file, const tinygltf::Model& model, const std::vector<int>& roots, int clip,
+            GltfBudget& budget);
 
     // Nodes reachable from the roots, parents before children.
     const std::vector<int>& order() const { return order_; }

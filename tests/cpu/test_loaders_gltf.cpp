@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -94,6 +95,22 @@ TEST(GltfLoader, NormalsFollowTheInverseTranspose) {
     // n' ~ (1/4, 1, 0) normalised.
     const float l = std::sqrt(1.0f / 16 + 1);
     expectNear(m.normals[0], {0.25f / l, 1 / l, 0}, "stretched x: the normal leans to y");
+}
+
+// A mirroring node (scale -1 in x): glTF's front faces turn clockwise, so
+// the loader turns the triangle round; the geometric normal then agrees with
+// the shading normal, which the inverse-transpose keeps at +z.
+TEST(GltfLoader, MirroredNodesKeepTheirFrontFaces) {
+    GltfWriter w;
+    const int mesh = w.mesh({{"POSITION", w.vec3(kTriangle)}, {"NORMAL", w.vec3({0, 0, 1, 0, 0, 1, 0, 0, 1})}});
+    w.scene({w.node({{"mesh", mesh}, {"scale", {-1, 1, 1}}})});
+    TempDir dir;
+    const Mesh m = loadText(dir, "mirror.gltf", w.embedded()).loaded.mesh;
+    ASSERT_EQ(m.triangles.size(), 1u);
+    const Tri& t = m.triangles[0];
+    const Vec3 g = cross(m.positions[t.v[1]] - m.positions[t.v[0]], m.positions[t.v[2]] - m.positions[t.v[0]]);
+    EXPECT_GT(g.z, 0) << "the geometric normal faces +z";
+    expectNear(m.normals[0], {0, 0, 1}, "the shading normal faces +z");
 }
 
 TEST(GltfLoader, StripsAndFansBecomeTriangles) {
@@ -190,14 +207,16 @@ TEST(GltfLoader, CubicSplineFollowsHermite) {
     GltfLoadOptions o;
     o.fps = 4;
     o.loop = false;
-    const std::vector<float> keys = {0, 0, 0, 0, 0, 0, 1, 0, 0,   // key 0: in, value, out
-                                     0, 0, 0, 1, 0, 0, 0, 0, 0};  // key 1
+    // The first key's in-tangent and the last key's out-tangent are never
+    // used (1000: a wrong slot shows); key 1's in-tangent is -0.5.
+    const std::vector<float> keys = {1000, 0, 0, 0,    0, 0, 1,    0, 0,   // key 0: in, value, out
+                                     -0.5, 0, 0, 1, 0, 0, 1000, 0, 0};  // key 1
     const Mesh m =
         loadText(dir, "c.gltf", animatedTriangle("translation", {0, 2}, keys, "CUBICSPLINE", "VEC3", 3), o).loaded.mesh;
     ASSERT_EQ(m.frames.positions.size(), 9u);
     for (size_t k = 0; k < 9; ++k) {
-        const double u = double(k) / 8.0;
-        const double x = (3 * u * u - 2 * u * u * u) + (u * u * u - 2 * u * u + u) * 2.0 * 1.0;
+        const double u = double(k) / 8.0, u2 = u * u, u3 = u2 * u;
+        const double x = (3 * u2 - 2 * u3) * 1.0 + (u3 - 2 * u2 + u) * 2.0 * 1.0 + (u3 - u2) * 2.0 * -0.5;
         EXPECT_NEAR(m.frames.positions[k][0].x, x, 1e-5) << "frame " << k;
     }
 }
@@ -207,16 +226,25 @@ TEST(GltfLoader, CubicSplineFollowsHermite) {
 TEST(GltfLoader, RotationIsSlerped) {
     TempDir dir;
     GltfLoadOptions o;
-    o.fps = 2;
+    o.fps = 4;
     o.loop = false;
     const float s = std::sqrt(0.5f);
-    const Mesh m =
-        loadText(dir, "r.gltf", animatedTriangle("rotation", {0, 1}, {0, 0, 0, 1, 0, s, 0, s}, "LINEAR", "VEC4", 4), o)
-            .loaded.mesh;
-    ASSERT_EQ(m.frames.positions.size(), 3u);
-    // (1, 0, 0) about y by 45 degrees: (cos 45, 0, -sin 45).
-    expectNear(m.frames.positions[1][1], {s, 0, -s}, "halfway");
-    expectNear(m.frames.positions[2][1], {0, 0, -1}, "the end");
+    // The second key written as -q (the same rotation): the shorter arc is taken.
+    for (float sign : {1.0f, -1.0f}) {
+        const Mesh m = loadText(dir, "r.gltf",
+                                animatedTriangle("rotation", {0, 1}, {0, 0, 0, 1, 0, sign * s, 0, sign * s}, "LINEAR",
+                                                 "VEC4", 4),
+                                o)
+                           .loaded.mesh;
+        ASSERT_EQ(m.frames.positions.size(), 5u);
+        // (1, 0, 0) about y by 22.5 k degrees: (cos, 0, -sin); at a quarter a
+        // normalised lerp would give 19.5 degrees, not 22.5.
+        for (int k = 1; k <= 4; ++k) {
+            const float a = 0.3926991f * float(k);
+            expectNear(m.frames.positions[size_t(k)][1], {std::cos(a), 0, -std::sin(a)},
+                       "frame " + std::to_string(k) + (sign < 0 ? ", the key negated" : ""));
+        }
+    }
 }
 
 // A looping clip of 1 s at 24 fps holds 24 frames; frame 24 would repeat
@@ -308,6 +336,38 @@ TEST(GltfLoader, MorphTargetsFollowTheirWeights) {
     GltfLoadOptions rest;
     rest.clip = "none";
     EXPECT_EQ(loadText(dir, "m2.gltf", w.embedded(), rest).loaded.mesh.animation, MeshAnimationKind::Static);
+    // The node's own weights replace the mesh's.
+    w.doc["nodes"][0]["weights"] = {0, 0.25};
+    expectNear(loadText(dir, "m3.gltf", w.embedded(), rest).loaded.mesh.positions[0], {0, 0.5f, 0}, "node weights");
+}
+
+// A NORMAL morph target moves the normals too (then normalised).
+TEST(GltfLoader, MorphTargetsMoveNormals) {
+    GltfWriter w;
+    const int base = w.vec3(kTriangle), n = w.vec3({0, 0, 1, 0, 0, 1, 0, 0, 1});
+    const int dn = w.vec3({1, 0, -1, 0, 0, 0, 0, 0, 0});
+    w.doc["meshes"] = Json::array({{{"primitives", Json::array({{{"attributes", {{"POSITION", base}, {"NORMAL", n}}},
+                                                                  {"targets", Json::array({{{"NORMAL", dn}}})}}})},
+                                    {"weights", {1}}}});
+    w.scene({w.node({{"mesh", 0}})});
+    TempDir dir;
+    const Mesh m = loadText(dir, "mn.gltf", w.embedded()).loaded.mesh;
+    expectNear(m.normals[0], {1, 0, 0}, "(0, 0, 1) + (1, 0, -1)");
+    expectNear(m.normals[1], {0, 0, 1}, "not moved");
+}
+
+// A skin without inverseBindMatrices (optional in glTF: identity) loads.
+TEST(GltfLoader, SkinWithoutInverseBindMatrices) {
+    GltfWriter w;
+    const int joints = w.accessor(std::vector<uint8_t>{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, "VEC4", GltfWriter::kUByte, 4);
+    const int weights = w.floats({1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}, "VEC4", 4);
+    const int mesh = w.mesh({{"POSITION", w.vec3(kTriangle)}, {"JOINTS_0", joints}, {"WEIGHTS_0", weights}});
+    const int j = w.node({{"translation", {0, 0, 5}}});
+    w.doc["skins"] = Json::array({{{"joints", {j}}}});
+    w.scene({j, w.node({{"mesh", mesh}, {"skin", 0}})});
+    TempDir dir;
+    const Mesh m = loadText(dir, "nibm.gltf", w.embedded()).loaded.mesh;
+    expectNear(m.positions[1], {1, 0, 5}, "moved by the joint's global transform alone");
 }
 
 // The same document as .gltf + .bin, with its buffer embedded, and as GLB.
@@ -494,6 +554,119 @@ TEST(GltfLoader, DamagedFilesAreNamed) {
         std::filesystem::remove(dir.file("lost.bin"));
         EXPECT_CONTAINS(errorOf([&] { loadGltf(path); }), "lost.gltf: not a readable glTF file");
     }
+}
+
+// Files made to exhaust the loader are refused at once, with a message
+// (each of these once crashed, hung or allocated gigabytes).
+TEST(GltfLoader, HostileFilesAreRefusedQuickly) {
+    TempDir dir;
+    const auto start = std::chrono::steady_clock::now();
+    auto triangle = [] {
+        GltfWriter w;
+        const int mesh = w.mesh({{"POSITION", w.vec3(kTriangle)}});
+        w.scene({w.node({{"mesh", mesh}})});
+        return w;
+    };
+    {  // no vertices and a clip of ten million seconds: nothing to bake, not an endless bake
+        GltfWriter w;
+        const int empty = w.accessor(std::vector<float>{}, "VEC3", GltfWriter::kFloat, 3);
+        const int mesh = w.mesh({{"POSITION", empty}});
+        w.scene({w.node({{"mesh", mesh}})});
+        const int in = w.scalars({0, 1e7f}), out = w.floats({0, 0, 0, 1, 0, 0}, "VEC3", 3);
+        w.doc["animations"] = Json::array(
+            {{{"samplers", Json::array({{{"input", in}, {"output", out}}})},
+              {"channels", Json::array({{{"sampler", 0}, {"target", {{"node", 0}, {"path", "translation"}}}}})}}});
+        EXPECT_CONTAINS(errorOf([&] { loadText(dir, "e.gltf", w.embedded()); }), "no triangle meshes");
+    }
+    {  // JSON nested 20,000 deep (tinygltf's extras parser recursed until the stack ran out)
+        GltfWriter w = triangle();
+        const std::string deep = std::string(20000, '[') + std::string(20000, ']');
+        std::string text = w.embedded();
+        text.insert(text.rfind('}'), ", \"extras\": " + deep);
+        EXPECT_CONTAINS(errorOf([&] { loadText(dir, "deep.gltf", text); }), "JSON nested deeper than 64 levels");
+    }
+    {  // a GLB whose buffer says 0 bytes beside a BIN chunk (tinygltf threw std::out_of_range)
+        GltfWriter w = triangle();
+        std::string glb = w.glb();
+        const std::string from = "\"buffers\":[{\"byteLength\":36}]";
+        ASSERT_NE(glb.find(from), std::string::npos);
+        glb.replace(glb.find(from), from.size(), "\"buffers\":[{\"byteLength\":0 }]");
+        EXPECT_CONTAINS(errorOf([&] { loadText(dir, "zero.glb", glb); }), "zero.glb: not a readable glTF binary");
+    }
+    {  // a buffer that names a directory (tinygltf read it and threw bad_alloc)
+        GltfWriter w = triangle();
+        Json d = Json::parse(w.embedded());
+        d["buffers"][0]["uri"] = ".";
+        EXPECT_CONTAINS(errorOf([&] { loadText(dir, "dot.gltf", d.dump()); }), "dot.gltf: not a readable glTF file");
+        EXPECT_CONTAINS(errorOf([&] { loadGltf(dir.path().string()); }), "cannot open the glTF file: not a regular file");
+    }
+    {  // an accessor of 2^27 zeros without a buffer view, used twice: the budget stops it
+        GltfWriter w = triangle();
+        w.doc["accessors"].push_back({{"componentType", GltfWriter::kFloat}, {"count", 1 << 27}, {"type", "VEC3"}});
+        const int big = int(w.doc["accessors"].size() - 1);
+        w.doc["meshes"][0]["primitives"].push_back({{"attributes", {{"POSITION", big}}}});
+        EXPECT_CONTAINS(errorOf([&] { loadText(dir, "big.gltf", w.embedded()); }), "beyond what strata reads from one file");
+    }
+    {  // a skin of 200,000 joints and a clip of 1,000 s: too much baking, said before it starts
+        GltfWriter w;
+        const int joints = w.accessor(std::vector<uint8_t>(12, 0), "VEC4", GltfWriter::kUByte, 4);
+        const int weights = w.floats({1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}, "VEC4", 4);
+        const int mesh = w.mesh({{"POSITION", w.vec3(kTriangle)}, {"JOINTS_0", joints}, {"WEIGHTS_0", weights}});
+        const int j = w.node(Json::object());
+        w.doc["skins"] = Json::array({{{"joints", std::vector<int>(200000, j)}}});
+        w.scene({j, w.node({{"mesh", mesh}, {"skin", 0}})});
+        const int in = w.scalars({0, 1000}), out = w.floats({0, 0, 0, 1, 0, 0}, "VEC3", 3);
+        w.doc["animations"] = Json::array(
+            {{{"samplers", Json::array({{{"input", in}, {"output", out}}})},
+              {"channels", Json::array({{{"sampler", 0}, {"target", {{"node", j}, {"path", "translation"}}}}})}}});
+        EXPECT_CONTAINS(errorOf([&] { loadText(dir, "joints.gltf", w.embedded()); }), "steps of baking strata does");
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_LT(seconds, 20.0);
+}
+
+// Values that do not fit what they stand for: a MAT2 read as VEC4 weights
+// (its columns are padded), an emission or ior beyond a float.
+TEST(GltfLoader, ValuesOfTheWrongKindAreRefused) {
+    TempDir dir;
+    {
+        GltfWriter w;
+        const int joints = w.accessor(std::vector<uint8_t>(12, 0), "VEC4", GltfWriter::kUByte, 4);
+        const int weights = w.floats({1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}, "MAT2", 4);
+        const int mesh = w.mesh({{"POSITION", w.vec3(kTriangle)}, {"JOINTS_0", joints}, {"WEIGHTS_0", weights}});
+        const int j = w.node(Json::object());
+        w.doc["skins"] = Json::array({{{"joints", {j}}}});
+        w.scene({j, w.node({{"mesh", mesh}, {"skin", 0}})});
+        EXPECT_CONTAINS(errorOf([&] { loadText(dir, "mat2.gltf", w.embedded()); }), "expected a VEC4 accessor, got MAT2");
+    }
+    for (const auto& [material, part] :
+         {std::pair<Json, const char*>{{{"emissiveFactor", {1, 1, 1}},
+                                        {"extensions", {{"KHR_materials_emissive_strength", {{"emissiveStrength", 1e39}}}}}},
+                                       "materials[0]: the emission"},
+          {{{"extensions", {{"KHR_materials_transmission", {{"transmissionFactor", 1}}}, {"KHR_materials_ior", {{"ior", 1e300}}}}}},
+           "materials[0]: KHR_materials_ior: ior"}}) {
+        GltfWriter w;
+        w.doc["materials"] = Json::array({material});
+        const int mesh = w.mesh({{"POSITION", w.vec3(kTriangle)}}, -1, 4, 0);
+        w.scene({w.node({{"mesh", mesh}})});
+        EXPECT_CONTAINS(errorOf([&] { loadText(dir, "mat.gltf", w.embedded()); }), part);
+    }
+}
+
+// Only the chosen scene's skins are read: another scene's skin, with joints
+// outside this scene, is not this scene's business.
+TEST(GltfLoader, AnotherScenesSkinIsNotRead) {
+    GltfWriter w;
+    const int plain = w.mesh({{"POSITION", w.vec3(kTriangle)}});
+    const int joints = w.accessor(std::vector<uint8_t>(12, 0), "VEC4", GltfWriter::kUByte, 4);
+    const int weights = w.floats({1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}, "VEC4", 4);
+    const int skinned = w.mesh({{"POSITION", w.vec3(kTriangle)}, {"JOINTS_0", joints}, {"WEIGHTS_0", weights}});
+    const int a = w.node({{"mesh", plain}}), j = w.node(Json::object()), b = w.node({{"mesh", skinned}, {"skin", 0}});
+    w.doc["skins"] = Json::array({{{"joints", {j}}}});
+    w.doc["scenes"] = Json::array({{{"nodes", {a}}}, {{"nodes", {j, b}}}});
+    w.doc["scene"] = 0;
+    TempDir dir;
+    EXPECT_EQ(loadText(dir, "two.gltf", w.embedded()).loaded.mesh.triangles.size(), 1u);
 }
 
 // In a scene file: "gltf" beside "obj", with "clip", "fps" and "loop";
