@@ -138,7 +138,8 @@ public:
     std::vector<T> values(int index, int type, GltfBudget& budget) const {
         const tinygltf::Accessor& a = accessor(index);
         const std::string where = "accessors[" + std::to_string(index) + "]";
-        if (a.type != type) fail(where, std::string("expected a ") + typeName(type) + " accessor, got " + typeName(a.type));
+        if (a.type != type)
+            fail(where, std::string("expected a ") + typeName(type) + " accessor, got " + typeName(a.type));
         const int n = typeComponents(a.type), cb = componentBytes(a.componentType);
         if (cb == 0) fail(where, "componentType " + std::to_string(a.componentType) + " is not a glTF 2.0 type");
         if (a.count > budget.values / size_t(n))
@@ -204,9 +205,8 @@ std::vector<uint32_t> readGltfUints(const std::string& file, const tinygltf::Mod
     Reader r(file, model, what);
     const tinygltf::Accessor& a = r.accessor(accessor);
     const int t = a.componentType;
-    if (a.normalized ||
-        (t != TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE && t != TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT &&
-         t != TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT))
+    if (a.normalized || (t != TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE && t != TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT &&
+                         t != TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT))
         r.fail("accessors[" + std::to_string(accessor) + "]", "expected unsigned integers (not normalized)");
     return r.values<uint32_t>(accessor, type, budget);
 }

@@ -109,7 +109,9 @@ std::string percentDecoded(const std::string& uri) {
 
 class Loader {
 public:
-    Loader(const std::string& path, const GltfLoadOptions& options) : file_(path), options_(options) {}
+    Loader(const std::string& path, const GltfLoadOptions& options) : file_(path), options_(options) {
+        budget_.values = options.maxValues;
+    }
 
     LoadedGltf load() {
         ParsedGltf parsed = parseGltf(file_);
@@ -620,7 +622,8 @@ private:
         if (emission[0] > 0 || emission[1] > 0 || emission[2] > 0) {
             m.type = MaterialType::Emissive;
             m.emission = Vec3{float(emission[0]), float(emission[1]), float(emission[2])};
-            if (!isFinite(m.emission)) fail(where, "the emission (emissiveFactor x emissiveStrength) is beyond a float");
+            if (!isFinite(m.emission))
+                fail(where, "the emission (emissiveFactor x emissiveStrength) is beyond a float");
             if (gm.emissiveTexture.index >= 0) ignored_.add("emissive textures (the emissive factor is used)");
             return m;
         }

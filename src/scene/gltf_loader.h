@@ -20,6 +20,10 @@ struct GltfLoadOptions {
     std::string clip;
     float fps = 30.0f;  // baking rate; the clip's length is kept exactly
     bool loop = true;
+    // The most values (floats or indices) the file's accessors may hand the
+    // loader in all (scene/gltf_accessor.h's GltfBudget); the fuzz target
+    // lowers it to stay within its memory limit.
+    size_t maxValues = size_t(1) << 27;
 };
 
 // The most frames x vertices a baked clip may hold (64 Mi positions, 768 MiB

@@ -209,7 +209,7 @@ TEST(GltfLoader, CubicSplineFollowsHermite) {
     o.loop = false;
     // The first key's in-tangent and the last key's out-tangent are never
     // used (1000: a wrong slot shows); key 1's in-tangent is -0.5.
-    const std::vector<float> keys = {1000, 0, 0, 0,    0, 0, 1,    0, 0,   // key 0: in, value, out
+    const std::vector<float> keys = {1000, 0, 0, 0, 0, 0, 1,    0, 0,   // key 0: in, value, out
                                      -0.5, 0, 0, 1, 0, 0, 1000, 0, 0};  // key 1
     const Mesh m =
         loadText(dir, "c.gltf", animatedTriangle("translation", {0, 2}, keys, "CUBICSPLINE", "VEC3", 3), o).loaded.mesh;
@@ -231,11 +231,11 @@ TEST(GltfLoader, RotationIsSlerped) {
     const float s = std::sqrt(0.5f);
     // The second key written as -q (the same rotation): the shorter arc is taken.
     for (float sign : {1.0f, -1.0f}) {
-        const Mesh m = loadText(dir, "r.gltf",
-                                animatedTriangle("rotation", {0, 1}, {0, 0, 0, 1, 0, sign * s, 0, sign * s}, "LINEAR",
-                                                 "VEC4", 4),
-                                o)
-                           .loaded.mesh;
+        const Mesh m =
+            loadText(dir, "r.gltf",
+                     animatedTriangle("rotation", {0, 1}, {0, 0, 0, 1, 0, sign * s, 0, sign * s}, "LINEAR", "VEC4", 4),
+                     o)
+                .loaded.mesh;
         ASSERT_EQ(m.frames.positions.size(), 5u);
         // (1, 0, 0) about y by 22.5 k degrees: (cos, 0, -sin); at a quarter a
         // normalised lerp would give 19.5 degrees, not 22.5.
@@ -347,7 +347,7 @@ TEST(GltfLoader, MorphTargetsMoveNormals) {
     const int base = w.vec3(kTriangle), n = w.vec3({0, 0, 1, 0, 0, 1, 0, 0, 1});
     const int dn = w.vec3({1, 0, -1, 0, 0, 0, 0, 0, 0});
     w.doc["meshes"] = Json::array({{{"primitives", Json::array({{{"attributes", {{"POSITION", base}, {"NORMAL", n}}},
-                                                                  {"targets", Json::array({{{"NORMAL", dn}}})}}})},
+                                                                 {"targets", Json::array({{{"NORMAL", dn}}})}}})},
                                     {"weights", {1}}}});
     w.scene({w.node({{"mesh", 0}})});
     TempDir dir;
@@ -359,7 +359,8 @@ TEST(GltfLoader, MorphTargetsMoveNormals) {
 // A skin without inverseBindMatrices (optional in glTF: identity) loads.
 TEST(GltfLoader, SkinWithoutInverseBindMatrices) {
     GltfWriter w;
-    const int joints = w.accessor(std::vector<uint8_t>{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, "VEC4", GltfWriter::kUByte, 4);
+    const int joints =
+        w.accessor(std::vector<uint8_t>{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, "VEC4", GltfWriter::kUByte, 4);
     const int weights = w.floats({1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}, "VEC4", 4);
     const int mesh = w.mesh({{"POSITION", w.vec3(kTriangle)}, {"JOINTS_0", joints}, {"WEIGHTS_0", weights}});
     const int j = w.node({{"translation", {0, 0, 5}}});
@@ -598,14 +599,16 @@ TEST(GltfLoader, HostileFilesAreRefusedQuickly) {
         Json d = Json::parse(w.embedded());
         d["buffers"][0]["uri"] = ".";
         EXPECT_CONTAINS(errorOf([&] { loadText(dir, "dot.gltf", d.dump()); }), "dot.gltf: not a readable glTF file");
-        EXPECT_CONTAINS(errorOf([&] { loadGltf(dir.path().string()); }), "cannot open the glTF file: not a regular file");
+        EXPECT_CONTAINS(errorOf([&] { loadGltf(dir.path().string()); }),
+                        "cannot open the glTF file: not a regular file");
     }
     {  // an accessor of 2^27 zeros without a buffer view, used twice: the budget stops it
         GltfWriter w = triangle();
         w.doc["accessors"].push_back({{"componentType", GltfWriter::kFloat}, {"count", 1 << 27}, {"type", "VEC3"}});
         const int big = int(w.doc["accessors"].size() - 1);
         w.doc["meshes"][0]["primitives"].push_back({{"attributes", {{"POSITION", big}}}});
-        EXPECT_CONTAINS(errorOf([&] { loadText(dir, "big.gltf", w.embedded()); }), "beyond what strata reads from one file");
+        EXPECT_CONTAINS(errorOf([&] { loadText(dir, "big.gltf", w.embedded()); }),
+                        "beyond what strata reads from one file");
     }
     {  // a skin of 200,000 joints and a clip of 1,000 s: too much baking, said before it starts
         GltfWriter w;
@@ -637,13 +640,16 @@ TEST(GltfLoader, ValuesOfTheWrongKindAreRefused) {
         const int j = w.node(Json::object());
         w.doc["skins"] = Json::array({{{"joints", {j}}}});
         w.scene({j, w.node({{"mesh", mesh}, {"skin", 0}})});
-        EXPECT_CONTAINS(errorOf([&] { loadText(dir, "mat2.gltf", w.embedded()); }), "expected a VEC4 accessor, got MAT2");
+        EXPECT_CONTAINS(errorOf([&] { loadText(dir, "mat2.gltf", w.embedded()); }),
+                        "expected a VEC4 accessor, got MAT2");
     }
     for (const auto& [material, part] :
-         {std::pair<Json, const char*>{{{"emissiveFactor", {1, 1, 1}},
-                                        {"extensions", {{"KHR_materials_emissive_strength", {{"emissiveStrength", 1e39}}}}}},
-                                       "materials[0]: the emission"},
-          {{{"extensions", {{"KHR_materials_transmission", {{"transmissionFactor", 1}}}, {"KHR_materials_ior", {{"ior", 1e300}}}}}},
+         {std::pair<Json, const char*>{
+              {{"emissiveFactor", {1, 1, 1}},
+               {"extensions", {{"KHR_materials_emissive_strength", {{"emissiveStrength", 1e39}}}}}},
+              "materials[0]: the emission"},
+          {{{"extensions",
+             {{"KHR_materials_transmission", {{"transmissionFactor", 1}}}, {"KHR_materials_ior", {{"ior", 1e300}}}}}},
            "materials[0]: KHR_materials_ior: ior"}}) {
         GltfWriter w;
         w.doc["materials"] = Json::array({material});
