@@ -21,10 +21,12 @@ float treeSah(const HostBvh& t) {
 
 void buildHostAccel(const std::vector<Aabb>& primBounds, const AccelOptions& o, HostAccel& out) {
     const bool refits = o.rebuild == Rebuild::Refit || o.rebuild == Rebuild::Auto;
-    const bool sameTree = out.refittable && out.builtWith == o.builder && out.builtBits == o.mortonBits &&
-                          out.bvh.primIndex.size() == primBounds.size();
     const bool grown = o.rebuild == Rebuild::Auto && out.sahGrowth() > o.refitGrowth;
-    if (refits && sameTree && !grown) {
+    buildOrRefitHostAccel(primBounds, o, refits && out.canRefit(o, primBounds.size()) && !grown, out);
+}
+
+void buildOrRefitHostAccel(const std::vector<Aabb>& primBounds, const AccelOptions& o, bool refit, HostAccel& out) {
+    if (refit && out.canRefit(o, primBounds.size())) {
         refitHostAccel(primBounds, out);
         ++out.refits;
         if (o.rebuild == Rebuild::Auto) {  // only auto reads the SAH (a tree refitted before: its baseline now)

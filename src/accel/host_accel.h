@@ -27,6 +27,11 @@ struct HostAccel {
     float builtSah = 0, sah = 0;
     uint32_t refits = 0;
     float sahGrowth() const { return builtSah > 0 ? sah / builtSah - 1.0f : 0.0f; }
+    // Whether the tree can be refitted to n boxes under `o` (built by the
+    // same Morton-order builder and bits over n primitives).
+    bool canRefit(const AccelOptions& o, size_t n) const {
+        return refittable && builtWith == o.builder && builtBits == o.mortonBits && bvh.primIndex.size() == n;
+    }
     // The BvhView to trace with: stackless only where skip links exist
     // (accel/lbvh/lbvh_variant.h: traversalOf).
     BvhView view(const AccelOptions& o) const;
@@ -45,6 +50,11 @@ struct HostAccel {
 // builder and Morton bits over as many primitives; with auto, too, unless
 // its SAH has grown past accel.refit_growth (then it builds anew).
 void buildHostAccel(const std::vector<Aabb>& primBounds, const AccelOptions& o, HostAccel& out);
+
+// A build (refit = false) or a refit (true, where canRefit holds) as an
+// instanced mode's plan decided it (accel/toplevel/blas_refit.h); auto's SAH
+// measured as buildHostAccel measures it.
+void buildOrRefitHostAccel(const std::vector<Aabb>& primBounds, const AccelOptions& o, bool refit, HostAccel& out);
 
 // accel.width = 8: the tree just built or refitted collapsed into a.wide
 // (the CPU backend's stage build/collapse); otherwise a.wide is emptied.

@@ -88,7 +88,28 @@ void Viewer::panel() {
         // The kd-tree builders' switches: their own group, shown when the
         // kd-tree is built (kdTreeWidgets shows those the backend honours).
         changed |= optionWidgets(next, "accel.", kdSwitchKeys(), options_.unavailable());
-        if (options_.accel.rebuild == Rebuild::Refit || options_.accel.rebuild == Rebuild::Auto) {
+        if ((options_.accel.rebuild == Rebuild::Refit || options_.accel.rebuild == Rebuild::Auto) &&
+            !facts_.refit.blas.empty()) {
+            // Instanced mode: each deforming instance's BLAS, the most grown
+            // (auto) or longest refitted first.
+            std::vector<BlasRefit> b = facts_.refit.blas;
+            std::sort(b.begin(), b.end(), [](const BlasRefit& x, const BlasRefit& y) {
+                return x.sahGrowth != y.sahGrowth ? x.sahGrowth > y.sahGrowth : x.refits > y.refits;
+            });
+            const bool autoRebuild = options_.accel.rebuild == Rebuild::Auto;
+            ImGui::TextWrapped(autoRebuild ? "deforming BLASes: refits since the build, SAH against the built tree's "
+                                             "(one rebuild a frame past %+.0f%%)"
+                                           : "deforming BLASes: refits since the build",
+                               100.0 * options_.accel.refitGrowth);
+            const size_t shown = std::min<size_t>(b.size(), 8);
+            for (size_t k = 0; k < shown; ++k) {
+                if (autoRebuild)
+                    ImGui::Text("  %-20.20s %5u  %+6.1f%%", b[k].name.c_str(), b[k].refits, 100.0 * b[k].sahGrowth);
+                else
+                    ImGui::Text("  %-20.20s %5u", b[k].name.c_str(), b[k].refits);
+            }
+            if (b.size() > shown) ImGui::Text("  ... and %zu more", b.size() - shown);
+        } else if (options_.accel.rebuild == Rebuild::Refit || options_.accel.rebuild == Rebuild::Auto) {
             const RefitStatus r = facts_.refit;
             if (options_.accel.rebuild == Rebuild::Auto)
                 ImGui::TextWrapped(

@@ -223,8 +223,9 @@ const std::vector<Field>& fields() {
         choiceField(
             {"accel.rebuild", OptionKind::String,
              "every-frame: animate and rebuild each frame; animated: only when scene time or a build option changed; "
-             "refit: animate each frame and refit the last tree's boxes (a Morton-order builder in flat mode); auto: "
-             "refit, and rebuild once the SAH has grown by accel.refit_growth"},
+             "refit: animate each frame and refit the last tree's boxes (a Morton-order builder; in instanced mode "
+             "each deforming instance's BLAS); auto: refit, and rebuild once the SAH has grown by accel.refit_growth "
+             "(instanced: per BLAS, one such rebuild a frame, the BLAS grown most)"},
             kRebuildNames, +[](Options & o) -> auto& { return o.accel.rebuild; }),
         {{"accel.refit_growth", OptionKind::Float,
           "accel.rebuild = auto: rebuild once the refitted tree's SAH exceeds the built tree's by this fraction "
@@ -588,20 +589,18 @@ std::vector<Unavailable> Options::unavailable() const {
     if (render.backend == Backend::Cuda)
         out.push_back({"accel.builder", "cpu-sah",
                        "the binned-SAH builder runs on the CPU backend only (render.backend = 'cpu')"});
-    // Refitting moves a tree's boxes and keeps its shape: the flat BVHs of the
-    // Morton-order builders (one primitive per leaf).
+    // Refitting moves a tree's boxes and keeps its shape: the BVHs of the
+    // Morton-order builders (one primitive per leaf), the flat one or, in
+    // instanced mode, each deforming instance's BLAS.
     const char* refitNeeds =
         "accel.rebuild = 'refit' or 'auto' keeps a BVH's tree and refits its boxes: it needs a Morton-order builder "
-        "(lbvh-karras, lbvh-apetrei, lbvh-skip, hploc) in flat mode";
-    if (!isLbvh(accel.builder) || accel.mode == AccelMode::Instanced)
+        "(lbvh-karras, lbvh-apetrei, lbvh-skip, hploc)";
+    if (!isLbvh(accel.builder))
         for (const char* r : {"refit", "auto"})
             out.push_back({"accel.rebuild", r,
-                           std::string(refitNeeds) + ", got accel.builder = '" + name(accel.builder) +
-                               "', accel.mode = '" + name(accel.mode) + "'"});
-    if (accel.rebuild == Rebuild::Refit || accel.rebuild == Rebuild::Auto) {
+                           std::string(refitNeeds) + ", got accel.builder = '" + name(accel.builder) + "'"});
+    if (accel.rebuild == Rebuild::Refit || accel.rebuild == Rebuild::Auto)
         for (const char* b : {"cpu-sah", "kdtree"}) out.push_back({"accel.builder", b, refitNeeds});
-        out.push_back({"accel.mode", "instanced", refitNeeds});
-    }
     // The unified middle level is a BVH over triangles and patch boxes (flat
     // mode's, or each VD mesh's BLAS in instanced mode).
     const char* unifiedNeeds =

@@ -171,8 +171,9 @@ public:
         rec.heatNodes = heat[kHeatNodes];
         rec.heatTriangles = heat[kHeatTriangles];
         rec.heatSteps = heat[kHeatSteps];
-        rec.refitsSinceBuild = accel_.refits;
-        rec.sahGrowth = accel_.sahGrowth();
+        const RefitStatus refit = refitStatus();
+        rec.refitsSinceBuild = refit.refits;
+        rec.sahGrowth = refit.sahGrowth;
         records_.push_back(rec);
     }
 
@@ -190,7 +191,15 @@ public:
         return flat_.tris.size() * (sizeof(Tri) + 4 + 4) + flat_.uv.size() * sizeof(Vec2) +
                (pos_.size() + nrm_.size()) * sizeof(Vec3) + bounds_.size() * sizeof(Aabb) + vdGeometryBytes();
     }
-    RefitStatus refitStatus() const override { return RefitStatus{accel_.refits, accel_.sahGrowth()}; }
+    RefitStatus refitStatus() const override {
+        if (built_.mode != AccelMode::Instanced) return RefitStatus{accel_.refits, accel_.sahGrowth(), {}};
+        RefitStatus r;
+        r.blas = instanced_.blasRefits(scene_);
+        const BlasRefit s = blasRefitSummary(r.blas);
+        r.refits = s.refits;
+        r.sahGrowth = s.sahGrowth;
+        return r;
+    }
     TreeQuality treeQuality() override {
         if (built_.mode == AccelMode::Instanced) return {};  // one tree per BLAS
         if (built_.builder == Builder::KdTree) return kdTreeQuality(kd_.view(), flat_.tris.size());

@@ -16,6 +16,11 @@ void GpuStructures::build(const Scene& scene, const FlatScene& flat, GpuScene& g
         if (!instanced_ || instanced_->unifiedShift() != (vdObject ? vdObject->shift : -1))  // a plan of its own
             instanced_ = std::make_unique<InstancedGpu>(scene, flat, gpu, vdObject);
         instanced_->build(t, o, ctx, vdObject);
+        refit_ = RefitStatus{};
+        refit_.blas = instanced_->blasRefits();
+        const BlasRefit summary = blasRefitSummary(refit_.blas);
+        refit_.refits = summary.refits;
+        refit_.sahGrowth = summary.sahGrowth;
     } else {
         const LbvhConfig config{lbvhVariantOf(o), o.mortonBits};
         const bool refits = o.rebuild == Rebuild::Refit || o.rebuild == Rebuild::Auto;
@@ -44,7 +49,7 @@ void GpuStructures::build(const Scene& scene, const FlatScene& flat, GpuScene& g
             wide_.collapse(lbvh_.view(), ctx);
         else
             wide_.release();
-        refit_ = RefitStatus{lbvh_.refitsSinceBuild(), lbvh_.refitsSinceBuild() ? growth : 0.0f};
+        refit_ = RefitStatus{lbvh_.refitsSinceBuild(), lbvh_.refitsSinceBuild() ? growth : 0.0f, {}};
     }
 }
 

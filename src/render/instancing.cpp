@@ -51,6 +51,13 @@ std::vector<Affine> instanceTransforms(const Scene& scene, float t) {
     return w;
 }
 
+std::vector<BlasRefit> InstancedHost::blasRefits(const Scene& scene) const {
+    if (!top_) return {};
+    std::vector<std::string> names;
+    for (const Instance& i : scene.instances) names.push_back(i.name);
+    return top_->blasRefits(names);
+}
+
 void InstancedHost::build(const Scene& scene, const FlatScene& flat, const std::vector<Vec3>& worldPos,
                           const std::vector<Aabb>& worldBounds, float t, const AccelOptions& o, HostStageClock* clock,
                           const UnifiedPatches* unified) {

@@ -49,6 +49,8 @@ public:
                const std::vector<Aabb>& worldBounds, float t, const AccelOptions& o,
                HostStageClock* clock = nullptr, const UnifiedPatches* unified = nullptr);
     TwoLevelView view() const { return top_ ? top_->view() : TwoLevelView{}; }
+    // accel.rebuild = refit | auto: the deforming instances' BLASes (named after the instances).
+    std::vector<BlasRefit> blasRefits(const Scene& scene) const;
     size_t memoryBytes() const { return top_ ? top_->memoryBytes() : 0; }
 
 private:

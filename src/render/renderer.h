@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "accel/toplevel/blas_refit.h"
 #include "accel/tree_quality.h"
 #include "core/frame_record.h"
 #include "render/vd_memory.h"
@@ -21,6 +22,9 @@ namespace strata {
 struct RefitStatus {
     uint32_t refits = 0;  // frames refitted since the tree was built
     float sahGrowth = 0;  // auto: its SAH over the built tree's, minus 1 (a frame late on the GPU)
+    // Instanced mode: each deforming instance's BLAS (accel/toplevel/blas_refit.h);
+    // refits and sahGrowth above are then the summary (blasRefitSummary).
+    std::vector<BlasRefit> blas;
 };
 
 class Renderer {

@@ -211,6 +211,85 @@ TYPED_TEST(BackendRender, RefitRendersTheFramesOfRebuilding) {
         }
 }
 
+// Instanced mode with accel.rebuild = refit | auto: each deforming
+// instance's BLAS is refitted (accel/toplevel/blas_refit.h) and the frames
+// are the frames of rebuilding every frame; the renderer reports each BLAS
+// by its instance's name with its refits.
+TYPED_TEST(BackendRender, InstancedRefitRendersTheFramesOfRebuilding) {
+    REQUIRE_BACKEND();
+    Scene s = test::onBackend<TypeParam>(test::animatedScene());
+    s.instances.push_back(Instance{"tree2", 1, translation({1.1f, 0.0f, -0.6f}), {}});  // a second deforming BLAS
+    s.options.render.width = 48;
+    s.options.render.height = 32;
+    s.options.render.spp = 2;
+    s.options.render.threads = 2;
+    s.options.set("accel.mode", "instanced");
+    for (const char* builder : {"lbvh-karras", "hploc"})
+        for (const char* rebuild : {"refit", "auto"}) {
+            s.options.set("accel.builder", builder);
+            s.options.set("accel.rebuild", "every-frame");
+            auto rebuilt = test::makeOn<TypeParam>(s);
+            s.options.set("accel.rebuild", rebuild);
+            auto refitted = test::makeOn<TypeParam>(s);
+            uint64_t frame = 0;
+            for (float t : {0.0f, 0.4f, 0.9f}) {
+                std::vector<float> a, b;
+                rebuilt->renderFrame(t, frame, false);
+                rebuilt->readRadiance(a);
+                refitted->renderFrame(t, frame, false);
+                refitted->readRadiance(b);
+                ASSERT_EQ(a.size(), b.size());
+                ASSERT_GT(sum(a), 0.0);
+                size_t differ = 0;
+                for (size_t i = 0; i < a.size(); ++i) differ += std::fabs(a[i] - b[i]) > 1e-3f * (1 + a[i]);
+                EXPECT_LE(differ, a.size() / 200) << builder << " " << rebuild << " at t = " << t;
+                const RefitStatus r = refitted->refitStatus();
+                ASSERT_EQ(r.blas.size(), 2u) << builder << " " << rebuild;
+                EXPECT_EQ(r.blas[0].name, "tree");
+                EXPECT_EQ(r.blas[1].name, "tree2");
+                for (const BlasRefit& x : r.blas)
+                    if (std::string(rebuild) == "refit") {
+                        EXPECT_EQ(x.refits, frame) << builder << " " << x.name;
+                    } else {
+                        EXPECT_LE(x.refits, frame) << builder << " " << x.name;
+                    }
+                EXPECT_TRUE(rebuilt->refitStatus().blas.empty() ||
+                            rebuilt->refitStatus().blas[0].refits == 0);  // every frame: built
+                ++frame;
+            }
+            refitted->finish();
+        }
+}
+
+// auto's rebuilds are staggered: with a threshold of 0 (any growth), each
+// frame after the first rebuilds at most one of the three deforming BLASes
+// and refits the others (blas_refit.h's plan itself: tests/cpu/test_refit.cpp).
+TYPED_TEST(BackendRender, InstancedAutoRebuildsOneBlasAFrame) {
+    REQUIRE_BACKEND();
+    Scene s = test::onBackend<TypeParam>(test::animatedScene());
+    s.instances.push_back(Instance{"tree2", 1, translation({1.1f, 0.0f, -0.6f}), {}});
+    s.instances.push_back(Instance{"tree3", 1, translation({-1.1f, 0.0f, -0.6f}), {}});
+    s.options.render.width = 16;
+    s.options.render.height = 16;
+    s.options.render.spp = 1;
+    s.options.set("accel.mode", "instanced");
+    s.options.set("accel.rebuild", "auto");
+    s.options.set("accel.refit_growth", "0");
+    auto r = test::makeOn<TypeParam>(s);
+    for (uint64_t frame = 0; frame < 6; ++frame) {
+        r->renderFrame(0.1f * float(frame), frame, false);
+        const RefitStatus st = r->refitStatus();
+        ASSERT_EQ(st.blas.size(), 3u);
+        size_t built = 0;
+        for (const BlasRefit& x : st.blas) built += x.refits == 0;
+        if (frame == 0)
+            EXPECT_EQ(built, 3u);
+        else
+            EXPECT_LE(built, 1u) << "frame " << frame;
+    }
+    r->finish();
+}
+
 // Instanced mode traces the flat scene: one renderer switching flat ->
 // instanced -> other builders (kd-tree BLASes too) -> flat, as the viewer
 // does, renders the same image each time (each frame from scratch), and only

@@ -12,6 +12,7 @@
 
 #include "accel/bvh_validate.h"
 #include "accel/host_accel.h"
+#include "accel/toplevel/blas_refit.h"
 #include "accel/lbvh/lbvh_compare.h"
 #include "core/error.h"
 #include "lbvh_cases.h"
@@ -157,10 +158,12 @@ TEST(Refit, OptionsRefuseItWhereItCannotApply) {
             EXPECT_NE(std::string(e.what()).find("Morton-order builder"), std::string::npos) << e.what();
         }
     }
-    Options inst;
+    Options inst;  // instanced: the deforming instances' BLASes refit (accel/toplevel/blas_refit.h)
     inst.set("accel.mode", "instanced");
-    inst.set("accel.rebuild", "refit");
-    EXPECT_THROW(inst.check(), Error);
+    inst.set("accel.rebuild", "auto");
+    EXPECT_NO_THROW(inst.check());
+    inst.set("accel.builder", "lbvh-skip");
+    EXPECT_NO_THROW(inst.check());
     Options ok;
     ok.set("accel.builder", "hploc");
     ok.set("accel.rebuild", "refit");
@@ -201,4 +204,27 @@ TEST(Refit, AutoRebuildsOnceTheSahHasGrown) {
             EXPECT_GT(grown, 0.05f);
         }
     }
+}
+
+// Instanced mode's plan (accel/toplevel/blas_refit.h): refit refits every
+// BLAS that can be; auto too, except that of the BLASes grown past the
+// threshold only the one grown most is rebuilt this frame (the others wait,
+// refitting); BLASes that cannot be refitted are built; every-frame builds all.
+TEST(Refit, InstancedPlanStaggersRebuilds) {
+    AccelOptions o;
+    const std::vector<BlasRefitState> blas = {{true, 0.30f}, {true, 0.01f}, {false, 0.0f}, {true, 0.50f}, {true, 0.20f}};
+    o.rebuild = Rebuild::EveryFrame;
+    EXPECT_EQ(blasRefitPlan(o, blas), std::vector<bool>(5, false));
+    o.rebuild = Rebuild::Refit;
+    EXPECT_EQ(blasRefitPlan(o, blas), (std::vector<bool>{true, true, false, true, true}));
+    o.rebuild = Rebuild::Auto;
+    o.refitGrowth = 0.1f;  // three are past it: only the one grown most (0.50) is rebuilt
+    EXPECT_EQ(blasRefitPlan(o, blas), (std::vector<bool>{true, true, false, false, true}));
+    o.refitGrowth = 1.0f;  // none past it
+    EXPECT_EQ(blasRefitPlan(o, blas), (std::vector<bool>{true, true, false, true, true}));
+    // The summary the CSV records: the BLAS grown most.
+    const BlasRefit s = blasRefitSummary({{"a", 3, 0.1f}, {"b", 7, 0.4f}, {"c", 9, 0.2f}});
+    EXPECT_EQ(s.name, "b");
+    EXPECT_EQ(s.refits, 7u);
+    EXPECT_EQ(blasRefitSummary({{"a", 3, 0}, {"b", 5, 0}}).name, "b") << "refit only: the longest refitted";
 }

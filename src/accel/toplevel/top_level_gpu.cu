@@ -73,12 +73,27 @@ void TopLevelGpu::build(const AccelOptions& o, const std::string& staticKey,
             }
             staticKey_ = staticKey;
         }
-        for (const InstancePlan::Member& mb : plan_.members)  // deforming instances: world space, every frame
+        // Deforming instances: world space, every frame; with accel.rebuild =
+        // refit | auto refitted where blas_refit.h's plan says (auto's
+        // rebuilds staggered, one a frame), their SAH measured for auto.
+        std::vector<BlasRefitState> states;
+        for (const InstancePlan::Member& mb : plan_.members)
+            if (!plan_.isStatic(mb.blas) && !kd_)
+                states.push_back({blas_[mb.blas]->canRefit(blasConfig, mb.prims), blas_[mb.blas]->sahGrowth()});
+        const std::vector<bool> refit = blasRefitPlan(o, states);
+        size_t deforming = 0;
+        for (const InstancePlan::Member& mb : plan_.members)
             if (!plan_.isStatic(mb.blas)) {
-                if (kd_)
+                if (kd_) {
                     buildKd(mb.blas, mb.prims);
+                    continue;
+                }
+                LbvhBuilder& b = *blas_[mb.blas];
+                if (refit[deforming++])
+                    b.refit(frame.worldBoxes + mb.primBase, ctx);
                 else
-                    blas_[mb.blas]->build(blasConfig, frame.worldBoxes + mb.primBase, mb.prims, ctx);
+                    b.build(blasConfig, frame.worldBoxes + mb.primBase, mb.prims, ctx);
+                if (o.rebuild == Rebuild::Auto) b.measureSah(ctx);  // read a frame or so later
             }
     }
 
@@ -119,6 +134,17 @@ void TopLevelGpu::build(const AccelOptions& o, const std::string& staticKey,
     const LbvhConfig topConfig{lbvhVariantOf(topLevelOptions(o)), o.mortonBits};
     top_.build(topConfig, memberBoxes_.data(), uint32_t(plan_.members.size()), ctx);
     view_ = TwoLevelView{top_.view(), instances_.data(), blasViews_.data(), uint32_t(plan_.members.size()), kd_};
+}
+
+std::vector<BlasRefit> TopLevelGpu::blasRefits(const std::vector<std::string>& names) {
+    std::vector<BlasRefit> out;
+    for (const InstancePlan::Member& mb : plan_.members)
+        if (!plan_.isStatic(mb.blas) && !kd_) {
+            LbvhBuilder& b = *blas_[mb.blas];
+            const uint32_t refits = b.refitsSinceBuild();
+            out.push_back({mb.instance < names.size() ? names[mb.instance] : "", refits, refits ? b.sahGrowth() : 0.0f});
+        }
+    return out;
 }
 
 size_t TopLevelGpu::memoryBytes() const {

@@ -18,6 +18,7 @@
 
 #include "accel/kdtree/kd_gpu.h"
 #include "accel/lbvh/lbvh_gpu.h"
+#include "accel/toplevel/blas_refit.h"
 #include "accel/toplevel/instance_plan.h"
 #include "accel/toplevel/top_level_host.h"
 #include "accel/toplevel/two_level.h"
@@ -47,6 +48,9 @@ public:
     TwoLevelView view() const { return view_; }
     const InstancePlan& plan() const { return plan_; }
     size_t memoryBytes() const;
+    // accel.rebuild = refit | auto: each deforming member's BLAS after the
+    // last build (accel/toplevel/blas_refit.h), named `names[instance]`.
+    std::vector<BlasRefit> blasRefits(const std::vector<std::string>& names);
 
     // Device bytes of the structures of a plan (before allocating): per BLAS an
     // LBVH over its primitives (a deforming one is rebuilt in place), the top level.

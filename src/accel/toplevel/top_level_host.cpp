@@ -28,10 +28,20 @@ void TopLevelHost::buildBlases(const AccelOptions& o, const std::string& staticK
             }
             boxes.clear();
             staticBoxes(b, boxes);
-            buildHostAccel(boxes, bvhOptions, blasAccel_[b]);
+            buildOrRefitHostAccel(boxes, bvhOptions, false, blasAccel_[b]);  // built once, never refitted
         }
         staticKey_ = staticKey;
     }
+    // accel.rebuild = refit | auto: which deforming BLASes refit this frame
+    // (blas_refit.h: auto's rebuilds staggered, one a frame).
+    std::vector<BlasRefitState> states;
+    for (const InstancePlan::Member& mb : plan_.members)
+        if (!plan_.isStatic(mb.blas) && !kd_) {
+            const HostAccel& a = blasAccel_[mb.blas];
+            states.push_back({a.canRefit(bvhOptions, mb.prims), a.sahGrowth()});
+        }
+    const std::vector<bool> refit = blasRefitPlan(bvhOptions, states);
+    size_t deforming = 0;
     instances_.assign(plan_.members.size(), InstanceView{});
     worldBoxes_.assign(plan_.members.size(), Aabb{});
     for (size_t j = 0; j < plan_.members.size(); ++j) {
@@ -47,7 +57,7 @@ void TopLevelHost::buildBlases(const AccelOptions& o, const std::string& staticK
             if (kd_)
                 buildKd(mb.blas, mb.prims);
             else
-                buildHostAccel(b, bvhOptions, blasAccel_[mb.blas]);
+                buildOrRefitHostAccel(b, bvhOptions, refit[deforming++], blasAccel_[mb.blas]);
         }
     }
     blas_.assign(plan_.blas.size(), BlasView{});
@@ -70,6 +80,16 @@ void TopLevelHost::buildBlases(const AccelOptions& o, const std::string& staticK
 void TopLevelHost::buildTop(const AccelOptions& o) {
     buildHostAccel(worldBoxes_, topLevelOptions(o), top_);
     topView_ = top_.bvh.view();
+}
+
+std::vector<BlasRefit> TopLevelHost::blasRefits(const std::vector<std::string>& names) const {
+    std::vector<BlasRefit> out;
+    for (const InstancePlan::Member& mb : plan_.members)
+        if (!plan_.isStatic(mb.blas) && mb.blas < blasAccel_.size()) {
+            const HostAccel& a = blasAccel_[mb.blas];
+            out.push_back({mb.instance < names.size() ? names[mb.instance] : "", a.refits, a.refits ? a.sahGrowth() : 0});
+        }
+    return out;
 }
 
 TwoLevelView TopLevelHost::view() const {

@@ -12,6 +12,7 @@
 
 #include "accel/host_accel.h"
 #include "accel/kdtree/kd_cpu_builder.h"
+#include "accel/toplevel/blas_refit.h"
 #include "accel/toplevel/instance_plan.h"
 #include "accel/toplevel/two_level.h"
 
@@ -35,6 +36,7 @@ struct TopLevelFrame {
 inline AccelOptions topLevelOptions(const AccelOptions& o) {
     AccelOptions t = o;
     if (o.builder == Builder::KdTree) t.builder = Builder::LbvhKarras;
+    t.rebuild = Rebuild::EveryFrame;  // refit applies to the deforming BLASes (accel/toplevel/blas_refit.h)
     return t;
 }
 
@@ -74,6 +76,9 @@ public:
     TwoLevelView view() const;
     const InstancePlan& plan() const { return plan_; }
     size_t memoryBytes() const;
+    // accel.rebuild = refit | auto: each deforming member's BLAS after the
+    // last build (accel/toplevel/blas_refit.h), named `names[instance]`.
+    std::vector<BlasRefit> blasRefits(const std::vector<std::string>& names) const;
 
 private:
     InstancePlan plan_;
