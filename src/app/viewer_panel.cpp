@@ -109,6 +109,9 @@ void Viewer::panel() {
                     ImGui::Text("  %-20.20s %5u", b[k].name.c_str(), b[k].refits);
             }
             if (b.size() > shown) ImGui::Text("  ... and %zu more", b.size() - shown);
+        } else if ((options_.accel.rebuild == Rebuild::Refit || options_.accel.rebuild == Rebuild::Auto) &&
+                   options_.accel.mode == AccelMode::Instanced) {
+            ImGui::TextWrapped("no deforming instances: the BLASes are built once and nothing is refitted");
         } else if (options_.accel.rebuild == Rebuild::Refit || options_.accel.rebuild == Rebuild::Auto) {
             const RefitStatus r = facts_.refit;
             if (options_.accel.rebuild == Rebuild::Auto)

@@ -125,6 +125,7 @@ public:
             if (unified) prepareVd();
             if (unified && !instanced) bounds_.insert(bounds_.end(), vd_.middleBoxes().begin(), vd_.middleBoxes().end());
             const UnifiedPatches object = unified && instanced ? vd_.objectMiddleBoxes() : UnifiedPatches{};
+            if (!instanced) instanced_.restartRefits();  // its BLASes miss this frame
             if (instanced)  // any builder (the kd-tree's BLASes are kd-trees)
                 instanced_.build(scene_, flat_, pos_, bounds_, t, opt_.accel, &clock_, unified ? &object : nullptr);
             else if (opt_.accel.builder == Builder::KdTree)
@@ -192,9 +193,11 @@ public:
                (pos_.size() + nrm_.size()) * sizeof(Vec3) + bounds_.size() * sizeof(Aabb) + vdGeometryBytes();
     }
     RefitStatus refitStatus() const override {
-        if (built_.mode != AccelMode::Instanced) return RefitStatus{accel_.refits, accel_.sahGrowth(), {}};
+        if (built_.mode != AccelMode::Instanced)
+            return RefitStatus{accel_.refits, built_.rebuild == Rebuild::Auto ? accel_.sahGrowth() : 0.0f, {}};
         RefitStatus r;
-        r.blas = instanced_.blasRefits(scene_);
+        if (built_.rebuild != Rebuild::Refit && built_.rebuild != Rebuild::Auto) return r;
+        r.blas = instanced_.blasRefits(scene_, built_);
         const BlasRefit s = blasRefitSummary(r.blas);
         r.refits = s.refits;
         r.sahGrowth = s.sahGrowth;

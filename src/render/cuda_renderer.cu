@@ -330,7 +330,8 @@ public:
         heatmapPass(sv, ctx, frameIndex);
         // Each resolve read its pair count back: the frame's is known now.
         framePairs_[frameIndex % kRing] = vd_ ? vd_->pairsResolved() - pairsBefore : 0;
-        frameRefit_[frameIndex % kRing] = structures_.refitStatus();
+        const RefitStatus refit = structures_.refitStatus();
+        frameRefit_[frameIndex % kRing] = RefitStatus{refit.refits, refit.sahGrowth, {}};  // the CSV's summary only
         timer_.endFrame();
     }
 

@@ -7,6 +7,7 @@ namespace strata {
 
 void GpuStructures::build(const Scene& scene, const FlatScene& flat, GpuScene& gpu, const AccelOptions& o, float t,
                           const LaunchContext& ctx, DeviceBoxes vdBoxes, const UnifiedPatches* vdObject) {
+    if (o.mode == AccelMode::Flat && instanced_) instanced_->restartRefits();  // its BLASes miss this frame
     if (o.builder == Builder::KdTree && o.mode == AccelMode::Flat) {  // it boxes the triangles itself
         kd_.build(gpu.positions(), gpu.triangles(), gpu.numTris(), kdConfigOf(o), ctx);
         return;
@@ -17,10 +18,12 @@ void GpuStructures::build(const Scene& scene, const FlatScene& flat, GpuScene& g
             instanced_ = std::make_unique<InstancedGpu>(scene, flat, gpu, vdObject);
         instanced_->build(t, o, ctx, vdObject);
         refit_ = RefitStatus{};
-        refit_.blas = instanced_->blasRefits();
-        const BlasRefit summary = blasRefitSummary(refit_.blas);
-        refit_.refits = summary.refits;
-        refit_.sahGrowth = summary.sahGrowth;
+        if (o.rebuild == Rebuild::Refit || o.rebuild == Rebuild::Auto) {  // names and growths only where shown
+            refit_.blas = instanced_->blasRefits(o);
+            const BlasRefit summary = blasRefitSummary(refit_.blas);
+            refit_.refits = summary.refits;
+            refit_.sahGrowth = summary.sahGrowth;
+        }
     } else {
         const LbvhConfig config{lbvhVariantOf(o), o.mortonBits};
         const bool refits = o.rebuild == Rebuild::Refit || o.rebuild == Rebuild::Auto;

@@ -56,10 +56,10 @@ void InstancedGpu::build(float t, const AccelOptions& o, const LaunchContext& ct
                TopLevelFrame{&transforms, gpu_.bounds(), &geometry_}, ctx);
 }
 
-std::vector<BlasRefit> InstancedGpu::blasRefits() {
+std::vector<BlasRefit> InstancedGpu::blasRefits(const AccelOptions& o) {
     std::vector<std::string> names;
     for (const Instance& i : scene_.instances) names.push_back(i.name);
-    return top_.blasRefits(names);
+    return top_.blasRefits(names, o);
 }
 
 size_t InstancedGpu::memoryBytes() const { return top_.memoryBytes() + meshTris_.bytes() + objectBounds_.bytes(); }

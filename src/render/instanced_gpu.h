@@ -36,7 +36,9 @@ public:
     // Middle-level structures: one per static mesh plus one per deforming instance.
     size_t numBlas() const { return top_.plan().blas.size(); }
     // accel.rebuild = refit | auto: the deforming instances' BLASes, named after the instances.
-    std::vector<BlasRefit> blasRefits();
+    std::vector<BlasRefit> blasRefits(const AccelOptions& o);
+    // A frame in flat mode came between: the next build builds every deforming BLAS.
+    void restartRefits() { top_.restartRefits(); }
 
     // Device bytes for a scene (before allocating): the BLASes and the top level.
     static size_t estimateBytes(const Scene& scene, const FlatScene& flat, const UnifiedPatches* unified = nullptr);

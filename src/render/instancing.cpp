@@ -51,11 +51,11 @@ std::vector<Affine> instanceTransforms(const Scene& scene, float t) {
     return w;
 }
 
-std::vector<BlasRefit> InstancedHost::blasRefits(const Scene& scene) const {
+std::vector<BlasRefit> InstancedHost::blasRefits(const Scene& scene, const AccelOptions& o) const {
     if (!top_) return {};
     std::vector<std::string> names;
     for (const Instance& i : scene.instances) names.push_back(i.name);
-    return top_->blasRefits(names);
+    return top_->blasRefits(names, o);
 }
 
 void InstancedHost::build(const Scene& scene, const FlatScene& flat, const std::vector<Vec3>& worldPos,

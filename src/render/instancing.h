@@ -50,7 +50,11 @@ public:
                HostStageClock* clock = nullptr, const UnifiedPatches* unified = nullptr);
     TwoLevelView view() const { return top_ ? top_->view() : TwoLevelView{}; }
     // accel.rebuild = refit | auto: the deforming instances' BLASes (named after the instances).
-    std::vector<BlasRefit> blasRefits(const Scene& scene) const;
+    std::vector<BlasRefit> blasRefits(const Scene& scene, const AccelOptions& o) const;
+    // A frame in flat mode came between: the next build builds every deforming BLAS.
+    void restartRefits() {
+        if (top_) top_->restartRefits();
+    }
     size_t memoryBytes() const { return top_ ? top_->memoryBytes() : 0; }
 
 private:

@@ -212,13 +212,13 @@ TEST(Refit, AutoRebuildsOnceTheSahHasGrown) {
 // refitting); BLASes that cannot be refitted are built; every-frame builds all.
 TEST(Refit, InstancedPlanStaggersRebuilds) {
     AccelOptions o;
-    const std::vector<BlasRefitState> blas = {{true, 0.30f}, {true, 0.01f}, {false, 0.0f}, {true, 0.50f}, {true, 0.20f}};
+    const std::vector<BlasRefitState> blas = {{true, 0.30f}, {true, 0.01f}, {false, 0.0f}, {true, 0.35f}, {true, 0.20f}};
     o.rebuild = Rebuild::EveryFrame;
     EXPECT_EQ(blasRefitPlan(o, blas), std::vector<bool>(5, false));
     o.rebuild = Rebuild::Refit;
     EXPECT_EQ(blasRefitPlan(o, blas), (std::vector<bool>{true, true, false, true, true}));
     o.rebuild = Rebuild::Auto;
-    o.refitGrowth = 0.1f;  // three are past it: only the one grown most (0.50) is rebuilt
+    o.refitGrowth = 0.1f;  // three are past it (none past 4x): only the one grown most (0.35) is rebuilt
     EXPECT_EQ(blasRefitPlan(o, blas), (std::vector<bool>{true, true, false, false, true}));
     o.refitGrowth = 1.0f;  // none past it
     EXPECT_EQ(blasRefitPlan(o, blas), (std::vector<bool>{true, true, false, true, true}));
@@ -227,4 +227,11 @@ TEST(Refit, InstancedPlanStaggersRebuilds) {
     EXPECT_EQ(s.name, "b");
     EXPECT_EQ(s.refits, 7u);
     EXPECT_EQ(blasRefitSummary({{"a", 3, 0}, {"b", 5, 0}}).name, "b") << "refit only: the longest refitted";
+    EXPECT_EQ(blasRefitSummary({{"a", 3, -0.1f}, {"b", 7, -0.2f}}).name, "a") << "shrunk SAHs are still reported";
+    // Grown past kStaggerCap x the threshold: rebuilt without waiting, beside the staggered one.
+    o.refitGrowth = 0.05f;
+    const std::vector<BlasRefitState> far = {{true, 0.06f}, {true, 0.30f}, {true, 0.07f}, {true, 0.25f}};
+    EXPECT_EQ(blasRefitPlan(o, far), (std::vector<bool>{true, false, false, false}));
+    // A switch came between (fresh): every BLAS is built.
+    EXPECT_EQ(blasRefitPlan(o, far, true), std::vector<bool>(4, false));
 }

@@ -254,7 +254,10 @@ void LbvhBuilder::collectSah() {
 
 void LbvhBuilder::measureSah(const LaunchContext& ctx) {
     collectSah();
-    if (sahPending_ || !built_) return;  // one measurement in flight at a time
+    // One measurement in flight at a time, except that one of a tree since
+    // rebuilt gives way: the new tree's first measurement is its baseline
+    // (on the same stream, the new one follows the old one's copy).
+    if ((sahPending_ && sahOfBuild_ == builds_) || !built_) return;
     sahDevice_.resize(2);
     sahHost_.resize(2);
     const BvhView v = view();

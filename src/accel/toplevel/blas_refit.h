@@ -4,8 +4,9 @@
 // rebuilt once its SAH has grown by accel.refit_growth over the tree it was
 // built as — staggered: of the BLASes past the threshold in one frame, only
 // the one grown most is rebuilt, the others refit until their turn, so the
-// rebuild cost spreads over frames instead of landing all in one. One
-// decision for the host (top_level_host.cpp) and the GPU (top_level_gpu.cu).
+// rebuild cost spreads over frames instead of landing all in one; a BLAS
+// grown past kStaggerCap times the threshold does not wait. One decision
+// for the host (top_level_host.cpp) and the GPU (top_level_gpu.cu).
 // The static meshes' BLASes are built once (object space) and never refitted;
 // the top level is rebuilt every frame.
 #pragma once
@@ -30,15 +31,25 @@ struct BlasRefitState {
     float sahGrowth = 0;    // the latest measurement (auto)
 };
 
-// Per deforming BLAS: true to refit this frame, false to build it.
-inline std::vector<bool> blasRefitPlan(const AccelOptions& o, const std::vector<BlasRefitState>& blas) {
+// A BLAS grown past this many times accel.refit_growth is rebuilt in the
+// frame it is seen, whatever the others: the staggering only delays.
+constexpr float kStaggerCap = 4.0f;
+
+// Per deforming BLAS: true to refit this frame, false to build it. fresh:
+// the BLASes' trees are not this plan's last frame's (a switch of builder,
+// Morton bits or mode came between): all are built.
+inline std::vector<bool> blasRefitPlan(const AccelOptions& o, const std::vector<BlasRefitState>& blas,
+                                       bool fresh = false) {
     std::vector<bool> refit(blas.size(), false);
-    if (o.rebuild != Rebuild::Refit && o.rebuild != Rebuild::Auto) return refit;
+    if ((o.rebuild != Rebuild::Refit && o.rebuild != Rebuild::Auto) || fresh) return refit;
     int grownMost = -1;
     for (size_t b = 0; b < blas.size(); ++b) {
         refit[b] = blas[b].canRefit;
-        const bool grown = o.rebuild == Rebuild::Auto && blas[b].canRefit && blas[b].sahGrowth > o.refitGrowth;
-        if (grown && (grownMost < 0 || blas[b].sahGrowth > blas[size_t(grownMost)].sahGrowth)) grownMost = int(b);
+        if (o.rebuild != Rebuild::Auto || !blas[b].canRefit || !(blas[b].sahGrowth > o.refitGrowth)) continue;
+        if (o.refitGrowth > 0 && blas[b].sahGrowth > kStaggerCap * o.refitGrowth)
+            refit[b] = false;  // too far gone to wait
+        else if (grownMost < 0 || blas[b].sahGrowth > blas[size_t(grownMost)].sahGrowth)
+            grownMost = int(b);
     }
     if (grownMost >= 0) refit[size_t(grownMost)] = false;  // one staggered rebuild a frame
     return refit;
@@ -48,8 +59,10 @@ inline std::vector<bool> blasRefitPlan(const AccelOptions& o, const std::vector<
 // the BLAS grown most (with auto), else the one refitted longest.
 inline BlasRefit blasRefitSummary(const std::vector<BlasRefit>& blas) {
     BlasRefit s;
-    for (const BlasRefit& b : blas)
-        if (b.sahGrowth > s.sahGrowth || (b.sahGrowth == s.sahGrowth && b.refits > s.refits)) s = b;
+    for (size_t k = 0; k < blas.size(); ++k) {
+        const BlasRefit& b = blas[k];
+        if (k == 0 || b.sahGrowth > s.sahGrowth || (b.sahGrowth == s.sahGrowth && b.refits > s.refits)) s = b;
+    }
     return s;
 }
 

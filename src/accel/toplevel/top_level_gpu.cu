@@ -40,7 +40,12 @@ TopLevelGpu::TopLevelGpu(InstancePlan plan) : plan_(std::move(plan)) {
 size_t TopLevelGpu::estimateBytes(const InstancePlan& plan) {
     size_t b = LbvhBuilder::estimateBytes(plan.members.size()) +
                plan.members.size() * (sizeof(InstanceView) + sizeof(Aabb)) + plan.blas.size() * sizeof(BlasView);
-    for (const InstancePlan::Blas& x : plan.blas) b += LbvhBuilder::estimateBytes(plan.meshes[x.mesh].prims);
+    for (const InstancePlan::Blas& x : plan.blas) {
+        b += LbvhBuilder::estimateBytes(plan.meshes[x.mesh].prims);
+        // accel.rebuild = refit | auto: a deforming BLAS's refit finds its
+        // parent entries once (2n - 1) and counts visits (n - 1).
+        if (x.instance >= 0) b += size_t(plan.meshes[x.mesh].prims) * 2 * sizeof(int32_t);
+    }
     return b;
 }
 
@@ -50,6 +55,8 @@ void TopLevelGpu::build(const AccelOptions& o, const std::string& staticKey,
     const LbvhConfig blasConfig{lbvhVariantOf(o), o.mortonBits};
     const BvhTraversal traversal = traversalOf(o);
     kd_ = o.builder == Builder::KdTree && plan_.kind == PlanPrims::Triangles;  // patches: Karras's LBVH
+    const bool fresh = fresh_ || staticKey != staticKey_;  // a switch came between: no tree to refit
+    fresh_ = false;
     if (!kd_) blasKd_.clear();  // their memory back after a switch to another builder
     if (kd_ && blasKd_.size() != plan_.blas.size()) {
         blasKd_.clear();
@@ -80,7 +87,7 @@ void TopLevelGpu::build(const AccelOptions& o, const std::string& staticKey,
         for (const InstancePlan::Member& mb : plan_.members)
             if (!plan_.isStatic(mb.blas) && !kd_)
                 states.push_back({blas_[mb.blas]->canRefit(blasConfig, mb.prims), blas_[mb.blas]->sahGrowth()});
-        const std::vector<bool> refit = blasRefitPlan(o, states);
+        const std::vector<bool> refit = blasRefitPlan(o, states, fresh);
         size_t deforming = 0;
         for (const InstancePlan::Member& mb : plan_.members)
             if (!plan_.isStatic(mb.blas)) {
@@ -136,13 +143,14 @@ void TopLevelGpu::build(const AccelOptions& o, const std::string& staticKey,
     view_ = TwoLevelView{top_.view(), instances_.data(), blasViews_.data(), uint32_t(plan_.members.size()), kd_};
 }
 
-std::vector<BlasRefit> TopLevelGpu::blasRefits(const std::vector<std::string>& names) {
+std::vector<BlasRefit> TopLevelGpu::blasRefits(const std::vector<std::string>& names, const AccelOptions& o) {
     std::vector<BlasRefit> out;
     for (const InstancePlan::Member& mb : plan_.members)
         if (!plan_.isStatic(mb.blas) && !kd_) {
             LbvhBuilder& b = *blas_[mb.blas];
             const uint32_t refits = b.refitsSinceBuild();
-            out.push_back({mb.instance < names.size() ? names[mb.instance] : "", refits, refits ? b.sahGrowth() : 0.0f});
+            const float growth = refits && o.rebuild == Rebuild::Auto ? b.sahGrowth() : 0.0f;
+            out.push_back({mb.instance < names.size() ? names[mb.instance] : "", refits, growth});
         }
     return out;
 }

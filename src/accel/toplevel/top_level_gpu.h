@@ -50,7 +50,10 @@ public:
     size_t memoryBytes() const;
     // accel.rebuild = refit | auto: each deforming member's BLAS after the
     // last build (accel/toplevel/blas_refit.h), named `names[instance]`.
-    std::vector<BlasRefit> blasRefits(const std::vector<std::string>& names);
+    std::vector<BlasRefit> blasRefits(const std::vector<std::string>& names, const AccelOptions& o);
+    // The next build builds every deforming BLAS (a frame in another mode came
+    // between: their trees are not the last frame's).
+    void restartRefits() { fresh_ = true; }
 
     // Device bytes of the structures of a plan (before allocating): per BLAS an
     // LBVH over its primitives (a deforming one is rebuilt in place), the top level.
@@ -67,6 +70,7 @@ private:
     DeviceBuffer<BlasView> blasViews_;
     LbvhBuilder top_;
     std::string staticKey_;
+    bool fresh_ = true;  // the deforming BLASes' trees are not the last frame's
     TwoLevelView view_;
 };
 

@@ -11,6 +11,8 @@ void TopLevelHost::buildBlases(const AccelOptions& o, const std::string& staticK
     // kd-tree BLASes over triangles; a plan of patches keeps BVHs (Karras's
     // under the kd-tree, as on the GPU: topLevelOptions).
     kd_ = o.builder == Builder::KdTree && plan_.kind == PlanPrims::Triangles;
+    const bool fresh = fresh_ || staticKey != staticKey_;  // a switch came between: no tree to refit
+    fresh_ = false;
     const AccelOptions bvhOptions = plan_.kind == PlanPrims::Patches ? topLevelOptions(o) : o;
     blasAccel_.resize(kd_ ? 0 : plan_.blas.size());  // only the builder's own (a switch frees the other's)
     blasKd_.resize(kd_ ? plan_.blas.size() : 0);
@@ -40,7 +42,7 @@ void TopLevelHost::buildBlases(const AccelOptions& o, const std::string& staticK
             const HostAccel& a = blasAccel_[mb.blas];
             states.push_back({a.canRefit(bvhOptions, mb.prims), a.sahGrowth()});
         }
-    const std::vector<bool> refit = blasRefitPlan(bvhOptions, states);
+    const std::vector<bool> refit = blasRefitPlan(bvhOptions, states, fresh);
     size_t deforming = 0;
     instances_.assign(plan_.members.size(), InstanceView{});
     worldBoxes_.assign(plan_.members.size(), Aabb{});
@@ -82,12 +84,13 @@ void TopLevelHost::buildTop(const AccelOptions& o) {
     topView_ = top_.bvh.view();
 }
 
-std::vector<BlasRefit> TopLevelHost::blasRefits(const std::vector<std::string>& names) const {
+std::vector<BlasRefit> TopLevelHost::blasRefits(const std::vector<std::string>& names, const AccelOptions& o) const {
     std::vector<BlasRefit> out;
     for (const InstancePlan::Member& mb : plan_.members)
         if (!plan_.isStatic(mb.blas) && mb.blas < blasAccel_.size()) {
             const HostAccel& a = blasAccel_[mb.blas];
-            out.push_back({mb.instance < names.size() ? names[mb.instance] : "", a.refits, a.refits ? a.sahGrowth() : 0});
+            const float growth = a.refits && o.rebuild == Rebuild::Auto ? a.sahGrowth() : 0.0f;
+            out.push_back({mb.instance < names.size() ? names[mb.instance] : "", a.refits, growth});
         }
     return out;
 }

@@ -78,7 +78,10 @@ public:
     size_t memoryBytes() const;
     // accel.rebuild = refit | auto: each deforming member's BLAS after the
     // last build (accel/toplevel/blas_refit.h), named `names[instance]`.
-    std::vector<BlasRefit> blasRefits(const std::vector<std::string>& names) const;
+    std::vector<BlasRefit> blasRefits(const std::vector<std::string>& names, const AccelOptions& o) const;
+    // The next build builds every deforming BLAS (a frame in another mode came
+    // between: their trees are not the last frame's).
+    void restartRefits() { fresh_ = true; }
 
 private:
     InstancePlan plan_;
@@ -89,6 +92,7 @@ private:
     std::vector<InstanceView> instances_;  // per member
     std::vector<Aabb> worldBoxes_;         // per member, this frame (the top level's input)
     std::string staticKey_;
+    bool fresh_ = true;  // the deforming BLASes' trees are not the last frame's
     HostAccel top_;
     BvhView topView_;
 };
