@@ -53,10 +53,6 @@ inline RealHdr realStudioHdr() {
     return {sourceFile("tests/data/studio_crop.hdr"), 64, 32};
 }
 
-#define REQUIRE_TESTDATA(var, name)                             \
-    const std::string var = ::strata::test::testdataFile(name); \
-    if (var.empty()) GTEST_SKIP() << "testdata " << name << " not found (set STRATA_TESTDATA_DIR)"
-
 class TempDir {
 public:
     TempDir() {
