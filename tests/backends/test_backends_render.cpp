@@ -143,6 +143,25 @@ TYPED_TEST(BackendRender, EveryBuilderAndTraversalRendersTheSameImage) {
     }
 }
 
+namespace {
+
+// Frame `frame` at scene time t from both renderers: the same image (at
+// most one pixel in 200 apart by more than 1e-3 relative).
+void expectSameFrame(Renderer& rebuilt, Renderer& refitted, float t, uint64_t frame, const std::string& what) {
+    std::vector<float> a, b;
+    rebuilt.renderFrame(t, frame, false);
+    rebuilt.readRadiance(a);
+    refitted.renderFrame(t, frame, false);
+    refitted.readRadiance(b);
+    ASSERT_EQ(a.size(), b.size());
+    ASSERT_GT(sum(a), 0.0);
+    size_t differ = 0;
+    for (size_t i = 0; i < a.size(); ++i) differ += std::fabs(a[i] - b[i]) > 1e-3f * (1 + a[i]);
+    EXPECT_LE(differ, a.size() / 200) << what << " at t = " << t;
+}
+
+}  // namespace
+
 // accel.rebuild = refit (and auto) follows the animation: a renderer that
 // refits its tree (built at the first frame) renders each later frame of the
 // animated scene as one that rebuilds every frame does, with every
@@ -169,19 +188,8 @@ TYPED_TEST(BackendRender, RefitRendersTheFramesOfRebuilding) {
             s.options.set("accel.rebuild", rebuild);
             auto refitted = test::makeOn<TypeParam>(s);
             uint64_t frame = 0;
-            for (float t : {0.0f, 0.4f, 0.9f}) {
-                std::vector<float> a, b;
-                rebuilt->renderFrame(t, frame, false);
-                rebuilt->readRadiance(a);
-                refitted->renderFrame(t, frame, false);
-                refitted->readRadiance(b);
-                ++frame;
-                ASSERT_EQ(a.size(), b.size());
-                ASSERT_GT(sum(a), 0.0);
-                size_t differ = 0;
-                for (size_t i = 0; i < a.size(); ++i) differ += std::fabs(a[i] - b[i]) > 1e-3f * (1 + a[i]);
-                EXPECT_LE(differ, a.size() / 200) << builder << " " << rebuild << " at t = " << t;
-            }
+            for (float t : {0.0f, 0.4f, 0.9f})
+                expectSameFrame(*rebuilt, *refitted, t, frame++, std::string(builder) + " " + rebuild);
             refitted->finish();
             std::vector<FrameRecord> recs;
             for (FrameRecord rec; refitted->popRecord(rec);) recs.push_back(rec);
@@ -235,21 +243,13 @@ TYPED_TEST(BackendRender, InstancedRefitRendersTheFramesOfRebuilding) {
             s.options.set("accel.refit_growth", "0.02");
             uint64_t frame = 0;
             for (float t : {0.0f, 0.4f, 0.9f}) {
-                std::vector<float> a, b;
-                rebuilt->renderFrame(t, frame, false);
-                rebuilt->readRadiance(a);
-                refitted->renderFrame(t, frame, false);
-                refitted->readRadiance(b);
-                ASSERT_EQ(a.size(), b.size());
-                ASSERT_GT(sum(a), 0.0);
-                size_t differ = 0;
-                for (size_t i = 0; i < a.size(); ++i) differ += std::fabs(a[i] - b[i]) > 1e-3f * (1 + a[i]);
-                EXPECT_LE(differ, a.size() / 200) << builder << " " << rebuild << " at t = " << t;
+                expectSameFrame(*rebuilt, *refitted, t, frame, std::string(builder) + " " + rebuild);
                 const RefitStatus r = refitted->refitStatus();
                 ASSERT_EQ(r.blas.size(), 2u) << builder << " " << rebuild;
                 EXPECT_EQ(r.blas[0].name, "tree");
                 EXPECT_EQ(r.blas[1].name, "tree2");
-                for (const BlasRefit& x : r.blas) EXPECT_EQ(x.refits, frame) << builder << " " << rebuild << " " << x.name;
+                for (const BlasRefit& x : r.blas)
+                    EXPECT_EQ(x.refits, frame) << builder << " " << rebuild << " " << x.name;
                 EXPECT_TRUE(rebuilt->refitStatus().blas.empty()) << "every frame: nothing refitted, nothing listed";
                 ++frame;
             }
@@ -265,7 +265,8 @@ TYPED_TEST(BackendRender, InstancedRefitRendersTheFramesOfRebuilding) {
             for (const BlasRefit& x : refitted->refitStatus().blas)
                 EXPECT_EQ(x.refits, 0u) << builder << " " << rebuild << ": refitted a tree from before the flat frame";
             refitted->renderFrame(1.2f, frame++, false);
-            for (const BlasRefit& x : refitted->refitStatus().blas) EXPECT_EQ(x.refits, 1u) << builder << " " << rebuild;
+            for (const BlasRefit& x : refitted->refitStatus().blas)
+                EXPECT_EQ(x.refits, 1u) << builder << " " << rebuild;
             refitted->finish();
         }
 }
@@ -317,10 +318,10 @@ TYPED_TEST(BackendRender, InstancedModeRendersTheImageOfFlatModeAndSwitchesLive)
     s.options.render.threads = 2;
     auto r = test::makeOn<TypeParam>(s);
     std::vector<std::vector<float>> img;
-    for (auto [mode, builder] : {std::pair{"flat", "lbvh-karras"}, std::pair{"instanced", "lbvh-karras"},
-                                 std::pair{"instanced", "lbvh-skip"}, std::pair{"instanced", "kdtree"},
-                                 std::pair{"instanced", "lbvh-apetrei"}, std::pair{"flat", "kdtree"},
-                                 std::pair{"flat", "lbvh-apetrei"}}) {
+    for (auto [mode, builder] :
+         {std::pair{"flat", "lbvh-karras"}, std::pair{"instanced", "lbvh-karras"}, std::pair{"instanced", "lbvh-skip"},
+          std::pair{"instanced", "kdtree"}, std::pair{"instanced", "lbvh-apetrei"}, std::pair{"flat", "kdtree"},
+          std::pair{"flat", "lbvh-apetrei"}}) {
         Options o = r->options();
         o.set("accel.mode", mode);
         o.set("accel.builder", builder);
@@ -487,8 +488,8 @@ TYPED_TEST(BackendRender, VdSceneWithKdTreeBlasesRendersTheFlatImage) {
     Scene s = litVdScene<TypeParam>(dir, 64, 48, 2, true);
     s.options.render.bounces = 2;
     std::vector<std::vector<float>> img;
-    for (auto [mode, builder] : {std::pair{"flat", "kdtree"}, std::pair{"instanced", "kdtree"},
-                                 std::pair{"instanced", "lbvh-karras"}}) {
+    for (auto [mode, builder] :
+         {std::pair{"flat", "kdtree"}, std::pair{"instanced", "kdtree"}, std::pair{"instanced", "lbvh-karras"}}) {
         Scene v = s;
         v.options.set("accel.mode", mode);
         v.options.set("accel.builder", builder);
