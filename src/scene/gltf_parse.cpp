@@ -145,6 +145,40 @@ std::vector<std::string> requiredExtensions(const std::string& json) {
     return out;
 }
 
+// tinygltf takes an image's buffer view as &buffer.data[byteOffset] before
+// any check (an out-of-range operator[]: libstdc++'s assertions abort; found
+// by fuzz/gltf_fuzz.cpp twice). A loaded buffer holds exactly its declared
+// byteLength (tinygltf checks that), so each image's view is checked against
+// the declarations first. Empty when they hold, else what is wrong.
+std::string imageViewProblem(const nlohmann::json& doc) {
+    if (!doc.is_object() || !doc.contains("images") || !doc["images"].is_array()) return {};
+    const nlohmann::json* views = doc.contains("bufferViews") ? &doc["bufferViews"] : nullptr;
+    const nlohmann::json* buffers = doc.contains("buffers") ? &doc["buffers"] : nullptr;
+    // A whole number, the fallback where absent, -1 where not a whole number.
+    auto number = [](const nlohmann::json& o, const char* key, double fallback) {
+        if (!o.is_object() || !o.contains(key)) return fallback;
+        const nlohmann::json& x = o[key];
+        return x.is_number_integer() || x.is_number_unsigned() ? x.get<double>() : -1.0;
+    };
+    for (size_t i = 0; i < doc["images"].size(); ++i) {
+        const nlohmann::json& img = doc["images"][i];
+        if (!img.is_object() || !img.contains("bufferView")) continue;
+        const std::string where = "images[" + std::to_string(i) + "]";
+        const double v = number(img, "bufferView", -1);
+        if (!views || !views->is_array() || !(v >= 0 && v < double(views->size())))
+            return where + ": its buffer view does not exist";
+        const nlohmann::json& view = (*views)[size_t(v)];
+        const double b = number(view, "buffer", -1);
+        if (!buffers || !buffers->is_array() || !(b >= 0 && b < double(buffers->size())))
+            return where + ": its buffer view's buffer does not exist";
+        const double have = number((*buffers)[size_t(b)], "byteLength", 0);
+        const double offset = number(view, "byteOffset", 0), length = number(view, "byteLength", 0);
+        if (!(offset >= 0 && length >= 0 && offset < have && offset + length <= have))
+            return where + ": its buffer view lies beyond its buffer";
+    }
+    return {};
+}
+
 // tinygltf reports a skin without inverseBindMatrices as an error; glTF
 // makes them optional (identity), so that one message is dropped.
 std::string withoutOptionalSkinMatrices(std::string err) {
@@ -167,6 +201,8 @@ ParsedGltf parseGltf(const std::string& path) {
     if (depth.deep)
         throw Error(path + ": not a readable glTF " + kind + ": JSON nested deeper than " +
                     std::to_string(kMaxJsonDepth) + " levels");
+    const std::string problem = imageViewProblem(nlohmann::json::parse(json, nullptr, false));
+    if (!problem.empty()) throw Error(path + ": not a readable glTF " + kind + ": " + problem);
     ParsedGltf out;
     tinygltf::TinyGLTF loader;
     loader.SetImageLoader(keepEncodedBytes, &out.model);
