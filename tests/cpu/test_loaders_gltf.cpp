@@ -877,7 +877,8 @@ TEST(GltfSamples, BrokenFilesAreRefused) {
         {"draco/2CylinderEngine.gltf", "requires KHR_draco_mesh_compression"},
         {"TestNoRootNode/NoScene.gltf", "no triangle meshes"},
     };
-    for (const auto& [file, part] : cases) {
+    for (const auto& c : cases) {
+        const std::string file = c.first, part = c.second;
         const std::string e = errorOf([&] { loadGltf(kSamples + "/" + file); });
         EXPECT_CONTAINS(e, kSamples + "/" + file);
         EXPECT_CONTAINS(e, part);
