@@ -5,6 +5,7 @@
 // skip links = Algorithm 2 = a walk of the tree; GPU = CPU run bit for bit);
 // and for random rays, with every traversal, the same closest hit as brute
 // force. Exit 0 only if all agree.
+#include <chrono>
 #include <cstdio>
 #include <cmath>
 #include <cstring>
@@ -16,6 +17,7 @@
 #include "accel/kdtree/kd_cpu_builder.h"
 #include "core/error.h"
 #include "accel/kdtree/kd_config.h"
+#include "accel/kdtree/kd_full_sah.h"
 #include "render/instancing.h"
 #include "accel/kdtree/kd_validate.h"
 #include "accel/lbvh/lbvh_host.h"
@@ -101,10 +103,14 @@ std::function<int()> addValidateCommand(CLI::App& app) {
     auto a = std::make_shared<CommonArgs>();
     auto rays = std::make_shared<uint32_t>(2000);
     auto time = std::make_shared<float>(0.0f);
+    auto fullSahKd = std::make_shared<bool>(false);
     addCommonOptions(*cmd, *a, 1);
     cmd->add_option("--rays", *rays, "random rays compared with brute force")->capture_default_str();
     cmd->add_option("--time", *time, "scene time of the frame to validate (s)")->capture_default_str();
-    return [a, rays, time]() {
+    cmd->add_flag("--kd-full-sah", *fullSahKd,
+                  "also build the kd-tree by Wald & Havran's full SAH with perfect splits (seconds; CPU) and "
+                  "report its quality and work per ray beside strata's kd-tree");
+    return [a, rays, time, fullSahKd]() {
         if (!std::isfinite(*time) || std::fabs(*time) > 1e9)
             throw strata::Error("--time: expected a scene time within +-1e9 s, got " + std::to_string(*time));
         Scene scene = loadWithOverrides(*a);
@@ -139,6 +145,21 @@ std::function<int()> addValidateCommand(CLI::App& app) {
         s.kd = cpuKd.view();
         c.hits("kdtree (cpu)", c.traceAll(s, rs, false), ref);
         c.traversalCost("kdtree (cpu)", s, rs);
+        if (*fullSahKd) {
+            // The kd-tree as Wald & Havran build it (greedy full SAH, perfect
+            // splits): a gap to the BVHs that this tree shares is the data
+            // structure's, not the builder's.
+            const auto t0 = std::chrono::steady_clock::now();
+            const HostKdTree full = buildKdTreeFullSah(pos, flat.tris);
+            const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            const std::string name = "kdtree full SAH (cpu, Wald-Havran)";
+            std::printf("%-46s       built in %.2f s\n", name.c_str(), secs);
+            c.kdStructure(name, full, pos, flat.tris);
+            s = base;
+            s.kd = full.view();
+            c.hits(name, c.traceAll(s, rs, false), ref);
+            c.traversalCost(name, s, rs);
+        }
 
         // Instanced mode: static instances are traced in object space, so a
         // ray grazing an edge may take the neighbouring triangle (0.5% allowed).

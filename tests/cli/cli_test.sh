@@ -270,6 +270,10 @@ fi
 # --- validate and --help
 "$CLI" validate "$SRC/tests/data/cube_scene.json" --backend cpu --rays 200 >"$TMP/v.txt" 2>&1 \
   && grep -q "all structures agree" "$TMP/v.txt" && pass "validate agrees on the cube" || fail "validate: $(cat "$TMP/v.txt")"
+"$CLI" validate "$SRC/assets/scenes/cornell.json" --backend cpu --rays 300 --kd-full-sah >"$TMP/v.txt" 2>&1 \
+  && grep -q "kdtree full SAH (cpu, Wald-Havran) closest hits *ok" "$TMP/v.txt" \
+  && grep -q "kdtree full SAH (cpu, Wald-Havran) quality" "$TMP/v.txt" \
+  && pass "validate --kd-full-sah: Wald & Havran's kd-tree checked and measured" || fail "validate --kd-full-sah: $(cat "$TMP/v.txt")"
 "$CLI" soak "$SRC/tests/data/cube_scene.json" --backend cpu --res 24x24 --frames 30 --validate-every 10 >"$TMP/s.txt" 2>&1 \
   && grep -q "soak passed" "$TMP/s.txt" && grep -q "validations:         4 (0 fresh-renderer mismatches" "$TMP/s.txt" \
   && pass "soak cycles every structure on the cpu backend" || fail "soak: $(cat "$TMP/s.txt")"

@@ -1,0 +1,176 @@
+#include "accel/kdtree/kd_full_sah.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "accel/kdtree/kd_clip.h"
+
+namespace strata {
+namespace {
+
+struct Ref {
+    uint32_t tri;
+    Aabb box;  // the triangle clipped to the node's cell
+};
+
+struct Plane {
+    int axis = -1;
+    float pos = 0.0f;
+    float cost = 0.0f;
+};
+
+struct Builder {
+    const Vec3* pos;
+    const Tri* tris;
+    const KdFullSahConfig& cfg;
+    uint32_t nodeBudget;
+    HostKdTree out;
+    bool warnedDepth = false, warnedNodes = false;
+
+    void warn(bool& once, const std::string& msg) {
+        if (once) return;
+        once = true;
+        out.stats.warnings.push_back(msg);
+    }
+
+    void makeLeaf(uint32_t node, const std::vector<Ref>& refs, int depth) {
+        out.nodes[node] = KdNode::leaf(uint32_t(out.primIndex.size()), uint32_t(refs.size()));
+        for (const Ref& r : refs) out.primIndex.push_back(r.tri);
+        out.stats.leaves++;
+        out.stats.emptyLeaves += refs.empty();
+        out.stats.maxDepth = std::max(out.stats.maxDepth, uint32_t(depth));
+    }
+
+    // The cheapest plane of one axis. Candidates: each box's two ends; for a
+    // box flat on the axis the floats below and above its plane
+    // (kdCandidatePlane, as Zhou08's small-node stage: a wall on the cell's
+    // face can be cut off). Counts by the builders' membership rule: left
+    // when lo < p; right when lo >= p or hi > p.
+    void sweepAxis(const std::vector<Ref>& refs, const Aabb& cell, int a, float area, float inv, Plane& best,
+                   std::vector<float>& lo, std::vector<float>& hi, std::vector<float>& flat,
+                   std::vector<float>& cand) const {
+        lo.clear(), hi.clear(), flat.clear(), cand.clear();
+        for (const Ref& r : refs) {
+            lo.push_back(r.box.lo[a]);
+            hi.push_back(r.box.hi[a]);
+            cand.push_back(kdCandidatePlane(r.box.lo[a], r.box.hi[a], false));
+            cand.push_back(kdCandidatePlane(r.box.lo[a], r.box.hi[a], true));
+            if (r.box.lo[a] == r.box.hi[a]) flat.push_back(r.box.lo[a]);
+        }
+        std::sort(lo.begin(), lo.end());
+        std::sort(hi.begin(), hi.end());
+        std::sort(flat.begin(), flat.end());
+        std::sort(cand.begin(), cand.end());
+        cand.erase(std::unique(cand.begin(), cand.end()), cand.end());
+        const size_t n = refs.size();
+        // The candidates ascend, so each count is a pointer moving forward.
+        size_t loBelow = 0, hiAtOrBelow = 0, flatBelow = 0, flatAtOrBelow = 0;
+        for (float p : cand) {
+            if (!(p > cell.lo[a] && p < cell.hi[a])) continue;
+            while (loBelow < n && lo[loBelow] < p) ++loBelow;
+            while (hiAtOrBelow < n && hi[hiAtOrBelow] <= p) ++hiAtOrBelow;
+            while (flatBelow < flat.size() && flat[flatBelow] < p) ++flatBelow;
+            while (flatAtOrBelow < flat.size() && flat[flatAtOrBelow] <= p) ++flatAtOrBelow;
+            const size_t nl = loBelow;
+            const size_t nr = n - hiAtOrBelow + (flatAtOrBelow - flatBelow);  // flat at p: right only
+            const float aL = kdScaledArea(kdChildCell(cell, a, p, false), inv);
+            const float aR = kdScaledArea(kdChildCell(cell, a, p, true), inv);
+            float cost = cfg.traversalCost + cfg.intersectionCost * (aL * float(nl) + aR * float(nr)) / area;
+            if (nl == 0 || nr == 0) cost *= cfg.emptyBonus;
+            if (cost < best.cost) best = Plane{a, p, cost};
+        }
+    }
+
+    // A triangle's part in a child cell: clipped (perfect splits); one whose
+    // clip rounding loses it while it touches the cell keeps its box cut
+    // to the cell. False when it does not reach the cell.
+    bool clipToChild(const Ref& r, const Aabb& child, Ref& outRef) const {
+        const Tri& t = tris[r.tri];
+        Aabb b;
+        if (clipTriangleToBox(pos[t.v[0]], pos[t.v[1]], pos[t.v[2]], child, b)) {
+            outRef = Ref{r.tri, b};
+            return true;
+        }
+        if (!triangleInCell(pos[t.v[0]], pos[t.v[1]], pos[t.v[2]], child)) return false;
+        b.lo = vmin(vmax(r.box.lo, child.lo), child.hi);
+        b.hi = vmin(vmax(r.box.hi, child.lo), child.hi);
+        outRef = Ref{r.tri, b};
+        return true;
+    }
+
+    void build(uint32_t node, const Aabb& cell, std::vector<Ref>& refs, int depth) {
+        const float maxExt = maxComponent(cell.extent());
+        const float inv = maxExt > 0.0f ? 1.0f / maxExt : 0.0f;
+        const float area = kdScaledArea(cell, inv);
+        if (refs.empty() || !(area > 0.0f)) return makeLeaf(node, refs, depth);
+        Plane best{-1, 0.0f, cfg.intersectionCost * float(refs.size())};  // the leaf's cost
+        {
+            std::vector<float> lo, hi, flat, cand;
+            for (int a = 0; a < 3; ++a) sweepAxis(refs, cell, a, area, inv, best, lo, hi, flat, cand);
+        }
+        if (best.axis < 0) return makeLeaf(node, refs, depth);
+        if (depth >= cfg.maxDepth) {
+            warn(warnedDepth, "full-SAH kd-tree: depth cap " + std::to_string(cfg.maxDepth) + " reached");
+            return makeLeaf(node, refs, depth);
+        }
+        if (out.nodes.size() + 2 > nodeBudget) {
+            warn(warnedNodes, "full-SAH kd-tree: node cap " + std::to_string(nodeBudget) + " reached");
+            return makeLeaf(node, refs, depth);
+        }
+        const int a = best.axis;
+        const float p = best.pos;
+        const Aabb lc = kdChildCell(cell, a, p, false), rc = kdChildCell(cell, a, p, true);
+        std::vector<Ref> left, right;
+        for (const Ref& r : refs) {
+            const float lo = r.box.lo[a], hi = r.box.hi[a];
+            const bool toL = kdGoesLeft(lo, hi, p), toR = kdGoesRight(lo, hi, p);
+            Ref c;
+            if (toL && toR) {
+                if (clipToChild(r, lc, c)) left.push_back(c);
+                if (clipToChild(r, rc, c)) right.push_back(c);
+            } else {
+                (toL ? left : right).push_back(r);
+            }
+        }
+        std::vector<Ref>().swap(refs);  // the parent's list is not needed below
+        const uint32_t c = uint32_t(out.nodes.size());
+        out.nodes.resize(c + 2);
+        out.nodes[node] = KdNode::inner(a, p, c);
+        out.stats.innerNodes++;
+        build(c, lc, left, depth + 1);
+        build(c + 1, rc, right, depth + 1);
+    }
+};
+
+}  // namespace
+
+HostKdTree buildKdTreeFullSah(const Vec3* pos, const Tri* tris, uint32_t numTris, const KdFullSahConfig& config) {
+    KdConfig budget;
+    budget.maxNodes =
+        config.maxNodes ? config.maxNodes : uint32_t(std::min<uint64_t>(64ull * numTris + 4096, kKdMaxField));
+    Builder b{pos, tris, config, kdNodeBudget(budget, numTris), {}};
+    std::vector<Ref> refs;
+    Aabb cell;
+    uint32_t skipped = 0;
+    for (uint32_t t = 0; t < numTris; ++t) {
+        Aabb box;
+        for (int k = 0; k < 3; ++k) box.grow(pos[tris[t].v[k]]);
+        if (!isFinite(box.lo) || !isFinite(box.hi)) {
+            ++skipped;
+            continue;
+        }
+        refs.push_back({t, box});
+        cell.grow(box);
+    }
+    if (skipped)
+        b.out.stats.warnings.push_back("full-SAH kd-tree: " + std::to_string(skipped) +
+                                       " triangles with non-finite vertices left out");
+    if (refs.empty()) return std::move(b.out);
+    b.out.bounds = cell;
+    b.out.nodes.resize(1);
+    b.build(0, cell, refs, 0);
+    b.out.stats.refs = uint32_t(b.out.primIndex.size());
+    return std::move(b.out);
+}
+
+}  // namespace strata
