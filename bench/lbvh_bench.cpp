@@ -47,7 +47,8 @@ static double median(std::vector<double> v) {
 
 // Builds n boxes `runs` times after `warmup` and prints one table row;
 // false if the first build differs from the CPU run.
-static bool benchOne(LbvhVariant variant, const std::vector<Aabb>& host, int bits, int runs, int warmup) {
+static bool benchOne(LbvhVariant variant, const std::vector<Aabb>& host, int bits, bool blockHandOver, int runs,
+                     int warmup) {
     const uint32_t n = uint32_t(host.size());
     DeviceBuffer<Aabb> d;
     d.upload(host);
@@ -71,7 +72,7 @@ static bool benchOne(LbvhVariant variant, const std::vector<Aabb>& host, int bit
     for (int r = 0; r < warmup + runs; ++r) {
         timer.beginFrame(stream, FrameRecord{uint64_t(r)});
         timer.begin(0);
-        builder.build(LbvhConfig{variant, bits}, d.data(), n, LaunchContext{stream, &timer});
+        builder.build(LbvhConfig{variant, bits, blockHandOver}, d.data(), n, LaunchContext{stream, &timer});
         timer.end(0);
         timer.endFrame();
         collect(false);
@@ -81,11 +82,10 @@ static bool benchOne(LbvhVariant variant, const std::vector<Aabb>& host, int bit
             LbvhHostResult ref = buildLbvhHost(host, bits, variant);
             HostBvh gpuTree{g.nodes, g.primIndex, g.root};
             // H-PLOC numbers its nodes as the warps make them: the same tree from the root.
-            bool same = variant == LbvhVariant::Hploc
-                            ? compareFromRoots(ref.bvh, gpuTree).empty()
-                            : ref.bvh.primIndex == g.primIndex && ref.bvh.root == g.root &&
-                                  countDifferentNodes(ref.bvh.nodes, g.nodes) == 0 &&
-                                  countDifferentNodes(ref.skipNodes, g.skipNodes) == 0;
+            bool same = variant == LbvhVariant::Hploc ? compareFromRoots(ref.bvh, gpuTree).empty()
+                                                      : ref.bvh.primIndex == g.primIndex && ref.bvh.root == g.root &&
+                                                            countDifferentNodes(ref.bvh.nodes, g.nodes) == 0 &&
+                                                            countDifferentNodes(ref.skipNodes, g.skipNodes) == 0;
             sah = validateBvh(gpuTree.view(), host).peerSah();
             if (!same) {
                 std::fprintf(stderr, "strata-bench-lbvh: %s GPU build of %u differs from the CPU run\n",
@@ -107,14 +107,18 @@ int main(int argc, char** argv) {
     int runs = 100, warmup = 10, bits = 63;
     std::string objPath;
     std::string which = "all";
+    bool blockHandOver = false;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         if (a == "--help" || a == "-h") {
             std::printf(
                 "usage: strata-bench-lbvh [--sizes N,N,...] [--runs R] [--warmup W] [--morton-bits 30|63]\n"
                 "                         [--builder karras|apetrei|skip|hploc|all] [--obj FILE]\n"
+                "                         [--block-hand-over]\n"
                 "--obj: also the triangles of an OBJ, zero-area ones kept (as peerbench keeps them),\n"
-                "       before the random sets (--sizes '' for none)\n");
+                "       before the random sets (--sizes '' for none)\n"
+                "--block-hand-over: strata's block hand-over in the bottom-up pass of karras, apetrei\n"
+                "       and skip (accel.lbvh_block_hand_over; the same tree); default: as published\n");
             return 0;
         } else if (a == "--runs" && i + 1 < argc)
             runs = std::atoi(argv[++i]);
@@ -124,6 +128,8 @@ int main(int argc, char** argv) {
             bits = std::atoi(argv[++i]);
         else if (a == "--builder" && i + 1 < argc)
             which = argv[++i];
+        else if (a == "--block-hand-over")
+            blockHandOver = true;
         else if (a == "--obj" && i + 1 < argc)
             objPath = argv[++i];
         else if (a == "--sizes" && i + 1 < argc) {
@@ -170,13 +176,18 @@ int main(int argc, char** argv) {
     }
     try {
         for (LbvhVariant v : variants) {
-            std::printf("%s build, %d-bit Morton codes, %s, median of %d builds after %d warm-up\n", lbvhVariantName(v),
+            const bool handOver = v != LbvhVariant::Hploc;
+            std::printf("%s build%s, %d-bit Morton codes, %s, median of %d builds after %d warm-up\n",
+                        lbvhVariantName(v),
+                        !handOver       ? ""
+                        : blockHandOver ? " (block hand-over)"
+                                        : " (global hand-over)",
                         bits, gpu.name.c_str(), runs, warmup);
             std::printf("%10s %9s %9s %9s %9s %9s %9s %8s %9s\n", "triangles", "bounds", "morton", "sort", "hierarchy",
                         "aabb", "total ms", "launches", "SAH(1.2,1)");
-            if (!objBounds.empty() && !benchOne(v, objBounds, bits, runs, warmup)) return 1;
+            if (!objBounds.empty() && !benchOne(v, objBounds, bits, blockHandOver, runs, warmup)) return 1;
             for (uint32_t n : sizes)
-                if (!benchOne(v, randomTriangleBounds(n, n), bits, runs, warmup)) return 1;
+                if (!benchOne(v, randomTriangleBounds(n, n), bits, blockHandOver, runs, warmup)) return 1;
             std::printf("\n");
         }
     } catch (const std::exception& e) {

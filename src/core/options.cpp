@@ -214,6 +214,16 @@ const std::vector<Field>& fields() {
             kWidthNames, +[](Options & o) -> auto& { return o.accel.width; }),
         {{"accel.morton_bits", OptionKind::Int, "LBVH Morton code bits (30 or 63)", {}},
          [](Options& o) -> void* { return &o.accel.mortonBits; }},
+        {{"accel.lbvh_block_hand_over",
+          OptionKind::Bool,
+          "strata: the LBVH bottom-up pass meets within a block in shared memory (the same tree)",
+          {},
+          "strata's, not the papers': in the bottom-up pass of lbvh-karras, lbvh-apetrei and lbvh-skip (a thread "
+          "per leaf; at each node the first of its two children's threads stops, the second goes on), a node whose "
+          "range of leaves lies within one block of 256 leaves has both threads in that block: they vote with a "
+          "shared-memory atomic and hand the subtree over in shared memory. Every other node as published, in "
+          "global memory. The tree is the same node for node. GPU only; H-PLOC has its own pass."},
+         [](Options& o) -> void* { return &o.accel.lbvhBlockHandOver; }},
         choiceField(
             {"accel.mode", OptionKind::String,
              "flat: all instances baked into one structure; instanced: a top level over instances, a middle level per "
@@ -653,6 +663,11 @@ std::vector<std::string> Options::inert() const {
     note(accel.rebuild != Rebuild::Auto && accel.refitGrowth != d.refitGrowth, "accel.refit_growth",
          "it sets when accel.rebuild = 'auto' rebuilds");
     note(!kd && accel.kdClipLeaves != d.kdClipLeaves, "accel.kd_clip_leaves", why);  // both kd builders clip
+    const bool lbvh = accel.builder == Builder::LbvhKarras || accel.builder == Builder::LbvhApetrei ||
+                      accel.builder == Builder::LbvhSkip;
+    note((!lbvh || render.backend != Backend::Cuda) && accel.lbvhBlockHandOver != d.lbvhBlockHandOver,
+         "accel.lbvh_block_hand_over",
+         "it changes the GPU bottom-up pass of lbvh-karras, lbvh-apetrei and lbvh-skip only");
     note(view.heatmap == Heatmap::Off && view.heatmapMax != ViewOptions{}.heatmapMax, "view.heatmap_max",
          "it scales view.heatmap, which is off");
     return out;
@@ -676,7 +691,7 @@ void Options::check() const {
 
 bool AccelOptions::operator==(const AccelOptions& o) const {
     return builder == o.builder && traversal == o.traversal && width == o.width && mortonBits == o.mortonBits &&
-           mode == o.mode &&
+           lbvhBlockHandOver == o.lbvhBlockHandOver && mode == o.mode &&
            rebuild == o.rebuild && refitGrowth == o.refitGrowth && kdOpts == o.kdOpts && kdLookahead == o.kdLookahead &&
            kdSnsCompact == o.kdSnsCompact && kdSmall == o.kdSmall && kdLargeSplit == o.kdLargeSplit &&
            kdClipLeaves == o.kdClipLeaves;

@@ -84,6 +84,10 @@ struct AccelOptions {
     // and traced by its own kernels. A BVH builder in flat mode.
     BvhWidth width = BvhWidth::Two;
     int mortonBits = 63;  // 30 | 63
+    // strata's, not the papers': the bottom-up pass of lbvh-karras,
+    // lbvh-apetrei and lbvh-skip meets at nodes within a block of leaves in
+    // shared memory (the same tree; accel/lbvh/lbvh_block.cuh).
+    bool lbvhBlockHandOver = false;
     // flat: instances baked into one structure (what the builder papers
     // measure); instanced: a top level over instances (rebuilt every frame),
     // a middle level per static mesh (built once) or per deforming instance.

@@ -25,7 +25,7 @@ void GpuStructures::build(const Scene& scene, const FlatScene& flat, GpuScene& g
             refit_.sahGrowth = summary.sahGrowth;
         }
     } else {
-        const LbvhConfig config{lbvhVariantOf(o), o.mortonBits};
+        const LbvhConfig config = lbvhConfigOf(o);
         const bool refits = o.rebuild == Rebuild::Refit || o.rebuild == Rebuild::Auto;
         const bool auto_ = o.rebuild == Rebuild::Auto;
         const float growth = auto_ ? lbvh_.sahGrowth() : 0.0f;

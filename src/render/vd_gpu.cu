@@ -290,7 +290,7 @@ void VdGpu::prepare(const Scene& scene, const FlatScene& flat, const VdOptions& 
                     const AccelOptions& accel, bool viaInstances, bool unified) {
     cudaStream_t stream = ctx.stream;
     Untimed phases(ctx.timer);  // the LBVH builds' phases count in the caller's stage (build/vd_boxes)
-    const LbvhConfig config{lbvhVariantOf(accel), accel.mortonBits};
+    const LbvhConfig config = lbvhConfigOf(accel);
     poseVdPatches(scene, flat, t, frame_, !viaInstances && !o.pairCull);
     objectFromWorld_.upload(frame_.objectFromWorld, stream);
     worldFromObject_.upload(frame_.worldFromObject, stream);

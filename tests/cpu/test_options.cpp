@@ -288,6 +288,30 @@ TEST(Options, InertKdSwitchesAreNamed) {
     EXPECT_NE(o.inert()[0].find("CPU backend"), std::string::npos) << o.inert()[0];
 }
 
+// accel.lbvh_block_hand_over changes the GPU bottom-up pass of the three
+// LBVHs only: named where it does nothing; part of the build options.
+TEST(Options, LbvhBlockHandOver) {
+    Options o;
+    const AccelOptions before = o.accel;
+    o.set("accel.lbvh_block_hand_over", "true");
+    EXPECT_TRUE(o.accel.lbvhBlockHandOver);
+    EXPECT_NE(o.accel, before) << "a switch the rebuild policy sees";
+    EXPECT_TRUE(o.inert().empty()) << "lbvh-karras on the CUDA backend honours it";
+    for (const char* builder : {"lbvh-apetrei", "lbvh-skip"}) {
+        o.set("accel.builder", builder);
+        EXPECT_TRUE(o.inert().empty()) << builder;
+    }
+    for (const char* builder : {"hploc", "kdtree"}) {
+        o.set("accel.builder", builder);
+        ASSERT_EQ(o.inert().size(), 1u) << builder;
+        EXPECT_NE(o.inert()[0].find("accel.lbvh_block_hand_over = true does nothing here"), std::string::npos)
+            << o.inert()[0];
+    }
+    o.set("accel.builder", "lbvh-karras");
+    o.set("render.backend", "cpu");
+    ASSERT_EQ(o.inert().size(), 1u) << "the CPU backend's LBVHs run the published pass";
+}
+
 // "did you mean ...?" (core/suggest.h): the closest name by edit distance,
 // nothing when no name is close.
 TEST(Suggest, ClosestNameByEditDistance) {

@@ -44,8 +44,8 @@ std::string differences(const LbvhCopy& g, const LbvhHostResult& cpu, LbvhVarian
 }
 
 LbvhCopy buildOnce(LbvhBuilder& b, const DeviceBuffer<Aabb>& bounds, uint32_t n, int bits, LbvhVariant v,
-                   cudaStream_t stream) {
-    b.build(LbvhConfig{v, bits}, bounds.data(), n, LaunchContext{stream});
+                   cudaStream_t stream, bool blockHandOver = false) {
+    b.build(LbvhConfig{v, bits, blockHandOver}, bounds.data(), n, LaunchContext{stream});
     STRATA_CUDA_CHECK(cudaStreamSynchronize(stream));
     return b.download();
 }
@@ -143,8 +143,47 @@ TEST(GpuLbvhVariants, OneBuilderSwitchesVariantsAndSizesBetweenBuilds) {
     STRATA_CUDA_CHECK(cudaStreamDestroy(stream));
 }
 
+// The three LBVHs' bottom-up votes in shared memory where a parent's range
+// lies within a block (accel.lbvh_block_hand_over, lbvh_block.cuh) and in
+// global memory at every parent (as published) give the CPU run's tree, node
+// for node: sizes
+// around the block of 256 leaves, duplicate keys (the δ* ties), a tree
+// deeper than a block, both key widths.
+TEST(GpuLbvhVariants, BlockAndGlobalHandOverEqualTheCpuRun) {
+    REQUIRE_GPU();
+    cudaStream_t stream;
+    STRATA_CUDA_CHECK(cudaStreamCreate(&stream));
+    struct Case {
+        std::string name;
+        Mesh mesh;
+    };
+    std::vector<Case> cases;
+    for (uint32_t n : {1u, 2u, 255u, 256u, 257u, 513u, 100000u})
+        cases.push_back({"random " + std::to_string(n), test::makeRandomTriangles(n, 0.01f, n)});
+    cases.push_back({"duplicate-heavy", test::makeDuplicateHeavy(200000, 13, 3)});
+    cases.push_back({"few points", test::makeDuplicateHeavy(5000, 2, 4)});
+    cases.push_back({"deep coincident", test::makeDeepCoincident(1u << 12)});
+    LbvhBuilder b;
+    for (const Case& c : cases) {
+        const std::vector<Aabb> bounds = test::boundsOf(c.mesh);
+        const uint32_t n = uint32_t(bounds.size());
+        DeviceBuffer<Aabb> d;
+        d.upload(bounds, stream);
+        for (int bits : {30, 63})
+            for (LbvhVariant v : {LbvhVariant::Karras, LbvhVariant::Apetrei, LbvhVariant::ApetreiSkip}) {
+                const LbvhHostResult cpu = buildLbvhHost(bounds, bits, v);
+                for (bool block : {true, false})
+                    EXPECT_EQ(differences(buildOnce(b, d, n, bits, v, stream, block), cpu, v), "")
+                        << c.name << ", " << lbvhVariantName(v) << ", " << bits << " bits, "
+                        << (block ? "block" : "global") << " hand-over";
+            }
+    }
+    STRATA_CUDA_CHECK(cudaStreamDestroy(stream));
+}
+
 // Apetrei's claim checked where races are real: a million duplicate-heavy
-// boxes, built repeatedly; every build equals the sequential CPU run.
+// boxes, built repeatedly, every other build with the block hand-over; every
+// build equals the sequential CPU run.
 TEST(GpuLbvhVariants, ApetreiIsDeterministicUnderRaces) {
     REQUIRE_GPU();
     cudaStream_t stream;
@@ -154,9 +193,11 @@ TEST(GpuLbvhVariants, ApetreiIsDeterministicUnderRaces) {
     DeviceBuffer<Aabb> d;
     d.upload(bounds, stream);
     LbvhBuilder b;
-    for (LbvhVariant v : {LbvhVariant::Apetrei, LbvhVariant::ApetreiSkip, LbvhVariant::Hploc}) {
+    for (LbvhVariant v : {LbvhVariant::Karras, LbvhVariant::Apetrei, LbvhVariant::ApetreiSkip, LbvhVariant::Hploc}) {
         LbvhHostResult cpu = buildLbvhHost(bounds, 63, v);
-        for (int r = 0; r < 4; ++r) EXPECT_EQ(differences(buildOnce(b, d, n, 63, v, stream), cpu, v), "") << r;
+        for (int r = 0; r < 4; ++r)
+            EXPECT_EQ(differences(buildOnce(b, d, n, 63, v, stream, r % 2 == 1), cpu, v), "")
+                << lbvhVariantName(v) << " build " << r << (r % 2 ? ", block hand-over" : "");
     }
     STRATA_CUDA_CHECK(cudaStreamDestroy(stream));
 }
@@ -173,9 +214,11 @@ TEST(GpuLbvhVariants, StackAndStacklessHitsEqualBruteForce) {
     size_t hits = 0;
     for (size_t i = 0; i < rays.size(); ++i) hits += isHit(ref[i] = traceBruteForce(geo, rays[i]));
     EXPECT_GT(hits, rays.size() / 3);
-    const std::pair<const char*, const char*> combos[] = {
-        {"lbvh-karras", "stack"}, {"lbvh-apetrei", "stack"}, {"lbvh-skip", "stack"}, {"lbvh-skip", "stackless"},
-        {"hploc", "stack"}};
+    const std::pair<const char*, const char*> combos[] = {{"lbvh-karras", "stack"},
+                                                          {"lbvh-apetrei", "stack"},
+                                                          {"lbvh-skip", "stack"},
+                                                          {"lbvh-skip", "stackless"},
+                                                          {"hploc", "stack"}};
     std::vector<HitRecord> skipStack;
     for (auto [builder, traversal] : combos) {
         s.options.set("accel.builder", builder);
@@ -203,9 +246,11 @@ TEST(GpuLbvhVariants, DeepTreeHitsEqualBruteForce) {
     GeometryView geo = test::geometryOf(m);
     std::vector<HitRecord> ref(rays.size());
     for (size_t i = 0; i < rays.size(); ++i) ref[i] = traceBruteForce(geo, rays[i]);
-    const std::pair<const char*, const char*> combos[] = {
-        {"lbvh-karras", "stack"}, {"lbvh-apetrei", "stack"}, {"lbvh-skip", "stack"}, {"lbvh-skip", "stackless"},
-        {"hploc", "stack"}};
+    const std::pair<const char*, const char*> combos[] = {{"lbvh-karras", "stack"},
+                                                          {"lbvh-apetrei", "stack"},
+                                                          {"lbvh-skip", "stack"},
+                                                          {"lbvh-skip", "stackless"},
+                                                          {"hploc", "stack"}};
     for (auto [builder, traversal] : combos) {
         s.options.set("accel.builder", builder);
         s.options.set("accel.traversal", traversal);

@@ -48,16 +48,40 @@ STRATA_HD void setSingleLeafRoot(BvhNode& root, const Aabb& box) {
     root.setRight(Aabb(), -1, 0);
 }
 
-// Algorithm 3 for sorted leaf `leaf`, with the boxes: the thread leaves its
-// subtree (index and box) in its side of the parent (node_io.h: storeChild),
-// then the atomicCAS on store[p] decides: the first thread up leaves its far
-// range end there and stops; the second reads it and the sibling's subtree,
-// completes the parent's range, writes the whole parent node, goes on. The
+// How the two threads that reach a parent meet (the vote of Algorithm 3,
+// lines 8-10 and 14-16, and the hand-over of the first one's subtree). This
+// one is Apetrei's as published, in global memory: the thread leaves its
+// subtree in its side of the parent (node_io.h: storeChild), then the
+// atomicCAS on store[p] decides: the first thread up leaves its far range
+// end there and stops; the second reads it and the sibling's subtree. The
 // second thread also resets store[p] to ◇, so the array is ready for the
 // next build without a clearing launch. store must be ◇ on entry.
-template <class Key>
+// (lbvh_block.cuh: strata's hand-over in shared memory within a block.)
+struct ApetreiGlobalHandOver {
+    BvhNode* nodes;
+    int32_t* store;
+    // Leaves this subtree (box, index, count) in side `right` of parent p
+    // and votes; returns the sibling's far range end, or ◇ for the first.
+    STRATA_HD int32_t vote(int p, bool right, const Aabb& box, int32_t index, int32_t count, int32_t rangeEnd) {
+        storeChild(&nodes[p], right, box, index, count);
+        memoryFence();
+        return atomicCasI32(&store[p], kStoreEmpty, rangeEnd);
+    }
+    // The second thread up: the sibling's subtree, from side `right` (the
+    // sibling's node index `child` is for layouts that keep it elsewhere).
+    STRATA_HD ChildHandOver sibling(int p, bool right, int32_t /*child*/) {
+        store[p] = kStoreEmpty;
+        memoryFence();
+        return loadChildCoherent(&nodes[p], right);
+    }
+};
+
+// Algorithm 3 for sorted leaf `leaf`, with the boxes: the vote at each
+// parent (HandOver, above), and the second thread up completes the parent's
+// range, writes the whole parent node, goes on.
+template <class Key, class HandOver>
 STRATA_HD void apetreiBottomUp(int leaf, int n, const Key* keys, const Aabb* primBounds, const uint32_t* sortedPrim,
-                               BvhNode* nodes, int32_t* store, uint32_t* root) {
+                               BvhNode* nodes, HandOver& handOver, uint32_t* root) {
     Aabb box = primBounds[sortedPrim[leaf]];
     if (n == 1) {
         setSingleLeafRoot(nodes[0], box);
@@ -73,30 +97,24 @@ STRATA_HD void apetreiBottomUp(int leaf, int n, const Key* keys, const Aabb* pri
     for (;;) {  // line 5: repeat
         int p;
         bool isLeftChild = deltaRight < deltaLeft;
-        if (isLeftChild) {                                // line 6: "left child of its parent"
-            p = rangeRight;                               // line 7: Apetrei index p
-            storeChild(&nodes[p], false, box, i, count);  // line 8: I_p,left <- this subtree
-            memoryFence();
-            int32_t other = atomicCasI32(&store[p], kStoreEmpty, rangeLeft);  // line 9
-            if (other == kStoreEmpty) return;                                 // line 10: first thread up
+        if (isLeftChild) {                                                      // line 6: "left child of its parent"
+            p = rangeRight;                                                     // line 7: Apetrei index p
+            int32_t other = handOver.vote(p, false, box, i, count, rangeLeft);  // lines 8-9
+            if (other == kStoreEmpty) return;                                   // line 10: first thread up
             rangeRight = other;
             deltaRight = apetreiDelta(keys, n, rangeRight);  // line 11: "recompute outdated value"
         } else {                                             // line 12: "right child of its parent p"
             p = rangeLeft - 1;                               // line 13
-            storeChild(&nodes[p], true, box, i, count);      // line 14: I_p,right <- this subtree
-            memoryFence();
-            int32_t other = atomicCasI32(&store[p], kStoreEmpty, rangeRight);  // line 15
-            if (other == kStoreEmpty) return;                                  // line 16
+            int32_t other = handOver.vote(p, true, box, i, count, rangeRight);  // lines 14-15
+            if (other == kStoreEmpty) return;                                   // line 16
             rangeLeft = other;
             deltaLeft = apetreiDelta(keys, n, rangeLeft - 1);  // line 17
         }
-        store[p] = kStoreEmpty;
-        memoryFence();
         // The sibling's subtree is in place: write the parent whole. Its box
         // is the union, always left then right, so every backend and arrival
         // order gives the same bits. A child is a leaf when its side of the
         // range is one key.
-        ChildHandOver sibling = loadChildCoherent(&nodes[p], isLeftChild);
+        ChildHandOver sibling = handOver.sibling(p, isLeftChild, 0);
         BvhNode parent = isLeftChild ? makeNode(box, i, count, sibling.box, sibling.index, rangeRight == p + 1 ? 1 : 0)
                                      : makeNode(sibling.box, sibling.index, rangeLeft == p ? 1 : 0, box, i, count);
         storeNode(&nodes[p], parent);
@@ -108,6 +126,14 @@ STRATA_HD void apetreiBottomUp(int leaf, int n, const Key* keys, const Aabb* pri
             return;
         }
     }
+}
+
+// Algorithm 3 as published: the hand-over in global memory.
+template <class Key>
+STRATA_HD void apetreiBottomUp(int leaf, int n, const Key* keys, const Aabb* primBounds, const uint32_t* sortedPrim,
+                               BvhNode* nodes, int32_t* store, uint32_t* root) {
+    ApetreiGlobalHandOver handOver{nodes, store};
+    apetreiBottomUp(leaf, n, keys, primBounds, sortedPrim, nodes, handOver, root);
 }
 
 }  // namespace strata

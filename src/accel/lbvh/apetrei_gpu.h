@@ -20,6 +20,10 @@ struct LbvhSortedLeaves {
     uint32_t n;
     const Aabb* primBounds;      // per primitive, unsorted
     const uint32_t* sortedPrim;  // sorted position -> primitive id
+    // strata's: the votes of parents whose range lies within a block's
+    // leaves in shared memory (lbvh_block.cuh; the same tree). Off: in
+    // global memory, as published.
+    bool blockHandOver = false;
 };
 
 // Apetrei's ordering: n-1 BvhNodes (node p = split p), root index to *root.

@@ -8,6 +8,7 @@
 #include "accel/lbvh/apetrei_gpu.h"
 #include "accel/lbvh/hploc_gpu.h"
 #include "accel/lbvh/karras.h"
+#include "accel/lbvh/lbvh_block.cuh"
 #include "accel/lbvh/lbvh_memory.h"
 #include "accel/lbvh/refit.h"
 #include "gpu/block_reduce.cuh"
@@ -48,12 +49,14 @@ __global__ void mortonKernel(const Aabb* bounds, uint32_t n, const uint32_t* box
 }
 
 // build/hierarchy: Karras 2012 Fig. 4, one thread per internal node; also
-// clears the visit counters of the bottom-up pass.
+// clears the visit counters of the bottom-up pass. block > 0 (strata's block
+// hand-over): the parent entries flag the nodes whose range lies within one
+// block of the bottom-up pass.
 template <class Key>
-__global__ void hierarchyKernel(const Key* keys, uint32_t n, int32_t* parent, uint32_t* visits) {
+__global__ void hierarchyKernel(const Key* keys, uint32_t n, int32_t* parent, uint32_t* visits, int block) {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n - 1) return;
-    karrasInternalNode(keys, int(n), int(i), parent);
+    karrasInternalNode(keys, int(n), int(i), parent, block);
     visits[i] = 0;
 }
 
@@ -63,6 +66,19 @@ __global__ void bottomUpKernel(const Aabb* bounds, uint32_t n, const uint32_t* s
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
     karrasBottomUp(int(i), int(n), bounds, sortedPrim, nodes, parent, visits);
+}
+
+// build/aabb with strata's block hand-over: the flagged nodes' votes in
+// shared memory (lbvh_block.cuh).
+__global__ void __launch_bounds__(kBlock) bottomUpBlockKernel(const Aabb* bounds, uint32_t n,
+                                                              const uint32_t* sortedPrim, BvhNode* nodes,
+                                                              const int32_t* parent, uint32_t* visits) {
+    __shared__ KarrasBlockShared<kBlock> s;
+    karrasBlockSetUp(s);
+    const int b0 = int(blockIdx.x) * kBlock;
+    KarrasBlockHandOver<kBlock> handOver{{nodes, visits}, s, b0};
+    const uint32_t i = uint32_t(b0) + threadIdx.x;
+    if (i < n) karrasBottomUp(int(i), int(n), bounds, sortedPrim, nodes, parent, handOver);
 }
 
 // build/refit: node i's children's parent entries (the root's stays -1).
@@ -108,6 +124,7 @@ void LbvhBuilder::build(const LbvhConfig& config, const Aabb* primBounds, uint32
     n_ = n;
     variant_ = variant;
     mortonBits_ = config.mortonBits;
+    blockHandOver_ = config.blockHandOver;
     built_ = n > 0;
     refits_ = 0;
     ++builds_;
@@ -203,14 +220,15 @@ void LbvhBuilder::build(const LbvhConfig& config, const Aabb* primBounds, uint32
         return;
     }
     const LaunchShape perInternal = perItem(n - 1, kBlock);
+    const bool block = blockHandOver_ && n < kKarrasMaxBlockFlagged;  // the flag needs bit 30 of the entries
     if (wide)
         launch(ctx, "build/hierarchy", perInternal, hierarchyKernel<uint64_t>, sortedKeys_.data(), n, parent_.data(),
-               visits_.data());
+               visits_.data(), block ? kBlock : 0);
     else
         launch(ctx, "build/hierarchy", perInternal, hierarchyKernel<uint32_t>, sortedKeys32_.data(), n, parent_.data(),
-               visits_.data());
-    launch(ctx, "build/aabb", perPrim, bottomUpKernel, primBounds, n, sortedPrim_.data(), nodes_.data(), parent_.data(),
-           visits_.data());
+               visits_.data(), block ? kBlock : 0);
+    launch(ctx, "build/aabb", perPrim, block ? bottomUpBlockKernel : bottomUpKernel, primBounds, n,
+           sortedPrim_.data(), nodes_.data(), parent_.data(), visits_.data());
 }
 
 bool LbvhBuilder::canRefit(const LbvhConfig& config, uint32_t n) const {
@@ -277,7 +295,7 @@ float LbvhBuilder::sahGrowth() {
 }
 
 void LbvhBuilder::bottomUp(const Aabb* primBounds, const void* sortedKeys, bool wide, const LaunchContext& ctx) {
-    LbvhSortedLeaves in{sortedKeys, wide, n_, primBounds, sortedPrim_.data()};
+    LbvhSortedLeaves in{sortedKeys, wide, n_, primBounds, sortedPrim_.data(), blockHandOver_};
     if (variant_ == LbvhVariant::Apetrei)
         launchApetreiBottomUp(in, nodes_.data(), store_.data(), root_.data(), ctx);
     else if (variant_ == LbvhVariant::Hploc)

@@ -34,7 +34,18 @@ namespace strata {
 struct LbvhConfig {
     LbvhVariant variant = LbvhVariant::Karras;
     int mortonBits = 63;  // 30 or 63
+    // strata's block hand-over (accel.lbvh_block_hand_over, lbvh_block.cuh;
+    // the same tree): the bottom-up pass's votes at parents whose range lies
+    // within a block in shared memory. False: in global memory, as published.
+    // H-PLOC has its own pass and ignores it.
+    bool blockHandOver = false;
 };
+
+// The options' build: accel.builder's variant, its Morton bits, and strata's
+// block hand-over.
+inline LbvhConfig lbvhConfigOf(const AccelOptions& o) {
+    return LbvhConfig{lbvhVariantOf(o), o.mortonBits, o.lbvhBlockHandOver};
+}
 
 // A built structure copied to the host (validation and tests).
 struct LbvhCopy {
@@ -80,6 +91,7 @@ private:
     uint32_t n_ = 0;
     LbvhVariant variant_ = LbvhVariant::Karras;
     int mortonBits_ = 0;
+    bool blockHandOver_ = false;
     bool built_ = false;
     bool parentsFound_ = false;  // parent_ holds the last build's parent entries
     uint32_t refits_ = 0;

@@ -52,7 +52,7 @@ size_t TopLevelGpu::estimateBytes(const InstancePlan& plan) {
 void TopLevelGpu::build(const AccelOptions& o, const std::string& staticKey,
                         const std::function<DeviceBoxes(uint32_t, const LaunchContext&)>& staticBoxes,
                         const TopLevelFrame& frame, const LaunchContext& ctx) {
-    const LbvhConfig blasConfig{lbvhVariantOf(o), o.mortonBits};
+    const LbvhConfig blasConfig = lbvhConfigOf(o);
     const BvhTraversal traversal = traversalOf(o);
     kd_ = o.builder == Builder::KdTree && plan_.kind == PlanPrims::Triangles;  // patches: Karras's LBVH
     const bool fresh = fresh_ || staticKey != staticKey_;  // a switch came between: no tree to refit
@@ -138,7 +138,7 @@ void TopLevelGpu::build(const AccelOptions& o, const std::string& staticKey,
     Untimed phases(ctx.timer);  // the top level's build phases count under build/top
     // accel.builder's LBVH variant and Morton bits, as the BLASes; traversed
     // with a stack (the two-level walk's).
-    const LbvhConfig topConfig{lbvhVariantOf(topLevelOptions(o)), o.mortonBits};
+    const LbvhConfig topConfig = lbvhConfigOf(topLevelOptions(o));
     top_.build(topConfig, memberBoxes_.data(), uint32_t(plan_.members.size()), ctx);
     view_ = TwoLevelView{top_.view(), instances_.data(), blasViews_.data(), uint32_t(plan_.members.size()), kd_};
 }
