@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "accel/kdtree/kd_clip.h"
 
@@ -81,11 +82,14 @@ struct Builder {
         }
     }
 
-    // A triangle's part in a child cell: clipped (perfect splits), its box
-    // grown by a millionth of the cell's coordinates on the axes where the
-    // triangle is not flat (clipping rounds, and the rounding compounds
-    // down the tree: a box a float too tight sends a triangle to one side
-    // of a plane it crosses; the real SR3 lost a hit in 4,000 without it).
+    // A triangle's part in a child cell: clipped (perfect splits). Where
+    // the clipped box's side is an interpolated value (not a vertex's
+    // coordinate, not the cell's face) it is moved out by 16 floats at the
+    // triangle's largest coordinate there: clipping rounds, the rounding
+    // compounds down the tree, and a box a float too tight sends a triangle
+    // to one side of a plane it crosses (the real SR3 lost a closest hit in
+    // 4,000). Sides that are exact stay, so triangles that only meet a plane
+    // at a vertex or an edge are not copied across it.
     // One whose clip rounding loses it while it touches the cell keeps its
     // box cut to the cell. False when it does not reach the cell.
     bool clipToChild(const Ref& r, const Aabb& child, Ref& outRef) const {
@@ -93,13 +97,12 @@ struct Builder {
         const Vec3 p0 = pos[t.v[0]], p1 = pos[t.v[1]], p2 = pos[t.v[2]];
         Aabb b;
         if (clipTriangleToBox(p0, p1, p2, child, b)) {
-            float mag = 0.0f;
-            for (int a = 0; a < 3; ++a) mag = std::max(mag, std::max(std::fabs(child.lo[a]), std::fabs(child.hi[a])));
-            const float slack = mag * 1e-6f;
             for (int a = 0; a < 3; ++a) {
-                if (p0[a] == p1[a] && p1[a] == p2[a]) continue;  // flat: clipping keeps its plane exactly
-                b.lo[a] = std::max(b.lo[a] - slack, child.lo[a]);
-                b.hi[a] = std::min(b.hi[a] + slack, child.hi[a]);
+                const float slack = 16.0f * std::numeric_limits<float>::epsilon() *
+                                    std::max(std::fabs(p0[a]), std::max(std::fabs(p1[a]), std::fabs(p2[a])));
+                auto exact = [&](float v, float face) { return v == p0[a] || v == p1[a] || v == p2[a] || v == face; };
+                if (!exact(b.lo[a], child.lo[a])) b.lo[a] = std::max(b.lo[a] - slack, child.lo[a]);
+                if (!exact(b.hi[a], child.hi[a])) b.hi[a] = std::min(b.hi[a] + slack, child.hi[a]);
             }
             outRef = Ref{r.tri, b};
             return true;
