@@ -146,9 +146,8 @@ TEST(GpuLbvhVariants, OneBuilderSwitchesVariantsAndSizesBetweenBuilds) {
 // The three LBVHs' bottom-up votes in shared memory where a parent's range
 // lies within a block (accel.lbvh_block_hand_over, lbvh_block.cuh) and in
 // global memory at every parent (as published) give the CPU run's tree, node
-// for node: sizes
-// around the block of 256 leaves, duplicate keys (the δ* ties), a tree
-// deeper than a block, both key widths.
+// for node: sizes around blocks of 256 to 1024 leaves, duplicate keys (the
+// δ* ties), a tree deeper than a block, both key widths.
 TEST(GpuLbvhVariants, BlockAndGlobalHandOverEqualTheCpuRun) {
     REQUIRE_GPU();
     cudaStream_t stream;
@@ -158,7 +157,7 @@ TEST(GpuLbvhVariants, BlockAndGlobalHandOverEqualTheCpuRun) {
         Mesh mesh;
     };
     std::vector<Case> cases;
-    for (uint32_t n : {1u, 2u, 255u, 256u, 257u, 513u, 100000u})
+    for (uint32_t n : {1u, 2u, 255u, 256u, 257u, 511u, 512u, 513u, 1023u, 1024u, 1025u, 100000u})
         cases.push_back({"random " + std::to_string(n), test::makeRandomTriangles(n, 0.01f, n)});
     cases.push_back({"duplicate-heavy", test::makeDuplicateHeavy(200000, 13, 3)});
     cases.push_back({"few points", test::makeDuplicateHeavy(5000, 2, 4)});

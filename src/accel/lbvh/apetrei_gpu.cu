@@ -30,26 +30,26 @@ __global__ void apetreiSkipBottomUpKernel(const Key* keys, uint32_t n, const Aab
 // build/hierarchy (lbvh-apetrei, strata's block hand-over): Algorithm 3 with
 // the votes of parents within the block's leaves in shared memory.
 template <class Key>
-__global__ void __launch_bounds__(kBlock)
+__global__ void __launch_bounds__(kHandOverBlock)
     apetreiBlockBottomUpKernel(const Key* keys, uint32_t n, const Aabb* primBounds, const uint32_t* sortedPrim,
                                BvhNode* nodes, int32_t* store, uint32_t* root) {
-    __shared__ ApetreiBlockShared<kBlock> s;
-    const int b0 = int(blockIdx.x) * kBlock;
+    __shared__ ApetreiBlockShared<kHandOverBlock> s;
+    const int b0 = int(blockIdx.x) * kHandOverBlock;
     apetreiBlockSetUp(s, keys, int(n), b0);
-    ApetreiBlockHandOver<kBlock, ApetreiGlobalHandOver> handOver{{nodes, store}, s, b0};
+    ApetreiBlockHandOver<kHandOverBlock, ApetreiGlobalHandOver> handOver{{nodes, store}, s, b0};
     const uint32_t i = uint32_t(b0) + threadIdx.x;
     if (i < n) apetreiBottomUp(int(i), int(n), keys, primBounds, sortedPrim, nodes, handOver, root);
 }
 
 // build/hierarchy (lbvh-skip, strata's block hand-over): Algorithm 4 likewise.
 template <class Key>
-__global__ void __launch_bounds__(kBlock)
+__global__ void __launch_bounds__(kHandOverBlock)
     apetreiSkipBlockBottomUpKernel(const Key* keys, uint32_t n, const Aabb* primBounds, const uint32_t* sortedPrim,
                                    StacklessNode* skipNodes, BvhNode* nodes, int32_t* store) {
-    __shared__ ApetreiBlockShared<kBlock> s;
-    const int b0 = int(blockIdx.x) * kBlock;
+    __shared__ ApetreiBlockShared<kHandOverBlock> s;
+    const int b0 = int(blockIdx.x) * kHandOverBlock;
     apetreiBlockSetUp(s, keys, int(n), b0);
-    ApetreiBlockHandOver<kBlock, ApetreiSkipGlobalHandOver> handOver{{skipNodes, store}, s, b0};
+    ApetreiBlockHandOver<kHandOverBlock, ApetreiSkipGlobalHandOver> handOver{{skipNodes, store}, s, b0};
     const uint32_t i = uint32_t(b0) + threadIdx.x;
     if (i < n) apetreiSkipBottomUp(int(i), int(n), keys, primBounds, sortedPrim, skipNodes, nodes, handOver);
 }
@@ -58,7 +58,7 @@ __global__ void __launch_bounds__(kBlock)
 
 void launchApetreiBottomUp(const LbvhSortedLeaves& in, BvhNode* nodes, int32_t* store, uint32_t* root,
                            const LaunchContext& ctx) {
-    const LaunchShape shape = perItem(in.n, kBlock);
+    const LaunchShape shape = perItem(in.n, in.blockHandOver ? kHandOverBlock : kBlock);
     const uint64_t* k64 = static_cast<const uint64_t*>(in.keys);
     const uint32_t* k32 = static_cast<const uint32_t*>(in.keys);
     if (in.blockHandOver && in.wide)
@@ -77,7 +77,7 @@ void launchApetreiBottomUp(const LbvhSortedLeaves& in, BvhNode* nodes, int32_t* 
 
 void launchApetreiSkipBottomUp(const LbvhSortedLeaves& in, StacklessNode* skipNodes, BvhNode* nodes, int32_t* store,
                                const LaunchContext& ctx) {
-    const LaunchShape shape = perItem(in.n, kBlock);
+    const LaunchShape shape = perItem(in.n, in.blockHandOver ? kHandOverBlock : kBlock);
     const uint64_t* k64 = static_cast<const uint64_t*>(in.keys);
     const uint32_t* k32 = static_cast<const uint32_t*>(in.keys);
     if (in.blockHandOver && in.wide)

@@ -29,6 +29,9 @@
 
 namespace strata {
 
+// Leaves per block of the hand-over kernels (their launch's block size).
+constexpr int kHandOverBlock = 128;
+
 template <int Block>
 struct ApetreiBlockShared {
     using Scan = cub::BlockScan<uint64_t, Block>;

@@ -70,13 +70,13 @@ __global__ void bottomUpKernel(const Aabb* bounds, uint32_t n, const uint32_t* s
 
 // build/aabb with strata's block hand-over: the flagged nodes' votes in
 // shared memory (lbvh_block.cuh).
-__global__ void __launch_bounds__(kBlock) bottomUpBlockKernel(const Aabb* bounds, uint32_t n,
-                                                              const uint32_t* sortedPrim, BvhNode* nodes,
-                                                              const int32_t* parent, uint32_t* visits) {
-    __shared__ KarrasBlockShared<kBlock> s;
+__global__ void __launch_bounds__(kHandOverBlock)
+    bottomUpBlockKernel(const Aabb* bounds, uint32_t n, const uint32_t* sortedPrim, BvhNode* nodes,
+                        const int32_t* parent, uint32_t* visits) {
+    __shared__ KarrasBlockShared<kHandOverBlock> s;
     karrasBlockSetUp(s);
-    const int b0 = int(blockIdx.x) * kBlock;
-    KarrasBlockHandOver<kBlock> handOver{{nodes, visits}, s, b0};
+    const int b0 = int(blockIdx.x) * kHandOverBlock;
+    KarrasBlockHandOver<kHandOverBlock> handOver{{nodes, visits}, s, b0};
     const uint32_t i = uint32_t(b0) + threadIdx.x;
     if (i < n) karrasBottomUp(int(i), int(n), bounds, sortedPrim, nodes, parent, handOver);
 }
@@ -223,12 +223,13 @@ void LbvhBuilder::build(const LbvhConfig& config, const Aabb* primBounds, uint32
     const bool block = blockHandOver_ && n < kKarrasMaxBlockFlagged;  // the flag needs bit 30 of the entries
     if (wide)
         launch(ctx, "build/hierarchy", perInternal, hierarchyKernel<uint64_t>, sortedKeys_.data(), n, parent_.data(),
-               visits_.data(), block ? kBlock : 0);
+               visits_.data(), block ? kHandOverBlock : 0);
     else
         launch(ctx, "build/hierarchy", perInternal, hierarchyKernel<uint32_t>, sortedKeys32_.data(), n, parent_.data(),
-               visits_.data(), block ? kBlock : 0);
-    launch(ctx, "build/aabb", perPrim, block ? bottomUpBlockKernel : bottomUpKernel, primBounds, n,
-           sortedPrim_.data(), nodes_.data(), parent_.data(), visits_.data());
+               visits_.data(), block ? kHandOverBlock : 0);
+    launch(ctx, "build/aabb", block ? perItem(n, kHandOverBlock) : perPrim,
+           block ? bottomUpBlockKernel : bottomUpKernel, primBounds, n, sortedPrim_.data(), nodes_.data(),
+           parent_.data(), visits_.data());
 }
 
 bool LbvhBuilder::canRefit(const LbvhConfig& config, uint32_t n) const {
