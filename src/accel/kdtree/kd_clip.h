@@ -5,8 +5,17 @@
 #pragma once
 
 #include "core/aabb.h"
+#include "core/geometry.h"
 
 namespace strata {
+
+// The bounds of triangle t; false when a vertex is not finite (the kd
+// builders leave such a triangle out, and say how many).
+STRATA_HD bool kdTriangleBounds(const Vec3* pos, const Tri& t, Aabb& box) {
+    box = Aabb{};
+    for (int k = 0; k < 3; ++k) box.grow(pos[t.v[k]]);
+    return isFinite(box.lo) && isFinite(box.hi);
+}
 
 // Returns false when the triangle misses the closed box; otherwise out is
 // the bounds of the clipped polygon, clamped into the box (robust to rounding).

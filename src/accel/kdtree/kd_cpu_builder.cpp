@@ -280,8 +280,7 @@ HostKdTree buildKdTreeCpu(const Vec3* pos, const Tri* tris, uint32_t numTris, co
     uint32_t skipped = 0;
     for (uint32_t t = 0; t < numTris; ++t) {
         Aabb box;
-        for (int k = 0; k < 3; ++k) box.grow(pos[tris[t].v[k]]);
-        if (!isFinite(box.lo) || !isFinite(box.hi)) {
+        if (!kdTriangleBounds(pos, tris[t], box)) {
             ++skipped;
             continue;
         }

@@ -161,17 +161,18 @@ struct Builder {
 }  // namespace
 
 HostKdTree buildKdTreeFullSah(const Vec3* pos, const Tri* tris, uint32_t numTris, const KdFullSahConfig& config) {
+    KdFullSahConfig cfg = config;
+    if (cfg.maxDepth > kKdMaxDepth || cfg.maxDepth < 0) cfg.maxDepth = kKdMaxDepth;  // the traversal's stack
     KdConfig budget;
     budget.maxNodes =
         config.maxNodes ? config.maxNodes : uint32_t(std::min<uint64_t>(64ull * numTris + 4096, kKdMaxField));
-    Builder b{pos, tris, config, kdNodeBudget(budget, numTris), {}};
+    Builder b{pos, tris, cfg, kdNodeBudget(budget, numTris), {}};
     std::vector<Ref> refs;
     Aabb cell;
     uint32_t skipped = 0;
     for (uint32_t t = 0; t < numTris; ++t) {
         Aabb box;
-        for (int k = 0; k < 3; ++k) box.grow(pos[tris[t].v[k]]);
-        if (!isFinite(box.lo) || !isFinite(box.hi)) {
+        if (!kdTriangleBounds(pos, tris[t], box)) {
             ++skipped;
             continue;
         }
