@@ -220,7 +220,7 @@ const std::vector<Field>& fields() {
           {},
           "strata's, not the papers': in the bottom-up pass of lbvh-karras, lbvh-apetrei and lbvh-skip (a thread "
           "per leaf; at each node the first of its two children's threads stops, the second goes on), a node whose "
-          "range of leaves lies within one block of 256 leaves has both threads in that block: they vote with a "
+          "range of leaves lies within one block of 128 leaves has both threads in that block: they vote with a "
           "shared-memory atomic and hand the subtree over in shared memory. Every other node as published, in "
           "global memory. The tree is the same node for node. GPU only; H-PLOC has its own pass."},
          [](Options& o) -> void* { return &o.accel.lbvhBlockHandOver; }},
@@ -663,9 +663,9 @@ std::vector<std::string> Options::inert() const {
     note(accel.rebuild != Rebuild::Auto && accel.refitGrowth != d.refitGrowth, "accel.refit_growth",
          "it sets when accel.rebuild = 'auto' rebuilds");
     note(!kd && accel.kdClipLeaves != d.kdClipLeaves, "accel.kd_clip_leaves", why);  // both kd builders clip
-    const bool lbvh = accel.builder == Builder::LbvhKarras || accel.builder == Builder::LbvhApetrei ||
-                      accel.builder == Builder::LbvhSkip;
-    note((!lbvh || render.backend != Backend::Cuda) && accel.lbvhBlockHandOver != d.lbvhBlockHandOver,
+    // The kd-tree's top level (instanced) and VD middle level are Karras LBVHs, which take it.
+    const bool noLbvhPass = accel.builder == Builder::Hploc || accel.builder == Builder::CpuSah;
+    note((noLbvhPass || render.backend != Backend::Cuda) && accel.lbvhBlockHandOver != d.lbvhBlockHandOver,
          "accel.lbvh_block_hand_over",
          "it changes the GPU bottom-up pass of lbvh-karras, lbvh-apetrei and lbvh-skip only");
     note(view.heatmap == Heatmap::Off && view.heatmapMax != ViewOptions{}.heatmapMax, "view.heatmap_max",

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <functional>
 #include <random>
 #include <thread>
 
@@ -98,6 +99,60 @@ TEST(LbvhVariants, ApetreiEqualsKarrasUpToItsOrdering) {
 // GPU threads reach the nodes in any order; which thread goes on decides
 // nothing in the result (every node index is a function of the keys, boxes
 // merge left then right).
+// The block hand-over's rule (apetreiSplitInBlock) against the ranges of
+// the tree itself: for random sorted keys with many equal δ* (ties), every
+// split is called within a block exactly when its node's range of leaves
+// is, for blocks of every size from 1 to 160 leaves.
+TEST(LbvhVariants, ApetreiBlockRuleMatchesTheRanges) {
+    std::mt19937 rng(4);
+    for (int round = 0; round < 40; ++round) {
+        const int n = 1 + int(rng() % 400);
+        std::vector<uint32_t> keys(static_cast<size_t>(n));
+        const uint32_t spread = 1u + rng() % 64;  // few distinct keys: equal δ* everywhere
+        for (uint32_t& k : keys) k = rng() % spread * 1000u + rng() % 3;
+        std::sort(keys.begin(), keys.end());
+        // Each split's range, from the tree the published pass builds.
+        std::vector<Aabb> boxes(static_cast<size_t>(n), Aabb{Vec3{0, 0, 0}, Vec3{1, 1, 1}});
+        std::vector<uint32_t> order(static_cast<size_t>(n));
+        for (int i = 0; i < n; ++i) order[size_t(i)] = uint32_t(i);
+        std::vector<BvhNode> nodes(size_t(std::max(n - 1, 1)));
+        std::vector<int32_t> store(static_cast<size_t>(n), kStoreEmpty);
+        uint32_t root = 0;
+        for (int leaf = 0; leaf < n; ++leaf)
+            apetreiBottomUp(leaf, n, keys.data(), boxes.data(), order.data(), nodes.data(), store.data(), &root);
+        std::vector<int> lo(size_t(std::max(n - 1, 1))), hi(lo.size());
+        std::function<void(int, int, int&, int&)> range = [&](int index, int count, int& l, int& h) {
+            if (count == 1) {
+                l = h = index;
+                return;
+            }
+            int a, b, c, d;
+            range(nodes[size_t(index)].left, nodes[size_t(index)].leftCount, a, b);
+            range(nodes[size_t(index)].right, nodes[size_t(index)].rightCount, c, d);
+            l = a, h = d;
+            lo[size_t(index)] = l, hi[size_t(index)] = h;
+        };
+        if (n > 1) {
+            int l, h;
+            range(int(root), 0, l, h);
+            ASSERT_EQ(l, 0);
+            ASSERT_EQ(h, n - 1);
+        }
+        for (int block = 1; block <= 160; block += 1 + block / 8)
+            for (int b0 = 0; b0 < n; b0 += block) {
+                const int b1 = std::min(b0 + block, n);
+                for (int p = b0; p < b1; ++p) {
+                    uint64_t prefix = apetreiDelta(keys.data(), n, b0 - 1), suffix = 0;
+                    for (int j = b0; j < p; ++j) prefix = std::max(prefix, apetreiDelta(keys.data(), n, j));
+                    for (int j = p + 1; j < b1; ++j) suffix = std::max(suffix, apetreiDelta(keys.data(), n, j));
+                    const bool inBlock = p < n - 1 && lo[size_t(p)] >= b0 && hi[size_t(p)] < b1;
+                    EXPECT_EQ(apetreiSplitInBlock(p, n, prefix, apetreiDelta(keys.data(), n, p), suffix), inBlock)
+                        << "n " << n << ", block " << block << ", split " << p;
+                }
+            }
+    }
+}
+
 TEST(LbvhVariants, LeafArrivalOrderDoesNotChangeTheResult) {
     for (const test::LbvhCase& c : test::lbvhCases(false)) {
         auto bounds = test::boundsOf(c.mesh);

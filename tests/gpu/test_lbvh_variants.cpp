@@ -146,8 +146,9 @@ TEST(GpuLbvhVariants, OneBuilderSwitchesVariantsAndSizesBetweenBuilds) {
 // The three LBVHs' bottom-up votes in shared memory where a parent's range
 // lies within a block (accel.lbvh_block_hand_over, lbvh_block.cuh) and in
 // global memory at every parent (as published) give the CPU run's tree, node
-// for node: sizes around blocks of 256 to 1024 leaves, duplicate keys (the
-// δ* ties), a tree deeper than a block, both key widths.
+// for node: sizes within one block and around multiples of the block of 128
+// leaves, duplicate keys (the δ* ties), a tree deeper than a block, both key
+// widths.
 TEST(GpuLbvhVariants, BlockAndGlobalHandOverEqualTheCpuRun) {
     REQUIRE_GPU();
     cudaStream_t stream;
@@ -157,7 +158,7 @@ TEST(GpuLbvhVariants, BlockAndGlobalHandOverEqualTheCpuRun) {
         Mesh mesh;
     };
     std::vector<Case> cases;
-    for (uint32_t n : {1u, 2u, 255u, 256u, 257u, 511u, 512u, 513u, 1023u, 1024u, 1025u, 100000u})
+    for (uint32_t n : {1u, 2u, 3u, 64u, 127u, 128u, 129u, 255u, 256u, 257u, 1023u, 1024u, 1025u, 100000u})
         cases.push_back({"random " + std::to_string(n), test::makeRandomTriangles(n, 0.01f, n)});
     cases.push_back({"duplicate-heavy", test::makeDuplicateHeavy(200000, 13, 3)});
     cases.push_back({"few points", test::makeDuplicateHeavy(5000, 2, 4)});
@@ -295,38 +296,40 @@ TEST(GpuLbvhVariants, RefitEqualsTheCpuRefit) {
     cudaStream_t stream;
     STRATA_CUDA_CHECK(cudaStreamCreate(&stream));
     for (uint32_t n : {1u, 2u, 17u, 5000u, 200000u})
-        for (LbvhVariant v : kVariants) {
-            const Mesh m = test::makeRandomTriangles(n, 0.02f, n + 3);
-            const std::vector<Aabb> a = test::boundsOf(m);
-            std::vector<Aabb> later = a;
-            for (size_t i = 0; i < later.size(); ++i) {  // each box moved its own way
-                Vec3 off{0.01f * float(i % 7), -0.02f * float(i % 5), 0.015f * float(i % 3)};
-                later[i] = Aabb{later[i].lo + off, later[i].hi + off};
+        for (LbvhVariant v : kVariants)
+            for (bool block : {false, true}) {  // with the block hand-over, Karras's parent entries carry its flag
+                const Mesh m = test::makeRandomTriangles(n, 0.02f, n + 3);
+                const std::vector<Aabb> a = test::boundsOf(m);
+                std::vector<Aabb> later = a;
+                for (size_t i = 0; i < later.size(); ++i) {  // each box moved its own way
+                    Vec3 off{0.01f * float(i % 7), -0.02f * float(i % 5), 0.015f * float(i % 3)};
+                    later[i] = Aabb{later[i].lo + off, later[i].hi + off};
+                }
+                DeviceBuffer<Aabb> dA, dB;
+                dA.upload(a, stream);
+                dB.upload(later, stream);
+                LbvhBuilder b;
+                const LbvhConfig config{v, 63, block};
+                b.build(config, dA.data(), n, LaunchContext{stream});
+                ASSERT_TRUE(b.canRefit(config, n));
+                EXPECT_FALSE(b.canRefit(config, n + 1));
+                b.refit(dB.data(), LaunchContext{stream});
+                b.refit(dB.data(), LaunchContext{stream});  // again: the same result
+                STRATA_CUDA_CHECK(cudaStreamSynchronize(stream));
+                LbvhCopy g = b.download();
+                AccelOptions o;
+                o.builder = builderOf(v);
+                o.rebuild = Rebuild::Refit;
+                HostAccel cpu;
+                buildHostAccel(a, o, cpu);
+                buildHostAccel(later, o, cpu);
+                LbvhHostResult ref;
+                ref.bvh = cpu.bvh;
+                ref.skipNodes = cpu.skipNodes;
+                EXPECT_EQ(differences(g, ref, v), "") << n << " " << lbvhVariantName(v) << (block ? ", block" : "");
+                BvhReport rep = validateBvh(HostBvh{g.nodes, g.primIndex, g.root}.view(), later);
+                EXPECT_TRUE(rep.ok) << n << " " << lbvhVariantName(v) << ": "
+                                    << (rep.errors.empty() ? "" : rep.errors[0]);
             }
-            DeviceBuffer<Aabb> dA, dB;
-            dA.upload(a, stream);
-            dB.upload(later, stream);
-            LbvhBuilder b;
-            const LbvhConfig config{v, 63};
-            b.build(config, dA.data(), n, LaunchContext{stream});
-            ASSERT_TRUE(b.canRefit(config, n));
-            EXPECT_FALSE(b.canRefit(config, n + 1));
-            b.refit(dB.data(), LaunchContext{stream});
-            b.refit(dB.data(), LaunchContext{stream});  // again: the same result
-            STRATA_CUDA_CHECK(cudaStreamSynchronize(stream));
-            LbvhCopy g = b.download();
-            AccelOptions o;
-            o.builder = builderOf(v);
-            o.rebuild = Rebuild::Refit;
-            HostAccel cpu;
-            buildHostAccel(a, o, cpu);
-            buildHostAccel(later, o, cpu);
-            LbvhHostResult ref;
-            ref.bvh = cpu.bvh;
-            ref.skipNodes = cpu.skipNodes;
-            EXPECT_EQ(differences(g, ref, v), "") << n << " " << lbvhVariantName(v);
-            BvhReport rep = validateBvh(HostBvh{g.nodes, g.primIndex, g.root}.view(), later);
-            EXPECT_TRUE(rep.ok) << n << " " << lbvhVariantName(v) << ": " << (rep.errors.empty() ? "" : rep.errors[0]);
-        }
     STRATA_CUDA_CHECK(cudaStreamDestroy(stream));
 }

@@ -25,8 +25,11 @@ struct Builder {
     const Tri* tris;
     const KdFullSahConfig& cfg;
     uint32_t nodeBudget;
+    uint64_t refBudget;
     HostKdTree out;
-    bool warnedDepth = false, warnedNodes = false;
+    // References alive: in the leaves made and in the nodes still to build.
+    uint64_t liveRefs = 0;
+    bool warnedDepth = false, warnedNodes = false, warnedRefs = false;
 
     void warn(bool& once, const std::string& msg) {
         if (once) return;
@@ -148,6 +151,16 @@ struct Builder {
                 (toL ? left : right).push_back(r);
             }
         }
+        // Overlapping coplanar triangles make splits that pay by the SAH and
+        // copy every triangle to both sides, level after level: the
+        // references are capped as Zhou08's large-node stage caps them.
+        const uint64_t after = liveRefs + left.size() + right.size() - refs.size();
+        if (left.size() + right.size() > refs.size() && after > refBudget) {
+            warn(warnedRefs, "full-SAH kd-tree: reference cap " + std::to_string(refBudget) +
+                                 " reached (straddling triangles copied to both sides); remaining nodes are leaves");
+            return makeLeaf(node, refs, depth);
+        }
+        liveRefs = after;
         std::vector<Ref>().swap(refs);  // the parent's list is not needed below
         const uint32_t c = uint32_t(out.nodes.size());
         out.nodes.resize(c + 2);
@@ -166,7 +179,9 @@ HostKdTree buildKdTreeFullSah(const Vec3* pos, const Tri* tris, uint32_t numTris
     KdConfig budget;
     budget.maxNodes =
         config.maxNodes ? config.maxNodes : uint32_t(std::min<uint64_t>(64ull * numTris + 4096, kKdMaxField));
-    Builder b{pos, tris, cfg, kdNodeBudget(budget, numTris), {}};
+    const uint64_t refBudget =
+        std::min<uint64_t>(config.maxRefs ? config.maxRefs : 32ull * numTris + 8192, kKdMaxField);
+    Builder b{pos, tris, cfg, kdNodeBudget(budget, numTris), refBudget, {}};
     std::vector<Ref> refs;
     Aabb cell;
     uint32_t skipped = 0;
@@ -185,6 +200,7 @@ HostKdTree buildKdTreeFullSah(const Vec3* pos, const Tri* tris, uint32_t numTris
     if (refs.empty()) return std::move(b.out);
     b.out.bounds = cell;
     b.out.nodes.resize(1);
+    b.liveRefs = refs.size();
     b.build(0, cell, refs, 0);
     b.out.stats.refs = uint32_t(b.out.primIndex.size());
     return std::move(b.out);

@@ -24,6 +24,7 @@ struct KdFullSahConfig {
     float emptyBonus = 0.8f;        // Wald & Havran's lambda: a split with an empty side costs this fraction
     int maxDepth = kKdMaxDepth;
     uint32_t maxNodes = 0;  // 0: 64 per triangle + 4096 (its leaves are small and its empty cuts many)
+    uint32_t maxRefs = 0;   // leaf references in all; 0: 32 per triangle + 8192 (over it: leaves)
 };
 
 HostKdTree buildKdTreeFullSah(const Vec3* pos, const Tri* tris, uint32_t numTris, const KdFullSahConfig& config = {});

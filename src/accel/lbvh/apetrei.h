@@ -42,6 +42,16 @@ STRATA_HD uint64_t apetreiDelta(const Key* keys, int n, int i) {
     return x ? x + (1ull << 32) : uint64_t(uint32_t(i) ^ uint32_t(i + 1));
 }
 
+// strata's block hand-over (lbvh_block.cuh): whether split p's range of
+// leaves lies within a block's leaves [b0, b1), given the largest δ* of the
+// splits b0-1 .. p-1 (prefixMax) and of p+1 .. b1-1 (suffixMax, 0 for
+// none). A subtree [L, R] goes up to split R when δ*(R) < δ*(L-1), else to
+// L-1, so p's range ends at the nearest split to its left with a larger δ*
+// and the nearest to its right with one at least as large.
+STRATA_HD bool apetreiSplitInBlock(int p, int n, uint64_t prefixMax, uint64_t delta, uint64_t suffixMax) {
+    return p < n - 1 && prefixMax > delta && suffixMax >= delta;
+}
+
 // The root of a one-primitive tree: the leaf and an absent right child.
 STRATA_HD void setSingleLeafRoot(BvhNode& root, const Aabb& box) {
     root.setLeft(box, 0, 1);

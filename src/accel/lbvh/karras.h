@@ -30,8 +30,11 @@ STRATA_HD int karrasDelta(const Key* keys, int n, int i, int j) {
 // A parent[] entry: the parent node and whether the child is its right one;
 // with strata's block hand-over, bit 30 also says that the parent's whole
 // range lies within one block of `block` leaves (lbvh_block.cuh), so both of
-// its children's threads run in that block. (Node indices stay below 2^29:
-// LbvhBuilder gives the flag only to smaller trees.)
+// its children's threads run in that block. Only the block hand-over's pass
+// reads the bit (KarrasBlockHandOver::kInBlockBit), and LbvhBuilder writes
+// it only for trees of fewer than 2^29 leaves, whose entries stay below
+// 2^30; every other reader takes the entry whole (parent * 2 + side, up to
+// 2^31 - 1).
 constexpr int32_t kKarrasParentInBlock = int32_t(1) << 30;
 constexpr uint32_t kKarrasMaxBlockFlagged = 1u << 29;
 STRATA_HD int32_t karrasParentEntry(int parent, bool right, bool inBlock = false) {
@@ -81,6 +84,7 @@ STRATA_HD void karrasInternalNode(const Key* keys, int n, int i, int32_t* parent
 // second one reads its sibling's side. In global memory, at every node.
 // (lbvh_block.cuh: strata's hand-over in shared memory within a block.)
 struct KarrasGlobalHandOver {
+    static constexpr int32_t kInBlockBit = 0;  // entries are read whole
     BvhNode* nodes;
     uint32_t* visits;
     // True for the second thread up.
@@ -109,8 +113,8 @@ STRATA_HD void karrasBottomUp(int leaf, int n, const Aabb* primBounds, const uin
     int32_t count = 1;
     for (;;) {
         const int32_t entry = parent[child];
-        const int p = (entry & ~kKarrasParentInBlock) >> 1;
-        const bool right = (entry & 1) != 0, inBlock = (entry & kKarrasParentInBlock) != 0;
+        const int p = (entry & ~HandOver::kInBlockBit) >> 1;
+        const bool right = (entry & 1) != 0, inBlock = (entry & HandOver::kInBlockBit) != 0;
         if (!handOver.vote(p, right, inBlock, box, index, count)) return;  // the sibling is not done yet
         const ChildHandOver sibling = handOver.sibling(p, !right, inBlock);
         const BvhNode node = right ? makeNode(sibling.box, sibling.index, sibling.count, box, index, count)

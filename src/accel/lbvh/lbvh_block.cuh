@@ -72,7 +72,7 @@ __device__ void apetreiBlockSetUp(ApetreiBlockShared<Block>& s, const Key* keys,
                                                                    MaxU64{});
     s.suffix[Block - 1 - t] = reversed;
     __syncthreads();
-    s.local[t] = p < n - 1 && prefix > d && s.suffix[t] >= d;
+    s.local[t] = apetreiSplitInBlock(p, n, prefix, d, s.suffix[t]);
     s.store[t] = kStoreEmpty;
     __syncthreads();  // the scans' storage becomes the hand-over slots
 }
@@ -120,6 +120,7 @@ __device__ void karrasBlockSetUp(KarrasBlockShared<Block>& s) {
 // and Karras's node index is one end of its range: p - b0 is its slot.
 template <int Block>
 struct KarrasBlockHandOver {
+    static constexpr int32_t kInBlockBit = kKarrasParentInBlock;  // the hierarchy pass flagged the entries
     KarrasGlobalHandOver global;
     KarrasBlockShared<Block>& s;
     int b0;

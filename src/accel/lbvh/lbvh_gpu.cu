@@ -129,7 +129,10 @@ void LbvhBuilder::build(const LbvhConfig& config, const Aabb* primBounds, uint32
     refits_ = 0;
     ++builds_;
     haveBuiltSah_ = false;
-    parentsFound_ = variant == LbvhVariant::Karras && n > 1;  // its hierarchy pass writes them
+    // Karras's hierarchy pass writes the parent entries a refit reuses, but
+    // with the block hand-over they carry its flag, which the refit's
+    // pass reads as part of the index: then the first refit writes them anew.
+    parentsFound_ = variant == LbvhVariant::Karras && n > 1 && !(config.blockHandOver && n < kKarrasMaxBlockFlagged);
     if (n == 0) return;
     const bool apetrei = variant != LbvhVariant::Karras;
     nodes_.resize(n > 1 ? n - 1 : 1);
@@ -220,7 +223,7 @@ void LbvhBuilder::build(const LbvhConfig& config, const Aabb* primBounds, uint32
         return;
     }
     const LaunchShape perInternal = perItem(n - 1, kBlock);
-    const bool block = blockHandOver_ && n < kKarrasMaxBlockFlagged;  // the flag needs bit 30 of the entries
+    const bool block = blockHandOver_ && n < kKarrasMaxBlockFlagged;  // the flag takes bit 30 of the entries
     if (wide)
         launch(ctx, "build/hierarchy", perInternal, hierarchyKernel<uint64_t>, sortedKeys_.data(), n, parent_.data(),
                visits_.data(), block ? kHandOverBlock : 0);
