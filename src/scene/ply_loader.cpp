@@ -190,8 +190,9 @@ Header parseHeader(const std::string& path, const std::string& data) {
         } else if (key == "element") {
             PlyElement e;
             long long count = -1;
+            std::string extra;
             words >> e.name >> count;
-            if (e.name.empty() || !words || count < 0) fail("expected 'element NAME COUNT'");
+            if (e.name.empty() || !words || count < 0 || (words >> extra)) fail("expected 'element NAME COUNT'");
             e.count = uint64_t(count);
             e.headerLine = line;
             h.elements.push_back(e);
@@ -268,6 +269,9 @@ LoadedMesh loadPly(const std::string& path, const PlyLoadOptions& options) {
                             ": element face has no list property vertex_indices");
             faces.reserve(size_t(std::min<uint64_t>(e.count, 1u << 20)));
         }
+        // An element without properties has no data: its items take no bytes
+        // (a header may claim 7.7e18 of them; the loop over them never ended).
+        if (e.properties.empty()) continue;
         double v[64];
         for (uint64_t item = 0; item < e.count; ++item) {
             const std::string what = e.name + " " + std::to_string(item);

@@ -10,6 +10,7 @@
 #include "scene/gltf_loader.h"
 #include "scene/image_io.h"
 #include "scene/obj_loader.h"
+#include "scene/ply_loader.h"
 #include "scene/scene_loader.h"
 #include "scene/vd_map.h"
 
@@ -67,6 +68,12 @@ const std::map<std::string, std::string> kExpected = {
     // (libstdc++'s assertions abort on the out-of-range operator[]); the
     // views of images are checked against the declared buffers first.
     {"gltf/image_view_offset_past_buffer.gltf", "its buffer view lies beyond its buffer"},
+    // The PLY loader looped over the 7.7e18 items of an element without
+    // properties (they take no bytes, so the data never ran out): a header
+    // line "element NAME COUNT" with words after it is refused, and an
+    // element without properties is skipped.
+    {"ply/element_count_without_properties.ply", ":3: expected 'element NAME COUNT'"},
+    {"ply/element_without_properties_huge_count.ply", ""},
 };
 
 // Loads `file` with its target's loader; "" on success, else the Error's text.
@@ -83,6 +90,8 @@ std::string load(const std::string& file) {
                     return "a texel is longer than maxLength";
         } else if (target == "gltf") {
             loadGltf(kDir + file);
+        } else if (target == "ply") {
+            loadPly(kDir + file);
         } else if (target == "obj") {
             std::vector<std::string> textures;
             loadObj(kDir + file, &textures);
