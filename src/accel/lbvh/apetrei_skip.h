@@ -48,10 +48,11 @@ struct ApetreiSkipGlobalHandOver {
     }
 };
 
-// Algorithm 4 for sorted leaf `leaf`, with the boxes: the vote at each
-// parent (HandOver); the second thread up, being the one that knows the
-// parent's full range, writes the whole parent: its Karras index q, left
-// child, skip, box, and the BvhNode.
+// Algorithm 4 for sorted leaf `leaf`, with the boxes, the vote at each
+// parent through a hand-over policy (strata's block hand-over,
+// lbvh_block.cuh; the published pass is written out below): the second
+// thread up, being the one that knows the parent's full range, writes the
+// whole parent: its Karras index q, left child, skip, box, and the BvhNode.
 template <class Key, class HandOver>
 STRATA_HD void apetreiSkipBottomUp(int leaf, int n, const Key* keys, const Aabb* primBounds, const uint32_t* sortedPrim,
                                    StacklessNode* skipNodes, BvhNode* nodes, HandOver& handOver) {
@@ -104,12 +105,67 @@ STRATA_HD void apetreiSkipBottomUp(int leaf, int n, const Key* keys, const Aabb*
     }
 }
 
-// Algorithm 4 as published: the vote in global memory.
+// Algorithm 4 as published, the vote in global memory, with the boxes. Each
+// subtree's own box is in its skip node before its thread's atomicCAS; the
+// second thread up at split p reads the sibling's from there, and being the
+// one that knows the parent's full range, writes the whole parent: its
+// Karras index q, left child, skip, box, and the BvhNode. store must be ◇ on
+// entry and is left ◇. This is the climb above with ApetreiSkipGlobalHandOver
+// written out: through the policy nvcc made a kernel 9% slower (H100, 1M
+// triangles: 0.241 -> 0.262 ms, 46 -> 44 registers), so the published pass
+// keeps its own body and the block hand-over's kernel the template.
 template <class Key>
 STRATA_HD void apetreiSkipBottomUp(int leaf, int n, const Key* keys, const Aabb* primBounds, const uint32_t* sortedPrim,
                                    StacklessNode* skipNodes, BvhNode* nodes, int32_t* store) {
-    ApetreiSkipGlobalHandOver handOver{skipNodes, store};
-    apetreiSkipBottomUp(leaf, n, keys, primBounds, sortedPrim, skipNodes, nodes, handOver);
+    uint32_t prim = sortedPrim[leaf];
+    Aabb box = primBounds[prim];
+    // Lines 3-4: the leaf's range and the δ* at both of its ends.
+    int rangeLeft = leaf, rangeRight = leaf;
+    uint64_t deltaLeft = apetreiDelta(keys, n, leaf - 1);
+    uint64_t deltaRight = apetreiDelta(keys, n, leaf);
+    // Lines 5-8: the leaf's skip connection (and its box and primitive).
+    storeNode(&skipNodes[skipLeafIndex(n, leaf)],
+              makeSkipNode(box, skipLeafLeft(prim), skipTarget(keys, n, leaf, deltaRight)));
+    if (n == 1) {
+        setSingleLeafRoot(nodes[0], box);
+        return;
+    }
+    for (;;) {  // line 9: repeat
+        int p;
+        bool isLeftChild = deltaRight < deltaLeft;
+        memoryFence();       // this subtree's skip node before the vote
+        if (isLeftChild) {   // line 10: "left child of its parent"
+            p = rangeRight;  // line 11: Apetrei index p
+            int32_t other = atomicCasI32(&store[p], kStoreEmpty, rangeLeft);  // line 12
+            if (other == kStoreEmpty) return;                                 // line 13: first thread up
+            rangeRight = other;
+            deltaRight = apetreiDelta(keys, n, rangeRight);                    // line 14: "recompute outdated value"
+        } else {                                                               // line 15: "right child of its parent"
+            p = rangeLeft - 1;                                                 // line 16
+            int32_t other = atomicCasI32(&store[p], kStoreEmpty, rangeRight);  // line 17
+            if (other == kStoreEmpty) return;                                  // line 18
+            rangeLeft = other;
+            // Line 19 (printed δ*(range_left)): the parent's left end is δ*(range_left - 1).
+            deltaLeft = apetreiDelta(keys, n, rangeLeft - 1);
+        }
+        store[p] = kStoreEmpty;
+        memoryFence();
+        // Line 20: the Karras index q is the range end with the smaller δ*.
+        int q = deltaRight < deltaLeft ? rangeRight : rangeLeft;
+        // Line 21: the children are the split p's neighbours, p and p+1, each a
+        // leaf when its range is one key.
+        bool leftIsLeaf = rangeLeft == p, rightIsLeaf = rangeRight == p + 1;
+        int32_t leftChild = leftIsLeaf ? skipLeafIndex(n, p) : p;
+        int32_t rightChild = rightIsLeaf ? skipLeafIndex(n, p + 1) : p + 1;
+        Aabb leftBox = isLeftChild ? box : loadBoxCoherent(&skipNodes[leftChild]);
+        Aabb rightBox = isLeftChild ? loadBoxCoherent(&skipNodes[rightChild]) : box;
+        box = merge(leftBox, rightBox);
+        // Lines 22-26: the parent's skip connection.
+        storeNode(&skipNodes[q], makeSkipNode(box, leftChild, skipTarget(keys, n, rangeRight, deltaRight)));
+        // The BvhNode of the stack traversal, node for node Karras's.
+        storeNode(&nodes[q], makeNode(leftBox, p, leftIsLeaf ? 1 : 0, rightBox, p + 1, rightIsLeaf ? 1 : 0));
+        if (q == 0) return;  // lines 27-28: "until i = 0", I_0 is the root
+    }
 }
 
 }  // namespace strata
