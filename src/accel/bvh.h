@@ -55,6 +55,8 @@ enum class BvhTraversal : uint32_t {
     Stackless,  // skip links (accel/stackless_traverse.h); needs skipNodes
 };
 
+struct LeafTri;  // accel/leaf_tris.h
+
 struct BvhView {
     const BvhNode* nodes = nullptr;
     const uint32_t* primIndex = nullptr;  // leaf entries -> primitive ids
@@ -70,6 +72,11 @@ struct BvhView {
     const StacklessNode* skipNodes = nullptr;
     uint32_t numSkipNodes = 0;
     BvhTraversal traversal = BvhTraversal::Stack;
+    // accel.copy_leaf_tris: primIndex's triangles copied in its order
+    // (accel/leaf_tris.h), which the stack traversal's leaf tests read
+    // instead of the intersect callback. Set only where every primitive is a
+    // triangle of the traced geometry (not the unified VD middle level's tree).
+    const LeafTri* leafTris = nullptr;
 };
 
 STRATA_HD uint32_t rootOf(const BvhView& v) { return v.rootIndex ? *v.rootIndex : v.root; }

@@ -2,9 +2,11 @@
 // closest hit or any hit. The primitive test is a callback, so the same
 // traversal serves triangles now and other primitives later:
 //   float intersect(uint32_t prim, const Ray& ray, float tmax)  // < tmax on hit
+// except where the view holds its triangles in leaf order (BvhView::leafTris).
 #pragma once
 
 #include "accel/bvh.h"
+#include "accel/leaf_tris.h"
 #include "core/ray.h"
 
 namespace strata {
@@ -75,13 +77,19 @@ struct TraversalStats {
 namespace detail {
 
 // Tests the primitives of one leaf; true when AnyHit and something was hit.
-template <bool AnyHit, class Intersect>
+template <bool AnyHit, bool Copied, class Intersect>
 STRATA_HD bool intersectLeaf(const BvhView& bvh, int32_t first, int32_t count, const Ray& ray, float& tmax,
                              uint32_t& hitPrim, Intersect& intersect, TraversalStats* stats) {
     for (int32_t k = 0; k < count; ++k) {
-        uint32_t prim = bvh.primIndex[first + k];
+        uint32_t prim;
+        float t;
+        if constexpr (Copied) {  // accel.copy_leaf_tris: the entry's triangle in one record
+            t = intersectLeafTri(bvh.leafTris, first + k, ray, tmax, prim);
+        } else {
+            prim = bvh.primIndex[first + k];
+            t = intersect(prim, ray, tmax);
+        }
         if (stats) stats->primsTested++;
-        float t = intersect(prim, ray, tmax);
         if (t < tmax) {
             tmax = t;
             hitPrim = prim;
@@ -95,7 +103,7 @@ STRATA_HD bool intersectLeaf(const BvhView& bvh, int32_t first, int32_t count, c
 // false, abandoning the ray, when a push would overflow the stack; the hits
 // found so far stay in tmax/hitPrim (they are real hits, so a restart may
 // keep culling with them).
-template <bool AnyHit, int StackSize, class Intersect>
+template <bool AnyHit, bool Copied, int StackSize, class Intersect>
 STRATA_HD bool traverseWithStack(const BvhView& bvh, const Ray& ray, Vec3 invDir, float& tmax, uint32_t& hitPrim,
                                  Intersect& intersect, TraversalStats* stats) {
     int32_t stack[StackSize];
@@ -111,11 +119,13 @@ STRATA_HD bool traverseWithStack(const BvhView& bvh, const Ray& ray, Vec3 invDir
         bool hitL = tl <= tmax, hitR = tr <= tmax && n.right >= 0;
         // Leaves are intersected immediately.
         if (hitL && n.leftCount > 0) {
-            if (intersectLeaf<AnyHit>(bvh, n.left, n.leftCount, ray, tmax, hitPrim, intersect, stats)) return true;
+            if (intersectLeaf<AnyHit, Copied>(bvh, n.left, n.leftCount, ray, tmax, hitPrim, intersect, stats))
+                return true;
             hitL = false;
         }
         if (hitR && n.rightCount > 0) {
-            if (intersectLeaf<AnyHit>(bvh, n.right, n.rightCount, ray, tmax, hitPrim, intersect, stats)) return true;
+            if (intersectLeaf<AnyHit, Copied>(bvh, n.right, n.rightCount, ray, tmax, hitPrim, intersect, stats))
+                return true;
             hitR = false;
         }
         if (hitL && hitR) {
@@ -135,6 +145,25 @@ STRATA_HD bool traverseWithStack(const BvhView& bvh, const Ray& ray, Vec3 invDir
     }
 }
 
+// The whole traversal with the leaf test Copied names (traverseBvh below).
+template <bool AnyHit, bool Copied, class Intersect>
+STRATA_HD uint32_t traverseBvhAs(const BvhView& bvh, const Ray& ray, float& tmax, Intersect& intersect,
+                                 TraversalStats* stats) {
+    uint32_t hitPrim = ~0u;
+    Vec3 invDir = safeInverse(ray.dir);
+    if (traverseWithStack<AnyHit, Copied, kBvhStackSize>(bvh, ray, invDir, tmax, hitPrim, intersect, stats))
+        return hitPrim;
+    if (stats) {
+        stats->stackOverflow = true;
+        stats->deepRestarts++;
+    }
+    if (traverseWithStack<AnyHit, Copied, kBvhDeepStackSize>(bvh, ray, invDir, tmax, hitPrim, intersect, stats))
+        return hitPrim;
+    if (stats) stats->scanRestarts++;
+    intersectLeaf<AnyHit, Copied>(bvh, 0, int32_t(bvh.numPrims), ray, tmax, hitPrim, intersect, stats);
+    return hitPrim;
+}
+
 }  // namespace detail
 
 // Closest hit (AnyHit = false) or any hit (AnyHit = true) within
@@ -147,23 +176,16 @@ STRATA_HD bool traverseWithStack(const BvhView& bvh, const Ray& ray, Vec3 invDir
 // key bits plus 32 index bits), and if even that overflows, with a scan of
 // every leaf entry. Restarts keep the hits found so far, so they only cull
 // more; no node is ever dropped.
+//
+// The leaf tests read the view's copied triangles where it has them
+// (accel.copy_leaf_tris), else call intersect; chosen once per ray, so each
+// way's loop is compiled without the other's test in it.
 template <bool AnyHit, class Intersect>
 STRATA_HD uint32_t traverseBvh(const BvhView& bvh, const Ray& ray, float& tmax, Intersect intersect,
                                TraversalStats* stats = nullptr) {
-    uint32_t hitPrim = ~0u;
-    if (bvh.numNodes == 0) return hitPrim;
-    Vec3 invDir = safeInverse(ray.dir);
-    if (detail::traverseWithStack<AnyHit, kBvhStackSize>(bvh, ray, invDir, tmax, hitPrim, intersect, stats))
-        return hitPrim;
-    if (stats) {
-        stats->stackOverflow = true;
-        stats->deepRestarts++;
-    }
-    if (detail::traverseWithStack<AnyHit, kBvhDeepStackSize>(bvh, ray, invDir, tmax, hitPrim, intersect, stats))
-        return hitPrim;
-    if (stats) stats->scanRestarts++;
-    detail::intersectLeaf<AnyHit>(bvh, 0, int32_t(bvh.numPrims), ray, tmax, hitPrim, intersect, stats);
-    return hitPrim;
+    if (bvh.numNodes == 0) return ~0u;
+    return bvh.leafTris ? detail::traverseBvhAs<AnyHit, true>(bvh, ray, tmax, intersect, stats)
+                        : detail::traverseBvhAs<AnyHit, false>(bvh, ray, tmax, intersect, stats);
 }
 
 }  // namespace strata

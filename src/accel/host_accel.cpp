@@ -26,6 +26,7 @@ void buildHostAccel(const std::vector<Aabb>& primBounds, const AccelOptions& o, 
 }
 
 void buildOrRefitHostAccel(const std::vector<Aabb>& primBounds, const AccelOptions& o, bool refit, HostAccel& out) {
+    out.leafTris.clear();  // of the vertices before; copyHostLeafTris makes them anew
     if (refit && out.canRefit(o, primBounds.size())) {
         refitHostAccel(primBounds, out);
         ++out.refits;
@@ -56,6 +57,16 @@ void collapseHostAccel(const AccelOptions& o, HostAccel& a) {
     a.wide = o.width == BvhWidth::Eight ? collapseToCwbvh(a.bvh.view()) : HostCwbvh{};
 }
 
+void copyHostLeafTris(const AccelOptions& o, bool unifiedMiddle, const std::vector<Vec3>& pos,
+                      const std::vector<Tri>& tris, HostAccel& a) {
+    const bool copy = copiesLeafTris(o, unifiedMiddle) && a.view(o).traversal == BvhTraversal::Stack &&
+                      a.bvh.primIndex.size() == tris.size();
+    if (copy)
+        copyLeafTris(a.bvh.primIndex, pos.data(), tris.data(), a.leafTris);
+    else
+        a.leafTris = {};
+}
+
 void refitHostAccel(const std::vector<Aabb>& primBounds, HostAccel& a) {
     const int n = int(primBounds.size());
     if (n == 0) return;
@@ -81,6 +92,7 @@ BvhView HostAccel::view(const AccelOptions& o) const {
     v.skipNodes = skipNodes.empty() ? nullptr : skipNodes.data();
     v.numSkipNodes = uint32_t(skipNodes.size());
     v.traversal = v.skipNodes ? traversalOf(o) : BvhTraversal::Stack;
+    if (!leafTris.empty() && v.traversal == BvhTraversal::Stack) v.leafTris = leafTris.data();
     return v;
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "accel/cpu/sah_builder.h"
+#include "accel/leaf_tris.h"
 #include "accel/wide/collapse_host.h"
 #include "core/options.h"
 
@@ -16,6 +17,7 @@ struct HostAccel {
     HostBvh bvh;
     std::vector<StacklessNode> skipNodes;  // lbvh-skip only
     HostCwbvh wide;                        // accel.width = 8: the tree collapsed (collapseHostAccel)
+    std::vector<LeafTri> leafTris;         // accel.copy_leaf_tris (copyHostLeafTris)
     // accel.rebuild = refit: what the tree was built with (it is refitted
     // while these hold), and its parent entries (accel/lbvh/refit.h).
     Builder builtWith = Builder::CpuSah;
@@ -42,7 +44,9 @@ struct HostAccel {
     CwbvhView wideView(const AccelOptions& o, bool unifiedMiddle = false) const {
         return o.width == BvhWidth::Eight && !unifiedMiddle ? wide.view() : CwbvhView{};
     }
-    size_t bytes() const { return bvh.bytes() + skipNodes.size() * sizeof(StacklessNode) + wide.bytes(); }
+    size_t bytes() const {
+        return bvh.bytes() + skipNodes.size() * sizeof(StacklessNode) + wide.bytes() + leafTris.size() * sizeof(LeafTri);
+    }
 };
 
 // Builds the structure accel.builder names; with accel.rebuild = refit,
@@ -59,6 +63,14 @@ void buildOrRefitHostAccel(const std::vector<Aabb>& primBounds, const AccelOptio
 // accel.width = 8: the tree just built or refitted collapsed into a.wide
 // (the CPU backend's stage build/collapse); otherwise a.wide is emptied.
 void collapseHostAccel(const AccelOptions& o, HostAccel& a);
+
+// accel.copy_leaf_tris: the triangles of the tree just built or refitted
+// over `tris` at `pos`, copied in its leaf order (the CPU backend's stage
+// build/leaf_tris), where the stack traversal of the binary tree reads them
+// and every primitive is a triangle (not with vd.middle_level unified: its
+// tree holds the patch boxes too); otherwise a.leafTris is emptied.
+void copyHostLeafTris(const AccelOptions& o, bool unifiedMiddle, const std::vector<Vec3>& pos,
+                      const std::vector<Tri>& tris, HostAccel& a);
 
 // Refits `a`'s tree to `primBounds` (same count as it was built over).
 void refitHostAccel(const std::vector<Aabb>& primBounds, HostAccel& a);

@@ -224,6 +224,16 @@ const std::vector<Field>& fields() {
           "shared-memory atomic and hand the subtree over in shared memory. Every other node as published, in "
           "global memory. The tree is the same node for node. GPU only; H-PLOC has its own pass."},
          [](Options& o) -> void* { return &o.accel.lbvhBlockHandOver; }},
+        {{"accel.copy_leaf_tris",
+          OptionKind::Bool,
+          "strata: the triangles copied in the tree's leaf order each frame (the same hits, fewer loads per test)",
+          {},
+          "strata's: after each build or refit (stage build/leaf_tris) every leaf entry's triangle is copied into "
+          "one 48-byte record in the entries' order, so a leaf test reads its three vertices there instead of "
+          "following the entry to the triangle and its vertex indices. The same vertices, the same test: the same "
+          "hits. A binary BVH in flat mode with the stack traversal (not the unified VD middle level's tree). "
+          "Off: the leaf entries index the scene's triangles."},
+         [](Options& o) -> void* { return &o.accel.copyLeafTris; }},
         choiceField(
             {"accel.mode", OptionKind::String,
              "flat: all instances baked into one structure; instanced: a top level over instances, a middle level per "
@@ -668,6 +678,10 @@ std::vector<std::string> Options::inert() const {
     note((noLbvhPass || render.backend != Backend::Cuda) && accel.lbvhBlockHandOver != d.lbvhBlockHandOver,
          "accel.lbvh_block_hand_over",
          "it changes the GPU bottom-up pass of lbvh-karras, lbvh-apetrei and lbvh-skip only");
+    const bool noLeafCopy = kd || accel.mode == AccelMode::Instanced || accel.width == BvhWidth::Eight ||
+                            (accel.traversal == Traversal::Stackless && accel.builder == Builder::LbvhSkip);
+    note(noLeafCopy && accel.copyLeafTris != d.copyLeafTris, "accel.copy_leaf_tris",
+         "it changes the leaf tests of a binary BVH's stack traversal in flat mode only");
     note(view.heatmap == Heatmap::Off && view.heatmapMax != ViewOptions{}.heatmapMax, "view.heatmap_max",
          "it scales view.heatmap, which is off");
     return out;
@@ -691,7 +705,7 @@ void Options::check() const {
 
 bool AccelOptions::operator==(const AccelOptions& o) const {
     return builder == o.builder && traversal == o.traversal && width == o.width && mortonBits == o.mortonBits &&
-           lbvhBlockHandOver == o.lbvhBlockHandOver && mode == o.mode &&
+           lbvhBlockHandOver == o.lbvhBlockHandOver && copyLeafTris == o.copyLeafTris && mode == o.mode &&
            rebuild == o.rebuild && refitGrowth == o.refitGrowth && kdOpts == o.kdOpts && kdLookahead == o.kdLookahead &&
            kdSnsCompact == o.kdSnsCompact && kdSmall == o.kdSmall && kdLargeSplit == o.kdLargeSplit &&
            kdClipLeaves == o.kdClipLeaves;

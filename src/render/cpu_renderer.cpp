@@ -133,8 +133,12 @@ public:
             else
                 buildHostAccel(bounds_, opt_.accel, accel_);
             if (!instanced && opt_.accel.builder != Builder::KdTree) {
-                HostStageClock::Scope c(clock_, "build/collapse");
-                collapseHostAccel(opt_.accel, accel_);
+                {
+                    HostStageClock::Scope c(clock_, "build/collapse");
+                    collapseHostAccel(opt_.accel, accel_);
+                }
+                HostStageClock::Scope c(clock_, "build/leaf_tris");
+                copyHostLeafTris(opt_.accel, unified, pos_, flat_.tris, accel_);
             }
             if (!flat_.patches.empty() && !unified) prepareVd();
         }

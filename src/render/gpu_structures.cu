@@ -3,7 +3,25 @@
 #include "accel/lbvh/lbvh_variant.h"
 #include "accel/kdtree/kd_config.h"
 
+#include "accel/leaf_tris.h"
+#include "gpu/launch.cuh"
+
 namespace strata {
+namespace {
+
+// build/leaf_tris (accel.copy_leaf_tris): entry k's triangle, in primIndex's order.
+__global__ void copyLeafTrisKernel(const uint32_t* primIndex, const Tri* tris, const Vec3* pos, uint32_t n,
+                                   LeafTri* out) {
+    const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= n) return;
+    const LeafTri l = makeLeafTri(pos, tris, primIndex[k]);
+    float4* o = reinterpret_cast<float4*>(out + k);
+    o[0] = make_float4(l.p0[0], l.p0[1], l.p0[2], __uint_as_float(l.prim));
+    o[1] = make_float4(l.p1[0], l.p1[1], l.p1[2], 0.0f);
+    o[2] = make_float4(l.p2[0], l.p2[1], l.p2[2], 0.0f);
+}
+
+}  // namespace
 
 void GpuStructures::build(const Scene& scene, const FlatScene& flat, GpuScene& gpu, const AccelOptions& o, float t,
                           const LaunchContext& ctx, DeviceBoxes vdBoxes, const UnifiedPatches* vdObject) {
@@ -52,6 +70,17 @@ void GpuStructures::build(const Scene& scene, const FlatScene& flat, GpuScene& g
             wide_.collapse(lbvh_.view(), ctx);
         else
             wide_.release();
+        // accel.copy_leaf_tris: where the stack traversal of the binary tree
+        // reads the leaves, and all of them are triangles.
+        leafTrisCopied_ = copiesLeafTris(o, vdBoxes.count > 0);
+        if (leafTrisCopied_) {
+            const uint32_t n = gpu.numTris();
+            leafTris_.resize(n);
+            launch(ctx, "build/leaf_tris", perItem(n, 256), copyLeafTrisKernel, lbvh_.view().primIndex,
+                   gpu.triangles(), gpu.positions(), n, leafTris_.data());
+        } else {
+            leafTris_.release();
+        }
         refit_ = RefitStatus{lbvh_.refitsSinceBuild(), lbvh_.refitsSinceBuild() ? growth : 0.0f, {}};
     }
 }
@@ -66,11 +95,13 @@ SceneView GpuStructures::view(const GpuScene& gpu, const AccelOptions& o, const 
         sv.kd = kd_.view();
     else if (o.width == BvhWidth::Eight && wideBuilt_)
         sv.wide = wide_.view();
+    else if (leafTrisCopied_)
+        sv.bvh.leafTris = leafTris_.data();
     return sv;
 }
 
 size_t GpuStructures::memoryBytes() const {
-    return lbvh_.memoryBytes() + kd_.memoryBytes() + wide_.memoryBytes() +
+    return lbvh_.memoryBytes() + kd_.memoryBytes() + wide_.memoryBytes() + leafTris_.bytes() +
            (instanced_ ? instanced_->memoryBytes() : 0) + unified_.bytes();
 }
 

@@ -10,6 +10,7 @@
 
 #include "accel/kdtree/kd_gpu.h"
 #include "accel/lbvh/lbvh_gpu.h"
+#include "accel/leaf_tris.h"
 #include "accel/wide/cwbvh_gpu.h"
 #include "render/gpu_scene.h"
 #include "render/instanced_gpu.h"
@@ -46,6 +47,8 @@ private:
     LbvhBuilder lbvh_;
     KdGpuBuilder kd_;
     CwbvhGpu wide_;
+    DeviceBuffer<LeafTri> leafTris_;  // accel.copy_leaf_tris (accel/leaf_tris.h)
+    bool leafTrisCopied_ = false;     // for the last flat build
     bool wideBuilt_ = false;                   // the last flat build was collapsed
     std::unique_ptr<InstancedGpu> instanced_;  // made when accel.mode is first instanced
 };

@@ -15,7 +15,7 @@ inline const std::vector<std::string>& stageTable() {
     static const std::vector<std::string> s = {"animate",      "build",           "build/bounds",   "build/morton",
                                                "build/sort",   "build/hierarchy", "build/aabb",     "build/blas",
                                                "build/top",    "build/kd_large",  "build/kd_small", "build/vd_boxes",
-                                               "build/refit",  "build/collapse",
+                                               "build/refit",  "build/collapse",  "build/leaf_tris",
                                                "trace",        "trace/primary",   "trace/bounce",   "vd",
                                                "vd/pairs",     "vd/sort",         "vd/bottom",      "vd/primary",
                                                "vd/bounce",    "vd/shadow",       "shade",          "shade/primary",

@@ -4,6 +4,8 @@
 #include <cstdio>
 
 #include "accel/lbvh/lbvh_memory.h"
+#include "accel/lbvh/lbvh_variant.h"
+#include "accel/leaf_tris.h"
 #include "accel/toplevel/two_level.h"
 #include "accel/vd/vd_bvh.h"
 #include "core/number_format.h"
@@ -25,7 +27,11 @@ VdSceneCounts countVdScene(const Scene& scene) {
         const Mesh& m = scene.meshes[i];
         c.normals = c.normals || !m.normals.empty();
         c.uvs = c.uvs || !m.uvs.empty();
-        if (m.vd.map < 0 || m.quads.empty() || uses[i] == 0) continue;
+        if (m.vd.map < 0 || m.quads.empty()) {
+            c.flatTriangles += uint64_t(m.triangles.size()) * uses[i];
+            continue;
+        }
+        if (uses[i] == 0) continue;
         c.meshes.push_back({m.quads.size(), uses[i], m.vd.maxLevel, m.deforms()});
     }
     return c;
@@ -78,9 +84,14 @@ VdMemoryComparison compareVdMemory(const VdSceneCounts& c, const Options& o, uin
         largestBlas = std::max(largestBlas, tris);
         r.direct.accel += lbvhBytes(m.quads << shift, variant, wide) + m.quads * kAabb;
     }
-    if (!instanced)
+    if (!instanced) {
         r.pretess.accel += lbvhBytes(r.pretessTriangles, variant, wide);
-    else
+        // accel.copy_leaf_tris: pre-tessellation copies every triangle;
+        // direct mode the scene's others only with its middle level separate.
+        const bool directUnified = o.vd.middle == VdMiddle::Unified && o.accel.builder != Builder::KdTree;
+        if (copiesLeafTris(o.accel, false))
+            r.pretess.accel += (r.pretessTriangles + (directUnified ? c.flatTriangles : 0)) * sizeof(LeafTri);
+    } else
         r.pretess.accel += largestBlas * kAabb;  // the static BLASes' shared bounds buffer
 
     // Direct: patch records and their instances, the maps, the link table.

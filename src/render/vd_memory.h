@@ -14,7 +14,10 @@
 //           patch in the scene's vertex and triangle arrays (geometry) and
 //           their share of the triangle structure: the flat LBVH over every
 //           instance's copy (flat mode) or the meshes' BLASes, shared by
-//           their instances (instanced). A kd-tree is counted as an LBVH.
+//           their instances (instanced), and with accel.copy_leaf_tris in
+//           flat mode their copy in leaf order, and that of the scene's
+//           other triangles where direct mode's unified middle level has
+//           none. A kd-tree is counted as an LBVH.
 // The transient ray-pair buffers of direct mode (sized by the image, not the
 // scene) are not in it; the renderer reports them apart.
 #pragma once
@@ -41,6 +44,7 @@ struct VdSceneCounts {
     uint64_t mapTexels = 0;
     uint32_t maps = 0;
     uint32_t instances = 0;  // all of the scene's
+    uint64_t flatTriangles = 0;  // the other meshes' triangles over their instances (flat mode's)
     bool normals = false;    // the scene's vertices carry normals (per vertex, every mesh)
     bool uvs = false;        // and texture coordinates
 };

@@ -313,6 +313,36 @@ TEST(Options, LbvhBlockHandOver) {
     ASSERT_EQ(o.inert().size(), 1u) << "the CPU backend's LBVHs run the published pass";
 }
 
+// accel.copy_leaf_tris (on by default) changes the leaf tests of a binary
+// BVH's stack traversal in flat mode: turned off, it is named where it
+// would do nothing anyway; part of the build options.
+TEST(Options, CopyLeafTris) {
+    Options o;
+    EXPECT_TRUE(o.accel.copyLeafTris);
+    const AccelOptions before = o.accel;
+    o.set("accel.copy_leaf_tris", "false");
+    EXPECT_FALSE(o.accel.copyLeafTris);
+    EXPECT_NE(o.accel, before) << "a switch the rebuild policy sees";
+    for (const char* builder : {"lbvh-karras", "lbvh-apetrei", "lbvh-skip", "hploc", "cpu-sah"}) {
+        o.set("accel.builder", builder);
+        EXPECT_TRUE(o.inert().empty()) << builder;
+    }
+    o.set("render.backend", "cpu");
+    EXPECT_TRUE(o.inert().empty()) << "both backends copy";
+    const std::pair<const char*, const char*> elsewhere[] = {{"accel.builder", "kdtree"},
+                                                             {"accel.mode", "instanced"},
+                                                             {"accel.width", "8"},
+                                                             {"accel.traversal", "stackless"}};
+    for (auto [key, value] : elsewhere) {
+        Options p = o;
+        p.set("accel.builder", "lbvh-skip");
+        p.set(key, value);
+        ASSERT_EQ(p.inert().size(), 1u) << key;
+        EXPECT_NE(p.inert()[0].find("accel.copy_leaf_tris = false does nothing here"), std::string::npos)
+            << p.inert()[0];
+    }
+}
+
 // "did you mean ...?" (core/suggest.h): the closest name by edit distance,
 // nothing when no name is close.
 TEST(Suggest, ClosestNameByEditDistance) {

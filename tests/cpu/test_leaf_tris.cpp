@@ -1,0 +1,141 @@
+// accel.copy_leaf_tris (accel/leaf_tris.h): the triangles copied in a tree's
+// leaf order give the indexed triangles' hits bit for bit, closest and any,
+// on random, coincident and real triangles, through every traversal path
+// (the fast stack, the deep restart); the CPU backend's copy is made only
+// where the stack traversal of a binary tree reads it.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+
+#include "accel/cpu/sah_builder.h"
+#include "accel/host_accel.h"
+#include "accel/lbvh/lbvh_host.h"
+#include "lbvh_cases.h"
+#include "loader_test_util.h"
+#include "render/flat_scene.h"
+#include "render/scene_view.h"
+#include "scene/obj_loader.h"
+#include "test_util.h"
+
+namespace strata {
+namespace {
+
+// Rays from around the mesh's box towards random points in it.
+std::vector<Ray> raysInto(const Mesh& m, int n) {
+    Aabb box;
+    for (const Vec3& p : m.positions) box.grow(p);
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<float> u(0.0f, 1.0f);
+    const Vec3 e = box.extent();
+    auto at = [&](float margin) {
+        return box.lo + Vec3{(u(rng) * (1 + 2 * margin) - margin) * e.x, (u(rng) * (1 + 2 * margin) - margin) * e.y,
+                             (u(rng) * (1 + 2 * margin) - margin) * e.z};
+    };
+    std::vector<Ray> rays(n);
+    for (Ray& r : rays) {
+        r.org = at(0.3f);
+        r.dir = normalize(at(0.0f) - r.org);
+    }
+    return rays;
+}
+
+// Traces the rays through bvh over m, indexed and with the copy: the same
+// closest hit (id and distance bits), the same any hit, and brute force's
+// closest. Returns the hits and counts the copy's rays that overflowed the
+// fast stack.
+int expectCopyTracesAsIndexed(const Mesh& m, const BvhView& indexed, const std::vector<Ray>& rays,
+                              const std::string& what, uint32_t* overflowed = nullptr) {
+    std::vector<LeafTri> copy;
+    copyLeafTris(std::vector<uint32_t>(indexed.primIndex, indexed.primIndex + indexed.numPrims), m.positions.data(),
+                 m.triangles.data(), copy);
+    for (size_t k = 0; k < copy.size(); ++k) EXPECT_EQ(copy[k].prim, indexed.primIndex[k]) << what;
+    SceneView a, b;
+    a.geo.pos = b.geo.pos = m.positions.data();
+    a.geo.tris = b.geo.tris = m.triangles.data();
+    a.geo.numTris = b.geo.numTris = uint32_t(m.triangles.size());
+    a.bvh = b.bvh = indexed;
+    b.bvh.leafTris = copy.data();
+    int hits = 0;
+    for (size_t i = 0; i < rays.size(); ++i) {
+        const Ray& r = rays[i];
+        TraversalStats st;
+        const HitRecord ha = traceClosest(a, r), hb = traceClosest(b, r, &st), ref = traceBruteForce(a.geo, r);
+        EXPECT_EQ(hb, ha) << what << " ray " << i;  // packed id and distance: bit for bit
+        EXPECT_EQ(isHit(ha), isHit(ref)) << what << " ray " << i;
+        if (isHit(ha) && isHit(ref)) EXPECT_EQ(hitDistance(ha), hitDistance(ref)) << what << " ray " << i;
+        EXPECT_EQ(traceAny(b, r), traceAny(a, r)) << what << " ray " << i;
+        hits += isHit(ha);
+        if (overflowed) *overflowed += st.stackOverflow;
+    }
+    return hits;
+}
+
+TEST(LeafTris, TheCopyTracesAsTheIndexedTriangles) {
+    const Mesh m = test::makeRandomTriangles(3000, 0.08f, 7);
+    const std::vector<Aabb> bounds = test::boundsOf(m);
+    const std::vector<Ray> rays = raysInto(m, 3000);
+    // Leaves of several triangles (the binned SAH) and of one (every LBVH).
+    const HostBvh sah = buildSahBvh(bounds);
+    EXPECT_GT(expectCopyTracesAsIndexed(m, sah.view(), rays, "binned SAH"), 1000);
+    for (LbvhVariant v : kLbvhVariants) {
+        const LbvhHostResult r = buildLbvhHost(bounds, 63, v);
+        EXPECT_GT(expectCopyTracesAsIndexed(m, r.bvh.view(), rays, lbvhVariantName(v)), 1000);
+    }
+}
+
+// Coincident triangles, whose equal distances the id decides (packHit), in
+// an LBVH deeper than the fast stack: every ray restarts with the deep
+// stack, which reads the copy too.
+TEST(LeafTris, CoincidentTrianglesAndTheDeepRestart) {
+    const Mesh m = test::makeDeepCoincident(1u << 17);
+    const LbvhHostResult r = buildLbvhHost(test::boundsOf(m), 63, LbvhVariant::Karras);
+    const std::vector<Ray> rays = test::raysIntoDeepCoincident(24, 4);
+    uint32_t overflowed = 0;
+    EXPECT_EQ(expectCopyTracesAsIndexed(m, r.bvh.view(), rays, "deep coincident, lbvh-karras", &overflowed),
+              int(rays.size()));
+    EXPECT_EQ(overflowed, rays.size());
+}
+
+// A real model made elsewhere (../shared/testdata), where present.
+TEST(LeafTris, TheRealBunny) {
+    const std::string path = test::testdataFile("stanford-bunny.obj");
+    if (path.empty()) GTEST_SKIP() << "stanford-bunny.obj not found (../shared/testdata)";
+    const Mesh m = loadObj(path).mesh;
+    const LbvhHostResult r = buildLbvhHost(test::boundsOf(m), 63, LbvhVariant::Hploc);
+    EXPECT_GT(expectCopyTracesAsIndexed(m, r.bvh.view(), raysInto(m, 1000), "bunny, hploc"), 300);
+}
+
+// The CPU backend copies only where the stack traversal of the binary tree
+// reads the leaves and all of them are triangles, and a new build or refit
+// drops the last copy (its vertices are old).
+TEST(LeafTris, TheHostCopyIsMadeWhereItIsRead) {
+    const Mesh m = test::makeRandomTriangles(500, 0.08f, 3);
+    const std::vector<Aabb> bounds = test::boundsOf(m);
+    auto copied = [&](const char* key, const char* value, bool unified = false) {
+        Options o;
+        o.set("accel.builder", "lbvh-skip");
+        if (key) o.set(key, value);
+        HostAccel a;
+        buildHostAccel(bounds, o.accel, a);
+        collapseHostAccel(o.accel, a);
+        copyHostLeafTris(o.accel, unified, m.positions, m.triangles, a);
+        const bool seen = a.view(o.accel).leafTris != nullptr;
+        EXPECT_EQ(seen, !a.leafTris.empty()) << (key ? key : "defaults");
+        if (seen) {
+            buildHostAccel(bounds, o.accel, a);
+            EXPECT_TRUE(a.leafTris.empty());
+            EXPECT_EQ(a.view(o.accel).leafTris, nullptr);
+        }
+        return seen;
+    };
+    EXPECT_TRUE(copied(nullptr, nullptr));
+    EXPECT_FALSE(copied("accel.copy_leaf_tris", "false"));
+    EXPECT_FALSE(copied("accel.width", "8"));
+    EXPECT_FALSE(copied("accel.traversal", "stackless"));
+    EXPECT_FALSE(copied(nullptr, nullptr, true));  // vd.middle_level unified: patch boxes in the tree
+    EXPECT_TRUE(copied("accel.builder", "cpu-sah"));
+}
+
+}  // namespace
+}  // namespace strata
