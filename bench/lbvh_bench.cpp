@@ -47,8 +47,9 @@ static double median(std::vector<double> v) {
 
 // Builds n boxes `runs` times after `warmup` and prints one table row;
 // false if the first build differs from the CPU run.
-static bool benchOne(LbvhVariant variant, const std::vector<Aabb>& host, int bits, bool blockHandOver, int runs,
-                     int warmup) {
+static bool benchOne(const LbvhConfig& config, const std::vector<Aabb>& host, int runs, int warmup) {
+    const LbvhVariant variant = config.variant;
+    const int bits = config.mortonBits;
     const uint32_t n = uint32_t(host.size());
     DeviceBuffer<Aabb> d;
     d.upload(host);
@@ -72,7 +73,7 @@ static bool benchOne(LbvhVariant variant, const std::vector<Aabb>& host, int bit
     for (int r = 0; r < warmup + runs; ++r) {
         timer.beginFrame(stream, FrameRecord{uint64_t(r)});
         timer.begin(0);
-        builder.build(LbvhConfig{variant, bits, blockHandOver}, d.data(), n, LaunchContext{stream, &timer});
+        builder.build(config, d.data(), n, LaunchContext{stream, &timer});
         timer.end(0);
         timer.endFrame();
         collect(false);
@@ -107,18 +108,20 @@ int main(int argc, char** argv) {
     int runs = 100, warmup = 10, bits = 63;
     std::string objPath;
     std::string which = "all";
-    bool blockHandOver = false;
+    bool blockHandOver = false, mergeSort = false;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         if (a == "--help" || a == "-h") {
             std::printf(
                 "usage: strata-bench-lbvh [--sizes N,N,...] [--runs R] [--warmup W] [--morton-bits 30|63]\n"
                 "                         [--builder karras|apetrei|skip|hploc|all] [--obj FILE]\n"
-                "                         [--block-hand-over]\n"
+                "                         [--block-hand-over] [--merge-sort]\n"
                 "--obj: also the triangles of an OBJ, zero-area ones kept (as peerbench keeps them),\n"
                 "       before the random sets (--sizes '' for none)\n"
                 "--block-hand-over: strata's block hand-over in the bottom-up pass of karras, apetrei\n"
-                "       and skip (accel.lbvh_block_hand_over; the same tree); default: as published\n");
+                "       and skip (accel.lbvh_block_hand_over; the same tree); default: as published\n"
+                "--merge-sort: CUB's stable merge sort of the codes (accel.morton_sort = merge; the\n"
+                "       same order); default: its radix sort, as published\n");
             return 0;
         } else if (a == "--runs" && i + 1 < argc)
             runs = std::atoi(argv[++i]);
@@ -130,6 +133,8 @@ int main(int argc, char** argv) {
             which = argv[++i];
         else if (a == "--block-hand-over")
             blockHandOver = true;
+        else if (a == "--merge-sort")
+            mergeSort = true;
         else if (a == "--obj" && i + 1 < argc)
             objPath = argv[++i];
         else if (a == "--sizes" && i + 1 < argc) {
@@ -177,17 +182,18 @@ int main(int argc, char** argv) {
     try {
         for (LbvhVariant v : variants) {
             const bool handOver = v != LbvhVariant::Hploc;
-            std::printf("%s build%s, %d-bit Morton codes, %s, median of %d builds after %d warm-up\n",
+            std::printf("%s build%s, %d-bit Morton codes, %s sort, %s, median of %d builds after %d warm-up\n",
                         lbvhVariantName(v),
                         !handOver       ? ""
                         : blockHandOver ? " (block hand-over)"
                                         : " (global hand-over)",
-                        bits, gpu.name.c_str(), runs, warmup);
+                        bits, mergeSort ? "merge" : "radix", gpu.name.c_str(), runs, warmup);
+            const LbvhConfig config{v, bits, blockHandOver, mergeSort};
             std::printf("%10s %9s %9s %9s %9s %9s %9s %8s %9s\n", "triangles", "bounds", "morton", "sort", "hierarchy",
                         "aabb", "total ms", "launches", "SAH(1.2,1)");
-            if (!objBounds.empty() && !benchOne(v, objBounds, bits, blockHandOver, runs, warmup)) return 1;
+            if (!objBounds.empty() && !benchOne(config, objBounds, runs, warmup)) return 1;
             for (uint32_t n : sizes)
-                if (!benchOne(v, randomTriangleBounds(n, n), bits, blockHandOver, runs, warmup)) return 1;
+                if (!benchOne(config, randomTriangleBounds(n, n), runs, warmup)) return 1;
             std::printf("\n");
         }
     } catch (const std::exception& e) {

@@ -5,7 +5,8 @@
 // id to its vertex indices and the indices to three vertices: three
 // dependent loads less on the path of every ray. The copy is made anew each
 // frame after the build or refit (the vertices move); the hits are the same,
-// bit for bit: the same vertices go through the same test.
+// bit for bit: the record holds the first vertex and the two edges as the
+// test computes them, and the test is the same.
 #pragma once
 
 #include <cstdint>
@@ -19,17 +20,17 @@ namespace strata {
 struct alignas(16) LeafTri {
     float p0[3];
     uint32_t prim;  // the primitive id the indexed entry holds
-    float p1[3];
+    float e1[3];    // p1 - p0, as intersectTriangle computes it
     float pad1;
-    float p2[3];
+    float e2[3];  // p2 - p0
     float pad2;
 };
 static_assert(sizeof(LeafTri) == 48, "LeafTri is read as three 16-byte loads");
 
 STRATA_HD LeafTri makeLeafTri(const Vec3* pos, const Tri* tris, uint32_t prim) {
     const Tri t = tris[prim];
-    const Vec3 a = pos[t.v[0]], b = pos[t.v[1]], c = pos[t.v[2]];
-    return LeafTri{{a.x, a.y, a.z}, prim, {b.x, b.y, b.z}, 0.0f, {c.x, c.y, c.z}, 0.0f};
+    const Vec3 a = pos[t.v[0]], e1 = pos[t.v[1]] - a, e2 = pos[t.v[2]] - a;
+    return LeafTri{{a.x, a.y, a.z}, prim, {e1.x, e1.y, e1.z}, 0.0f, {e2.x, e2.y, e2.z}, 0.0f};
 }
 
 // Intersects entry `entry`'s triangle as intersectTriangle does the indexed
@@ -39,14 +40,14 @@ STRATA_HD float intersectLeafTri(const LeafTri* leafTris, int32_t entry, const R
     const float4* q = reinterpret_cast<const float4*>(leafTris + entry);
     const float4 a = __ldg(q), b = __ldg(q + 1), c = __ldg(q + 2);
     prim = __float_as_uint(a.w);
-    const Vec3 p0{a.x, a.y, a.z}, p1{b.x, b.y, b.z}, p2{c.x, c.y, c.z};
+    const Vec3 p0{a.x, a.y, a.z}, e1{b.x, b.y, b.z}, e2{c.x, c.y, c.z};
 #else
     const LeafTri& l = leafTris[entry];
     prim = l.prim;
-    const Vec3 p0{l.p0[0], l.p0[1], l.p0[2]}, p1{l.p1[0], l.p1[1], l.p1[2]}, p2{l.p2[0], l.p2[1], l.p2[2]};
+    const Vec3 p0{l.p0[0], l.p0[1], l.p0[2]}, e1{l.e1[0], l.e1[1], l.e1[2]}, e2{l.e2[0], l.e2[1], l.e2[2]};
 #endif
     TriHit h;
-    return intersectTriangle(ray, p0, p1, p2, tmax, h) ? h.t : 3.0e38f;
+    return intersectTriangleEdges(ray, p0, e1, e2, tmax, h) ? h.t : 3.0e38f;
 }
 
 // The host's copy (the CPU backend, the tests): out[k] is primIndex[k]'s triangle.

@@ -10,9 +10,9 @@ struct TriHit {
     float t, u, v;  // barycentrics: p = (1-u-v) p0 + u p1 + v p2
 };
 
-// Returns true and fills hit when the ray hits the triangle at tmin < t < tmax.
-STRATA_HD bool intersectTriangle(const Ray& ray, Vec3 p0, Vec3 p1, Vec3 p2, float tmax, TriHit& hit) {
-    Vec3 e1 = p1 - p0, e2 = p2 - p0;
+// The test below with the edges e1 = p1 - p0 and e2 = p2 - p0 given (the
+// copied leaf triangles store them: the same floats).
+STRATA_HD bool intersectTriangleEdges(const Ray& ray, Vec3 p0, Vec3 e1, Vec3 e2, float tmax, TriHit& hit) {
     Vec3 pv = cross(ray.dir, e2);
     float det = dot(e1, pv);
     if (fabsf(det) < 1e-20f) return false;
@@ -27,6 +27,11 @@ STRATA_HD bool intersectTriangle(const Ray& ray, Vec3 p0, Vec3 p1, Vec3 p2, floa
     if (!(t > ray.tmin && t < tmax)) return false;
     hit = {t, u, v};
     return true;
+}
+
+// Returns true and fills hit when the ray hits the triangle at tmin < t < tmax.
+STRATA_HD bool intersectTriangle(const Ray& ray, Vec3 p0, Vec3 p1, Vec3 p2, float tmax, TriHit& hit) {
+    return intersectTriangleEdges(ray, p0, p1 - p0, p2 - p0, tmax, hit);
 }
 
 }  // namespace strata

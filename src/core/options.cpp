@@ -32,6 +32,7 @@ const std::vector<std::string> kBackendNames = {"cuda", "cpu"};
 const std::vector<std::string> kBuilderNames = {"lbvh-karras", "lbvh-apetrei", "lbvh-skip", "hploc", "cpu-sah", "kdtree"};
 const std::vector<std::string> kTraversalNames = {"stack", "stackless"};
 const std::vector<std::string> kWidthNames = {"2", "8"};
+const std::vector<std::string> kMortonSortNames = {"radix", "merge"};
 const std::vector<std::string> kModeNames = {"flat", "instanced"};
 const std::vector<std::string> kRebuildNames = {"every-frame", "animated", "refit", "auto"};
 const std::vector<std::string> kKdSmallNames = {"zhou", "subtree"};
@@ -214,6 +215,14 @@ const std::vector<Field>& fields() {
             kWidthNames, +[](Options & o) -> auto& { return o.accel.width; }),
         {{"accel.morton_bits", OptionKind::Int, "LBVH Morton code bits (30 or 63)", {}},
          [](Options& o) -> void* { return &o.accel.mortonBits; }},
+        choiceField(
+            {"accel.morton_sort", OptionKind::String,
+             "the GPU sort of the Morton codes: radix (the papers') or merge (strata's; the same order)", {},
+             "radix: CUB's onesweep radix sort, 8 bits a pass (8 passes over 63-bit codes), as the LBVH papers sort. "
+             "merge: strata's, CUB's stable merge sort (tiles sorted in blocks, then merged), fewer launches over the "
+             "small arrays of per-frame builds. Both keep equal codes in primitive order: the same order, the same "
+             "tree. Every Morton-order build on the GPU (the LBVHs, H-PLOC, the kd-tree's top and VD middle levels)."},
+            kMortonSortNames, +[](Options & o) -> auto& { return o.accel.mortonSort; }),
         {{"accel.lbvh_block_hand_over",
           OptionKind::Bool,
           "strata: the LBVH bottom-up pass meets within a block in shared memory (the same tree)",
@@ -678,10 +687,14 @@ std::vector<std::string> Options::inert() const {
     note((noLbvhPass || render.backend != Backend::Cuda) && accel.lbvhBlockHandOver != d.lbvhBlockHandOver,
          "accel.lbvh_block_hand_over",
          "it changes the GPU bottom-up pass of lbvh-karras, lbvh-apetrei and lbvh-skip only");
-    const bool noLeafCopy = kd || accel.mode == AccelMode::Instanced || accel.width == BvhWidth::Eight ||
-                            (accel.traversal == Traversal::Stackless && accel.builder == Builder::LbvhSkip);
-    note(noLeafCopy && accel.copyLeafTris != d.copyLeafTris, "accel.copy_leaf_tris",
+    // The options alone: whether a scene has VD patches for the unified
+    // middle level's tree is the scene's (then the copy is not made either).
+    AccelOptions copying = accel;
+    copying.copyLeafTris = true;
+    note(!copiesLeafTris(copying, false) && accel.copyLeafTris != d.copyLeafTris, "accel.copy_leaf_tris",
          "it changes the leaf tests of a binary BVH's stack traversal in flat mode only");
+    note((accel.builder == Builder::CpuSah || render.backend != Backend::Cuda) && accel.mortonSort != d.mortonSort,
+         "accel.morton_sort", "it changes the GPU's sort of Morton codes only");
     note(view.heatmap == Heatmap::Off && view.heatmapMax != ViewOptions{}.heatmapMax, "view.heatmap_max",
          "it scales view.heatmap, which is off");
     return out;
@@ -705,6 +718,7 @@ void Options::check() const {
 
 bool AccelOptions::operator==(const AccelOptions& o) const {
     return builder == o.builder && traversal == o.traversal && width == o.width && mortonBits == o.mortonBits &&
+           mortonSort == o.mortonSort &&
            lbvhBlockHandOver == o.lbvhBlockHandOver && copyLeafTris == o.copyLeafTris && mode == o.mode &&
            rebuild == o.rebuild && refitGrowth == o.refitGrowth && kdOpts == o.kdOpts && kdLookahead == o.kdLookahead &&
            kdSnsCompact == o.kdSnsCompact && kdSmall == o.kdSmall && kdLargeSplit == o.kdLargeSplit &&
@@ -724,6 +738,7 @@ const char* name(Backend v) { return enumName(v, kBackendNames); }
 const char* name(Builder v) { return enumName(v, kBuilderNames); }
 const char* name(Traversal v) { return enumName(v, kTraversalNames); }
 const char* name(BvhWidth v) { return enumName(v, kWidthNames); }
+const char* name(MortonSort v) { return enumName(v, kMortonSortNames); }
 const char* name(AccelMode v) { return enumName(v, kModeNames); }
 const char* name(Rebuild v) { return enumName(v, kRebuildNames); }
 const char* name(KdSmall v) { return enumName(v, kKdSmallNames); }

@@ -21,6 +21,7 @@ enum class Backend : uint8_t { Cuda, Cpu };
 enum class Builder : uint8_t { LbvhKarras, LbvhApetrei, LbvhSkip, Hploc, CpuSah, KdTree };
 enum class Traversal : uint8_t { Stack, Stackless };
 enum class BvhWidth : uint8_t { Two, Eight };
+enum class MortonSort : uint8_t { Radix, Merge };
 enum class AccelMode : uint8_t { Flat, Instanced };
 enum class Rebuild : uint8_t { EveryFrame, Animated, Refit, Auto };
 enum class KdSmall : uint8_t { Zhou, Subtree };
@@ -38,6 +39,7 @@ const char* name(Backend v);
 const char* name(Builder v);
 const char* name(Traversal v);
 const char* name(BvhWidth v);
+const char* name(MortonSort v);
 const char* name(AccelMode v);
 const char* name(Rebuild v);
 const char* name(KdSmall v);
@@ -84,6 +86,10 @@ struct AccelOptions {
     // and traced by its own kernels. A BVH builder in flat mode.
     BvhWidth width = BvhWidth::Two;
     int mortonBits = 63;  // 30 | 63
+    // The GPU sort of the Morton codes: radix (the papers': CUB's onesweep
+    // radix sort) | merge (strata's: CUB's stable merge sort, which takes
+    // fewer passes over the small arrays of per-frame builds). The same order.
+    MortonSort mortonSort = MortonSort::Radix;
     // strata's, not the papers': the bottom-up pass of lbvh-karras,
     // lbvh-apetrei and lbvh-skip meets at nodes within a block of leaves in
     // shared memory (the same tree; accel/lbvh/lbvh_block.cuh).
@@ -129,6 +135,18 @@ struct AccelOptions {
     bool operator==(const AccelOptions& o) const;
     bool operator!=(const AccelOptions& o) const { return !(*this == o); }
 };
+
+// accel.copy_leaf_tris (accel/leaf_tris.h): whether a frame under o copies
+// its triangles in the flat binary tree's leaf order: where the stack
+// traversal reads that tree's leaves (stackless runs only with lbvh-skip)
+// and all of them are triangles (not with vd.middle_level unified, whose
+// tree holds the VD patch boxes too). The one rule of both backends, the
+// memory estimates and Options::inert().
+inline bool copiesLeafTris(const AccelOptions& o, bool unifiedMiddle) {
+    const bool stackless = o.traversal == Traversal::Stackless && o.builder == Builder::LbvhSkip;
+    return o.copyLeafTris && o.mode == AccelMode::Flat && o.builder != Builder::KdTree && o.width == BvhWidth::Two &&
+           !stackless && !unifiedMiddle;
+}
 
 // Vector-displacement patches (Harada): how a mesh's VD quads are traced.
 struct VdOptions {

@@ -17,8 +17,8 @@ __global__ void copyLeafTrisKernel(const uint32_t* primIndex, const Tri* tris, c
     const LeafTri l = makeLeafTri(pos, tris, primIndex[k]);
     float4* o = reinterpret_cast<float4*>(out + k);
     o[0] = make_float4(l.p0[0], l.p0[1], l.p0[2], __uint_as_float(l.prim));
-    o[1] = make_float4(l.p1[0], l.p1[1], l.p1[2], 0.0f);
-    o[2] = make_float4(l.p2[0], l.p2[1], l.p2[2], 0.0f);
+    o[1] = make_float4(l.e1[0], l.e1[1], l.e1[2], 0.0f);
+    o[2] = make_float4(l.e2[0], l.e2[1], l.e2[2], 0.0f);
 }
 
 }  // namespace
@@ -76,8 +76,9 @@ void GpuStructures::build(const Scene& scene, const FlatScene& flat, GpuScene& g
         if (leafTrisCopied_) {
             const uint32_t n = gpu.numTris();
             leafTris_.resize(n);
-            launch(ctx, "build/leaf_tris", perItem(n, 256), copyLeafTrisKernel, lbvh_.view().primIndex,
-                   gpu.triangles(), gpu.positions(), n, leafTris_.data());
+            if (n > 0)  // a scene of VD patches alone has none
+                launch(ctx, "build/leaf_tris", perItem(n, 256), copyLeafTrisKernel, lbvh_.view().primIndex,
+                       gpu.triangles(), gpu.positions(), n, leafTris_.data());
         } else {
             leafTris_.release();
         }

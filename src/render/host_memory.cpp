@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "accel/leaf_tris.h"
 #include "core/error.h"
 #include "render/path_storage.h"
 #include "render/vd_memory.h"
@@ -98,7 +99,8 @@ size_t estimateCpuBackendBytes(const Scene& scene) {
             vdBytes = double(c.direct.total());
     }
     const size_t perTriangle =
-        kFlatBytesPerTriangle + (o.accel.builder == Builder::KdTree ? kKdBytesPerTriangle : kBvhBytesPerTriangle);
+        kFlatBytesPerTriangle + (o.accel.builder == Builder::KdTree ? kKdBytesPerTriangle : kBvhBytesPerTriangle) +
+        (copiesLeafTris(o.accel, false) ? sizeof(LeafTri) : 0);  // accel.copy_leaf_tris
     const double bytes = pixels * double(PathStorage<HostArray>::bytesPerPixel() + kImageBytesPerPixel) +
                          triangles * double(perTriangle) + vdBytes;
     return bytes >= 1.8e19 ? SIZE_MAX : size_t(bytes);

@@ -4,7 +4,6 @@
 #include <cstdio>
 
 #include "accel/lbvh/lbvh_memory.h"
-#include "accel/lbvh/lbvh_variant.h"
 #include "accel/leaf_tris.h"
 #include "accel/toplevel/two_level.h"
 #include "accel/vd/vd_bvh.h"
@@ -27,11 +26,8 @@ VdSceneCounts countVdScene(const Scene& scene) {
         const Mesh& m = scene.meshes[i];
         c.normals = c.normals || !m.normals.empty();
         c.uvs = c.uvs || !m.uvs.empty();
-        if (m.vd.map < 0 || m.quads.empty()) {
-            c.flatTriangles += uint64_t(m.triangles.size()) * uses[i];
-            continue;
-        }
-        if (uses[i] == 0) continue;
+        c.flatTriangles += uint64_t(m.triangles.size()) * uses[i];  // a VD mesh's own triangles too
+        if (m.vd.map < 0 || m.quads.empty() || uses[i] == 0) continue;
         c.meshes.push_back({m.quads.size(), uses[i], m.vd.maxLevel, m.deforms()});
     }
     return c;

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "accel/leaf_tris.h"
 #include "backend_types.h"
 #include "determinism_scene.h"
 #include "instanced_scene.h"
@@ -248,15 +249,40 @@ TYPED_TEST(BackendRender, CopiedLeafTrianglesRenderTheIndexedFrames) {
                 ASSERT_GT(sum(a), 0.0);
                 EXPECT_EQ(a, b) << builder << " " << rebuild << " at t = " << t;
             }
+            // The copy is there (48 bytes a triangle) and made each frame.
+            size_t triangles = 0;
             for (auto* r : {indexed.get(), copied.get()}) {
                 r->finish();
                 std::vector<FrameRecord> recs;
                 for (FrameRecord rec; r->popRecord(rec);) recs.push_back(rec);
                 ASSERT_EQ(recs.size(), 3u);
+                triangles = recs[2].triangles;
                 if (TypeParam::kind == Backend::Cuda)
                     EXPECT_EQ(recs[2].stageMs("build/leaf_tris") > 0.0, r == copied.get()) << builder << " " << rebuild;
             }
+            EXPECT_GT(triangles, 0u);
+            EXPECT_EQ(copied->accelBytes() - indexed->accelBytes(), triangles * sizeof(LeafTri)) << builder << " " << rebuild;
         }
+}
+
+// A scene of VD patches alone (direct mode, the middle level separate) has
+// no flat triangles to copy: it renders, with the copy switched on.
+TYPED_TEST(BackendRender, CopiedLeafTrianglesOfASceneWithoutTriangles) {
+    REQUIRE_BACKEND();
+    test::TempDir dir;
+    const std::string text = R"({"meshes": [{"name": "m", "generator": "vd-mushroom", "params": {"patches": 2, "resolution": 32}}],
+  "instances": [{"mesh": "m"}], "camera": {"position": [0, 1.2, 3], "target": [0, 0.3, 0]},
+  "vd": {"max_level": 3, "middle_level": "separate"}, "lights": {"environment": {"color": [0.5, 0.55, 0.6]}}})";
+    Scene s = test::onBackend<TypeParam>(loadScene(dir.write("s.json", text)));
+    s.options.render.width = 32;
+    s.options.render.height = 24;
+    s.options.render.threads = 2;
+    ASSERT_TRUE(s.options.accel.copyLeafTris);
+    auto r = test::makeOn<TypeParam>(s);
+    r->renderFrame(0.0f, 0, false);
+    std::vector<float> rad;
+    r->readRadiance(rad);
+    EXPECT_GT(sum(rad), 0.0);
 }
 
 // Instanced mode with accel.rebuild = refit | auto: each deforming

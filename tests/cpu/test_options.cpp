@@ -343,6 +343,27 @@ TEST(Options, CopyLeafTris) {
     }
 }
 
+// accel.morton_sort: radix (the papers') by default, merge strata's; the
+// GPU's sort only, named where it does nothing; part of the build options.
+TEST(Options, MortonSort) {
+    Options o;
+    EXPECT_EQ(o.accel.mortonSort, MortonSort::Radix);
+    const AccelOptions before = o.accel;
+    o.set("accel.morton_sort", "merge");
+    EXPECT_EQ(o.accel.mortonSort, MortonSort::Merge);
+    EXPECT_EQ(o.get("accel.morton_sort"), "merge");
+    EXPECT_NE(o.accel, before) << "a switch the rebuild policy sees";
+    for (const char* builder : {"lbvh-karras", "lbvh-apetrei", "lbvh-skip", "hploc", "kdtree"}) {
+        o.set("accel.builder", builder);
+        EXPECT_TRUE(o.inert().empty()) << builder;
+    }
+    o.set("accel.builder", "lbvh-karras");
+    o.set("render.backend", "cpu");
+    ASSERT_EQ(o.inert().size(), 1u);
+    EXPECT_NE(o.inert()[0].find("accel.morton_sort = merge does nothing here"), std::string::npos) << o.inert()[0];
+    EXPECT_THROW(o.set("accel.morton_sort", "bubble"), Error);
+}
+
 // "did you mean ...?" (core/suggest.h): the closest name by edit distance,
 // nothing when no name is close.
 TEST(Suggest, ClosestNameByEditDistance) {

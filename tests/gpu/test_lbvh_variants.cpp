@@ -44,8 +44,8 @@ std::string differences(const LbvhCopy& g, const LbvhHostResult& cpu, LbvhVarian
 }
 
 LbvhCopy buildOnce(LbvhBuilder& b, const DeviceBuffer<Aabb>& bounds, uint32_t n, int bits, LbvhVariant v,
-                   cudaStream_t stream, bool blockHandOver = false) {
-    b.build(LbvhConfig{v, bits, blockHandOver}, bounds.data(), n, LaunchContext{stream});
+                   cudaStream_t stream, bool blockHandOver = false, bool mergeSort = false) {
+    b.build(LbvhConfig{v, bits, blockHandOver, mergeSort}, bounds.data(), n, LaunchContext{stream});
     STRATA_CUDA_CHECK(cudaStreamSynchronize(stream));
     return b.download();
 }
@@ -176,6 +176,42 @@ TEST(GpuLbvhVariants, BlockAndGlobalHandOverEqualTheCpuRun) {
                     EXPECT_EQ(differences(buildOnce(b, d, n, bits, v, stream, block), cpu, v), "")
                         << c.name << ", " << lbvhVariantName(v) << ", " << bits << " bits, "
                         << (block ? "block" : "global") << " hand-over";
+            }
+    }
+    STRATA_CUDA_CHECK(cudaStreamDestroy(stream));
+}
+
+// accel.morton_sort = merge: CUB's stable merge sort gives the radix sort's
+// order, so every Morton-order builder's tree is the CPU run's, node for
+// node: sizes around the merge sort's tiles, duplicate keys (equal codes in
+// primitive order), both key widths; builds alternating with the radix sort
+// in one builder (its buffers and launch count follow the switch).
+TEST(GpuLbvhVariants, MergeSortGivesTheRadixSortsTree) {
+    REQUIRE_GPU();
+    cudaStream_t stream;
+    STRATA_CUDA_CHECK(cudaStreamCreate(&stream));
+    struct Case {
+        std::string name;
+        Mesh mesh;
+    };
+    std::vector<Case> cases;
+    for (uint32_t n : {2u, 3u, 255u, 4096u, 66454u, 300001u})
+        cases.push_back({"random " + std::to_string(n), test::makeRandomTriangles(n, 0.01f, n)});
+    cases.push_back({"duplicate-heavy", test::makeDuplicateHeavy(200000, 13, 3)});
+    cases.push_back({"few points", test::makeDuplicateHeavy(5000, 2, 4)});
+    LbvhBuilder b;
+    for (const Case& c : cases) {
+        const std::vector<Aabb> bounds = test::boundsOf(c.mesh);
+        const uint32_t n = uint32_t(bounds.size());
+        DeviceBuffer<Aabb> d;
+        d.upload(bounds, stream);
+        for (int bits : {30, 63})
+            for (LbvhVariant v : kLbvhVariants) {
+                const LbvhHostResult cpu = buildLbvhHost(bounds, bits, v);
+                for (bool merge : {true, false})
+                    EXPECT_EQ(differences(buildOnce(b, d, n, bits, v, stream, false, merge), cpu, v), "")
+                        << c.name << ", " << lbvhVariantName(v) << ", " << bits << " bits, "
+                        << (merge ? "merge" : "radix") << " sort";
             }
     }
     STRATA_CUDA_CHECK(cudaStreamDestroy(stream));

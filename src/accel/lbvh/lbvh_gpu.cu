@@ -1,5 +1,6 @@
 #include "accel/lbvh/lbvh_gpu.h"
 
+#include <cub/device/device_merge_sort.cuh>
 #include <cub/device/device_radix_sort.cuh>
 
 #include <vector>
@@ -116,6 +117,15 @@ __global__ void singleLeafKernel(const Aabb* bounds, BvhNode* nodes, uint32_t* s
 
 uint32_t blocks(uint32_t n) { return (n + kBlock - 1) / kBlock; }
 
+// accel.morton_sort = merge: the codes' order (the stable sort keeps equal
+// codes in primitive order, as the radix sort does).
+struct CodeLess {
+    template <class Key>
+    __device__ bool operator()(Key a, Key b) const {
+        return a < b;
+    }
+};
+
 }  // namespace
 
 void LbvhBuilder::build(const LbvhConfig& config, const Aabb* primBounds, uint32_t n, const LaunchContext& ctx) {
@@ -193,29 +203,36 @@ void LbvhBuilder::build(const LbvhConfig& config, const Aabb* primBounds, uint32
         launch(ctx, "build/bounds", {grid, kBlock}, centroidBoundsKernel, primBounds, n, sceneBox_.data());
     }
     const LaunchShape perPrim = perItem(n, kBlock);
+    // The radix sort reads the codes and writes them sorted elsewhere; the
+    // merge sort sorts them where they are, the sorted arrays.
+    const bool merge = config.mergeSort;
+    uint32_t* ids = merge ? sortedPrim_.data() : primIds_.data();
     if (wide)
-        launch(ctx, "build/morton", perPrim, mortonKernel<uint64_t>, primBounds, n, sceneBox_.data(), keys_.data(),
-               primIds_.data());
+        launch(ctx, "build/morton", perPrim, mortonKernel<uint64_t>, primBounds, n, sceneBox_.data(),
+               merge ? sortedKeys_.data() : keys_.data(), ids);
     else
-        launch(ctx, "build/morton", perPrim, mortonKernel<uint32_t>, primBounds, n, sceneBox_.data(), keys32_.data(),
-               primIds_.data());
+        launch(ctx, "build/morton", perPrim, mortonKernel<uint32_t>, primBounds, n, sceneBox_.data(),
+               merge ? sortedKeys32_.data() : keys32_.data(), ids);
     {
         StageScope s(ctx.timer, "build/sort");
         const int endBit = wide ? 63 : 30;
         size_t tempBytes = 0;
-        STRATA_CUDA_CHECK(sortPairs(nullptr, tempBytes, n, endBit, wide, stream));
+        STRATA_CUDA_CHECK(sortPairs(nullptr, tempBytes, n, endBit, wide, merge, stream));
         sortTemp_.resize(tempBytes);
-        if (n != sortLaunchesFor_ || endBit != sortBitsFor_) {
+        if (n != sortLaunchesFor_ || endBit != sortBitsFor_ || merge != sortMergeFor_) {
             // CUB chooses its kernels at run time; capture one sort into a
             // graph (not executed) and count its kernel nodes, so the launch
             // count is exact.
-            sortLaunches_ = countKernelLaunches(
-                [&](cudaStream_t side) { return sortPairs(sortTemp_.data(), tempBytes, n, endBit, wide, side); });
+            sortLaunches_ = countKernelLaunches([&](cudaStream_t side) {
+                return sortPairs(sortTemp_.data(), tempBytes, n, endBit, wide, merge, side);
+            });
             sortLaunchesFor_ = n;
             sortBitsFor_ = endBit;
+            sortMergeFor_ = merge;
         }
-        libraryCall(ctx, "build/sort", sortLaunches_,
-                    [&](cudaStream_t st) { return sortPairs(sortTemp_.data(), tempBytes, n, endBit, wide, st); });
+        libraryCall(ctx, "build/sort", sortLaunches_, [&](cudaStream_t st) {
+            return sortPairs(sortTemp_.data(), tempBytes, n, endBit, wide, merge, st);
+        });
     }
     if (apetrei) {
         // One bottom-up pass builds the hierarchy and its boxes.
@@ -308,8 +325,14 @@ void LbvhBuilder::bottomUp(const Aabb* primBounds, const void* sortedKeys, bool 
         launchApetreiSkipBottomUp(in, skipNodes_.data(), nodes_.data(), store_.data(), ctx);
 }
 
-cudaError_t LbvhBuilder::sortPairs(void* temp, size_t& tempBytes, uint32_t n, int endBit, bool wide,
+cudaError_t LbvhBuilder::sortPairs(void* temp, size_t& tempBytes, uint32_t n, int endBit, bool wide, bool merge,
                                    cudaStream_t stream) {
+    if (merge && wide)
+        return cub::DeviceMergeSort::StableSortPairs(temp, tempBytes, sortedKeys_.data(), sortedPrim_.data(), int(n),
+                                                     CodeLess{}, stream);
+    if (merge)
+        return cub::DeviceMergeSort::StableSortPairs(temp, tempBytes, sortedKeys32_.data(), sortedPrim_.data(), int(n),
+                                                     CodeLess{}, stream);
     if (wide)
         return cub::DeviceRadixSort::SortPairs(temp, tempBytes, keys_.data(), sortedKeys_.data(), primIds_.data(),
                                                sortedPrim_.data(), int(n), 0, endBit, stream);

@@ -6,7 +6,8 @@
 // an Untimed scope, counted in the caller's open stage):
 //   build/bounds     scene box of the centroids (one reduction kernel)
 //   build/morton     Morton code per primitive (30 or 63 bits)
-//   build/sort       CUB radix sort of (code, primitive) pairs
+//   build/sort       CUB radix sort of (code, primitive) pairs (accel.morton_sort
+//                    = merge: CUB's stable merge sort)
 //   build/hierarchy  lbvh-karras: Karras Fig. 4, one thread per internal node;
 //                    lbvh-apetrei, lbvh-skip: the whole bottom-up pass
 //                    (hierarchy and boxes), one thread per leaf;
@@ -39,12 +40,15 @@ struct LbvhConfig {
     // within a block in shared memory. False: in global memory, as published.
     // H-PLOC has its own pass and ignores it.
     bool blockHandOver = false;
+    // accel.morton_sort = merge (strata's): CUB's stable merge sort instead
+    // of its radix sort; the same order.
+    bool mergeSort = false;
 };
 
 // The options' build: accel.builder's variant, its Morton bits, and strata's
-// block hand-over.
+// block hand-over and sort.
 inline LbvhConfig lbvhConfigOf(const AccelOptions& o) {
-    return LbvhConfig{lbvhVariantOf(o), o.mortonBits, o.lbvhBlockHandOver};
+    return LbvhConfig{lbvhVariantOf(o), o.mortonBits, o.lbvhBlockHandOver, o.mortonSort == MortonSort::Merge};
 }
 
 // A built structure copied to the host (validation and tests).
@@ -86,7 +90,8 @@ public:
 
 private:
     void bottomUp(const Aabb* primBounds, const void* sortedKeys, bool wide, const LaunchContext& ctx);
-    cudaError_t sortPairs(void* temp, size_t& tempBytes, uint32_t n, int endBit, bool wide, cudaStream_t stream);
+    cudaError_t sortPairs(void* temp, size_t& tempBytes, uint32_t n, int endBit, bool wide, bool merge,
+                          cudaStream_t stream);
 
     uint32_t n_ = 0;
     LbvhVariant variant_ = LbvhVariant::Karras;
@@ -106,6 +111,7 @@ private:
     float builtSah_ = 0, sah_ = 0;
     uint32_t sortLaunches_ = 0, sortLaunchesFor_ = 0;
     int sortBitsFor_ = 0;
+    bool sortMergeFor_ = false;
     DeviceBuffer<BvhNode> nodes_;
     DeviceBuffer<int32_t> parent_;
     DeviceBuffer<uint32_t> visits_;

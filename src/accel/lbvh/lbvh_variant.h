@@ -65,13 +65,4 @@ inline BvhTraversal traversalOf(const AccelOptions& o) {
                                                                                  : BvhTraversal::Stack;
 }
 
-// accel.copy_leaf_tris (accel/leaf_tris.h): whether a frame under o copies
-// its triangles in the flat binary tree's leaf order: where the stack
-// traversal reads that tree's leaves and all of them are triangles (not
-// with vd.middle_level unified, whose tree holds the VD patch boxes too).
-inline bool copiesLeafTris(const AccelOptions& o, bool unifiedMiddle) {
-    return o.copyLeafTris && !runsInstanced(o) && o.builder != Builder::KdTree && o.width == BvhWidth::Two &&
-           traversalOf(o) == BvhTraversal::Stack && !unifiedMiddle;
-}
-
 }  // namespace strata
