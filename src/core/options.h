@@ -87,8 +87,9 @@ struct AccelOptions {
     BvhWidth width = BvhWidth::Two;
     int mortonBits = 63;  // 30 | 63
     // The GPU sort of the Morton codes: radix (the papers': CUB's onesweep
-    // radix sort) | merge (strata's: CUB's stable merge sort, which takes
-    // fewer passes over the small arrays of per-frame builds). The same order.
+    // radix sort) | merge (strata's: CUB's stable merge sort, whose passes
+    // do not grow with the codes' bits; faster up to about a million codes).
+    // The same order.
     MortonSort mortonSort = MortonSort::Radix;
     // strata's, not the papers': the bottom-up pass of lbvh-karras,
     // lbvh-apetrei and lbvh-skip meets at nodes within a block of leaves in

@@ -26,8 +26,11 @@ VdSceneCounts countVdScene(const Scene& scene) {
         const Mesh& m = scene.meshes[i];
         c.normals = c.normals || !m.normals.empty();
         c.uvs = c.uvs || !m.uvs.empty();
-        c.flatTriangles += uint64_t(m.triangles.size()) * uses[i];  // a VD mesh's own triangles too
-        if (m.vd.map < 0 || m.quads.empty() || uses[i] == 0) continue;
+        const bool vd = m.vd.map >= 0 && !m.quads.empty();
+        // Its triangles (a VD mesh's own too) and, for any other mesh, its
+        // quads' two each (the renderer splits them; VD quads are patches).
+        c.flatTriangles += (uint64_t(m.triangles.size()) + (vd ? 0 : 2 * uint64_t(m.quads.size()))) * uses[i];
+        if (!vd || uses[i] == 0) continue;
         c.meshes.push_back({m.quads.size(), uses[i], m.vd.maxLevel, m.deforms()});
     }
     return c;

@@ -44,7 +44,7 @@ struct VdSceneCounts {
     uint64_t mapTexels = 0;
     uint32_t maps = 0;
     uint32_t instances = 0;  // all of the scene's
-    uint64_t flatTriangles = 0;  // every mesh's triangles over its instances (flat mode's; not the VD quads)
+    uint64_t flatTriangles = 0;  // flat mode's triangles over the instances (other meshes' quads split; not VD patches)
     bool normals = false;    // the scene's vertices carry normals (per vertex, every mesh)
     bool uvs = false;        // and texture coordinates
 };

@@ -185,7 +185,7 @@ TEST(GpuLbvhVariants, BlockAndGlobalHandOverEqualTheCpuRun) {
 // order, so every Morton-order builder's tree is the CPU run's, node for
 // node: sizes around the merge sort's tiles, duplicate keys (equal codes in
 // primitive order), both key widths; builds alternating with the radix sort
-// in one builder (its buffers and launch count follow the switch).
+// in one builder (its buffers follow the switch).
 TEST(GpuLbvhVariants, MergeSortGivesTheRadixSortsTree) {
     REQUIRE_GPU();
     cudaStream_t stream;

@@ -182,16 +182,25 @@ void LbvhBuilder::build(const LbvhConfig& config, const Aabb* primBounds, uint32
         parent_.resize(2 * n - 1);
         visits_.resize(n - 1);
     }
-    primIds_.resize(n);
     sceneBox_.resize(6);
     const bool wide = config.mortonBits > 32;
-    if (wide) {
-        keys_.resize(n);
-        sortedKeys_.resize(n);
+    // The radix sort's input arrays; the merge sort sorts the sorted ones in place.
+    const bool merge = config.mergeSort;
+    if (merge) {
+        primIds_.release();
+        keys_.release();
+        keys32_.release();
     } else {
-        keys32_.resize(n);
-        sortedKeys32_.resize(n);
+        primIds_.resize(n);
+        if (wide)
+            keys_.resize(n);
+        else
+            keys32_.resize(n);
     }
+    if (wide)
+        sortedKeys_.resize(n);
+    else
+        sortedKeys32_.resize(n);
 
     {
         StageScope s(ctx.timer, "build/bounds");
@@ -205,7 +214,6 @@ void LbvhBuilder::build(const LbvhConfig& config, const Aabb* primBounds, uint32
     const LaunchShape perPrim = perItem(n, kBlock);
     // The radix sort reads the codes and writes them sorted elsewhere; the
     // merge sort sorts them where they are, the sorted arrays.
-    const bool merge = config.mergeSort;
     uint32_t* ids = merge ? sortedPrim_.data() : primIds_.data();
     if (wide)
         launch(ctx, "build/morton", perPrim, mortonKernel<uint64_t>, primBounds, n, sceneBox_.data(),
