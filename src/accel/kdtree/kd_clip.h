@@ -4,6 +4,9 @@
 // triangle bounds stay tight; both builders use this one routine.
 #pragma once
 
+#include <cstdint>
+#include <vector>
+
 #include "core/aabb.h"
 #include "core/geometry.h"
 
@@ -15,6 +18,24 @@ STRATA_HD bool kdTriangleBounds(const Vec3* pos, const Tri& t, Aabb& box) {
     box = Aabb{};
     for (int k = 0; k < 3; ++k) box.grow(pos[t.v[k]]);
     return isFinite(box.lo) && isFinite(box.hi);
+}
+
+// A CPU kd builder's root: each triangle with finite vertices appended to
+// refs as {id, bounds}, and cell grown to hold them. Returns how many were
+// left out (the builders say so in a warning).
+template <class Ref>
+uint32_t kdCollectTriangles(const Vec3* pos, const Tri* tris, uint32_t numTris, std::vector<Ref>& refs, Aabb& cell) {
+    uint32_t skipped = 0;
+    for (uint32_t t = 0; t < numTris; ++t) {
+        Aabb box;
+        if (!kdTriangleBounds(pos, tris[t], box)) {
+            ++skipped;
+            continue;
+        }
+        refs.push_back({t, box});
+        cell.grow(box);
+    }
+    return skipped;
 }
 
 // Returns false when the triangle misses the closed box; otherwise out is

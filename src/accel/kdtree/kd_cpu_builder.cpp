@@ -277,16 +277,7 @@ HostKdTree buildKdTreeCpu(const Vec3* pos, const Tri* tris, uint32_t numTris, co
     if (cfg.maxDepth > kKdMaxDepth || cfg.maxDepth < 0) cfg.maxDepth = kKdMaxDepth;
     Builder bb{pos, tris, cfg, {}, kdNodeBudget(cfg, numTris), kdRefBudget(cfg, numTris)};
     NodeWork root{0, Aabb{}, 0, {}};
-    uint32_t skipped = 0;
-    for (uint32_t t = 0; t < numTris; ++t) {
-        Aabb box;
-        if (!kdTriangleBounds(pos, tris[t], box)) {
-            ++skipped;
-            continue;
-        }
-        root.refs.push_back({t, box});
-        root.cell.grow(box);
-    }
+    const uint32_t skipped = kdCollectTriangles(pos, tris, numTris, root.refs, root.cell);
     if (skipped)
         bb.out.stats.warnings.push_back("kd-tree: " + std::to_string(skipped) +
                                         " triangles with non-finite vertices left out");

@@ -184,16 +184,7 @@ HostKdTree buildKdTreeFullSah(const Vec3* pos, const Tri* tris, uint32_t numTris
     Builder b{pos, tris, cfg, kdNodeBudget(budget, numTris), refBudget, {}};
     std::vector<Ref> refs;
     Aabb cell;
-    uint32_t skipped = 0;
-    for (uint32_t t = 0; t < numTris; ++t) {
-        Aabb box;
-        if (!kdTriangleBounds(pos, tris[t], box)) {
-            ++skipped;
-            continue;
-        }
-        refs.push_back({t, box});
-        cell.grow(box);
-    }
+    const uint32_t skipped = kdCollectTriangles(pos, tris, numTris, refs, cell);
     if (skipped)
         b.out.stats.warnings.push_back("full-SAH kd-tree: " + std::to_string(skipped) +
                                        " triangles with non-finite vertices left out");
