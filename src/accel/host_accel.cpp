@@ -57,12 +57,12 @@ void collapseHostAccel(const AccelOptions& o, HostAccel& a) {
     a.wide = o.width == BvhWidth::Eight ? collapseToCwbvh(a.bvh.view()) : HostCwbvh{};
 }
 
-void copyHostLeafTris(const AccelOptions& o, bool unifiedMiddle, const std::vector<Vec3>& pos,
-                      const std::vector<Tri>& tris, HostAccel& a) {
-    const bool copy = copiesLeafTris(o, unifiedMiddle) && a.view(o).traversal == BvhTraversal::Stack &&
-                      a.bvh.primIndex.size() == tris.size();
+void copyHostLeafTris(const AccelOptions& o, bool mixedPrims, const Vec3* pos, const Tri* tris, size_t numTris,
+                      HostAccel& a) {
+    const bool copy = copiesLeafTris(o, mixedPrims) && a.view(o).traversal == BvhTraversal::Stack &&
+                      a.bvh.primIndex.size() == numTris;
     if (copy)
-        copyLeafTris(a.bvh.primIndex, pos.data(), tris.data(), a.leafTris);
+        copyLeafTris(a.bvh.primIndex, pos, tris, a.leafTris);
     else
         a.leafTris = {};
 }

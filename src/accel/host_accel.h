@@ -65,12 +65,13 @@ void buildOrRefitHostAccel(const std::vector<Aabb>& primBounds, const AccelOptio
 void collapseHostAccel(const AccelOptions& o, HostAccel& a);
 
 // accel.copy_leaf_tris: the triangles of the tree just built or refitted
-// over `tris` at `pos`, copied in its leaf order (the CPU backend's stage
-// build/leaf_tris), where the stack traversal of the binary tree reads them
-// and every primitive is a triangle (not with vd.middle_level unified: its
-// tree holds the patch boxes too); otherwise a.leafTris is emptied.
-void copyHostLeafTris(const AccelOptions& o, bool unifiedMiddle, const std::vector<Vec3>& pos,
-                      const std::vector<Tri>& tris, HostAccel& a);
+// over the numTris triangles `tris` at `pos`, copied in its leaf order (the
+// CPU backend's stage build/leaf_tris), where the stack traversal of the
+// binary tree reads them and every primitive is a triangle (mixedPrims: not
+// a tree holding patch boxes too, as vd.middle_level unified's do; see
+// copiesLeafTris); otherwise a.leafTris is emptied.
+void copyHostLeafTris(const AccelOptions& o, bool mixedPrims, const Vec3* pos, const Tri* tris, size_t numTris,
+                      HostAccel& a);
 
 // Refits `a`'s tree to `primBounds` (same count as it was built over).
 void refitHostAccel(const std::vector<Aabb>& primBounds, HostAccel& a);

@@ -173,6 +173,7 @@ std::function<int()> addValidateCommand(CLI::App& app) {
         s = base;
         s.tl = instanced.view();
         c.hits("instanced lbvh-karras (cpu)", c.traceAll(s, rs, false), ref, instancedSlack);
+        c.traversalCost("instanced lbvh-karras (cpu)", s, rs);
         io.builder = Builder::KdTree;  // kd-tree BLASes under a Karras top level
         instanced.build(scene, flat, pos, bounds, t, io);
         s = base;

@@ -240,7 +240,9 @@ const std::vector<Field>& fields() {
           "strata's: after each build or refit (stage build/leaf_tris) every leaf entry's triangle is copied into "
           "one 48-byte record in the entries' order, so a leaf test reads its three vertices there instead of "
           "following the entry to the triangle and its vertex indices. The same vertices, the same test: the same "
-          "hits. A binary BVH in flat mode with the stack traversal (not the unified VD middle level's tree). "
+          "hits. A binary BVH with the stack traversal: flat mode's tree, or in instanced mode each BLAS over "
+          "triangles (a static mesh's once per build, a deforming instance's every frame); not a tree that holds "
+          "VD patch boxes too (vd.middle_level unified). "
           "Off: the leaf entries index the scene's triangles."},
          [](Options& o) -> void* { return &o.accel.copyLeafTris; }},
         choiceField(
@@ -692,7 +694,7 @@ std::vector<std::string> Options::inert() const {
     AccelOptions copying = accel;
     copying.copyLeafTris = true;
     note(!copiesLeafTris(copying, false) && accel.copyLeafTris != d.copyLeafTris, "accel.copy_leaf_tris",
-         "it changes the leaf tests of a binary BVH's stack traversal in flat mode only");
+         "it changes the leaf tests of a binary BVH's stack traversal only");
     note((accel.builder == Builder::CpuSah || render.backend != Backend::Cuda) && accel.mortonSort != d.mortonSort,
          "accel.morton_sort", "it changes the GPU's sort of Morton codes only");
     note(view.heatmap == Heatmap::Off && view.heatmapMax != ViewOptions{}.heatmapMax, "view.heatmap_max",

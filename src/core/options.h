@@ -138,15 +138,15 @@ struct AccelOptions {
 };
 
 // accel.copy_leaf_tris (accel/leaf_tris.h): whether a frame under o copies
-// its triangles in the flat binary tree's leaf order: where the stack
-// traversal reads that tree's leaves (stackless runs only with lbvh-skip)
-// and all of them are triangles (not with vd.middle_level unified, whose
-// tree holds the VD patch boxes too). The one rule of both backends, the
-// memory estimates and Options::inert().
-inline bool copiesLeafTris(const AccelOptions& o, bool unifiedMiddle) {
+// the triangles of a binary BVH in its leaf order (flat mode's tree, or in
+// instanced mode each BLAS over triangles): where the stack traversal reads
+// that tree's leaves (stackless runs only with lbvh-skip) and all of them are
+// triangles (mixedPrims: not a tree that holds VD patch boxes too, as
+// vd.middle_level unified's do). The one rule of both backends, the memory
+// estimates and Options::inert().
+inline bool copiesLeafTris(const AccelOptions& o, bool mixedPrims) {
     const bool stackless = o.traversal == Traversal::Stackless && o.builder == Builder::LbvhSkip;
-    return o.copyLeafTris && o.mode == AccelMode::Flat && o.builder != Builder::KdTree && o.width == BvhWidth::Two &&
-           !stackless && !unifiedMiddle;
+    return o.copyLeafTris && o.builder != Builder::KdTree && o.width == BvhWidth::Two && !stackless && !mixedPrims;
 }
 
 // Vector-displacement patches (Harada): how a mesh's VD quads are traced.

@@ -138,7 +138,7 @@ public:
                     collapseHostAccel(opt_.accel, accel_);
                 }
                 HostStageClock::Scope c(clock_, "build/leaf_tris");
-                copyHostLeafTris(opt_.accel, unified, pos_, flat_.tris, accel_);
+                copyHostLeafTris(opt_.accel, unified, pos_.data(), flat_.tris.data(), flat_.tris.size(), accel_);
             }
             if (!flat_.patches.empty() && !unified) prepareVd();
         }

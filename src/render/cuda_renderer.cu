@@ -47,6 +47,27 @@ __global__ void traceClosestKernel(SceneView s, PathBuffers b, int bounce, uint3
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < maxCount) stageTraceClosestAs<K, Fused>(s, b, bounce, i);
 }
+// The two-level kinds' are held to 64 registers (kTwoLevelBlocks blocks of
+// kBlock threads per SM): their nested walk keeps the top level's ray and
+// stack live beside the BLAS's, and at the 78-80 registers nvcc gives it
+// unbounded they ran at 37.5% occupancy against the flat kernels' 62.5%; at
+// 64 they spill about 200 bytes a thread and trace 10% faster on the H100
+// (perf.md, "Instanced mode"). The other kinds keep nvcc's own choice (any
+// bounds, even 1,024 threads a block, change their registers).
+constexpr int kTwoLevelBlocks = 8;
+template <TraceKind K, bool Fused = false>
+__global__ void __launch_bounds__(kBlock, kTwoLevelBlocks)
+    traceClosestTwoLevelKernel(SceneView s, PathBuffers b, int bounce, uint32_t maxCount) {
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < maxCount) stageTraceClosestAs<K, Fused>(s, b, bounce, i);
+}
+template <TraceKind K, bool Fused>
+constexpr auto closestKernelOf() {
+    if constexpr (isTwoLevelKind(K))
+        return traceClosestTwoLevelKernel<K, Fused>;
+    else
+        return traceClosestKernel<K, Fused>;
+}
 __global__ void shadeKernel(SceneView s, PathBuffers b, PassParams p, int bounce, uint32_t maxCount) {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < maxCount) stageShade(s, b, p, bounce, i);
@@ -55,6 +76,19 @@ template <TraceKind K, bool Fused = false>
 __global__ void traceShadowKernel(SceneView s, PathBuffers b, uint32_t maxCount) {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < maxCount) stageTraceShadowAs<K, Fused>(s, b, i);
+}
+template <TraceKind K, bool Fused = false>
+__global__ void __launch_bounds__(kBlock, kTwoLevelBlocks)
+    traceShadowTwoLevelKernel(SceneView s, PathBuffers b, uint32_t maxCount) {
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < maxCount) stageTraceShadowAs<K, Fused>(s, b, i);
+}
+template <TraceKind K, bool Fused>
+constexpr auto shadowKernelOf() {
+    if constexpr (isTwoLevelKind(K))
+        return traceShadowTwoLevelKernel<K, Fused>;
+    else
+        return traceShadowKernel<K, Fused>;
 }
 // VD pairs (stage 2b / 4a), compiled per kind as the traces are.
 template <TraceKind K>
@@ -158,8 +192,9 @@ struct CudaPassExec {
         withTraceKind(traceKindOf(sv), [&](auto k) {
             constexpr TraceKind K = decltype(k)::value;
             if constexpr (isBvhKind(K))
-                if (tracesFused<K>(sv)) return launch(ctx, label, perPixel(), traceClosestKernel<K, true>, sv, b, bounce, n);
-            launch(ctx, label, perPixel(), traceClosestKernel<K>, sv, b, bounce, n);
+                if (tracesFused<K>(sv))
+                    return launch(ctx, label, perPixel(), closestKernelOf<K, true>(), sv, b, bounce, n);
+            launch(ctx, label, perPixel(), closestKernelOf<K, false>(), sv, b, bounce, n);
         });
     }
     void vdPairs(const PassParams& p, int bounce) const {
@@ -185,8 +220,8 @@ struct CudaPassExec {
         withTraceKind(traceKindOf(sv), [&](auto k) {
             constexpr TraceKind K = decltype(k)::value;
             if constexpr (isBvhKind(K))
-                if (tracesFused<K>(sv)) return launch(ctx, "shadow", perPixel(), traceShadowKernel<K, true>, sv, b, n);
-            launch(ctx, "shadow", perPixel(), traceShadowKernel<K>, sv, b, n);
+                if (tracesFused<K>(sv)) return launch(ctx, "shadow", perPixel(), shadowKernelOf<K, true>(), sv, b, n);
+            launch(ctx, "shadow", perPixel(), shadowKernelOf<K, false>(), sv, b, n);
         });
     }
     void shadowFinish() const { launch(ctx, "shadow", perPixel(), shadowFinishKernel, b, n); }

@@ -1,27 +1,10 @@
 #include "render/gpu_structures.h"
 
-#include "accel/lbvh/lbvh_variant.h"
 #include "accel/kdtree/kd_config.h"
-
-#include "accel/leaf_tris.h"
-#include "gpu/launch.cuh"
+#include "accel/lbvh/lbvh_variant.h"
+#include "accel/leaf_tris_gpu.h"
 
 namespace strata {
-namespace {
-
-// build/leaf_tris (accel.copy_leaf_tris): entry k's triangle, in primIndex's order.
-__global__ void copyLeafTrisKernel(const uint32_t* primIndex, const Tri* tris, const Vec3* pos, uint32_t n,
-                                   LeafTri* out) {
-    const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
-    if (k >= n) return;
-    const LeafTri l = makeLeafTri(pos, tris, primIndex[k]);
-    float4* o = reinterpret_cast<float4*>(out + k);
-    o[0] = make_float4(l.p0[0], l.p0[1], l.p0[2], __uint_as_float(l.prim));
-    o[1] = make_float4(l.e1[0], l.e1[1], l.e1[2], 0.0f);
-    o[2] = make_float4(l.e2[0], l.e2[1], l.e2[2], 0.0f);
-}
-
-}  // namespace
 
 void GpuStructures::build(const Scene& scene, const FlatScene& flat, GpuScene& gpu, const AccelOptions& o, float t,
                           const LaunchContext& ctx, DeviceBoxes vdBoxes, const UnifiedPatches* vdObject) {
@@ -76,9 +59,7 @@ void GpuStructures::build(const Scene& scene, const FlatScene& flat, GpuScene& g
         if (leafTrisCopied_) {
             const uint32_t n = gpu.numTris();
             leafTris_.resize(n);
-            if (n > 0)  // a scene of VD patches alone has none
-                launch(ctx, "build/leaf_tris", perItem(n, 256), copyLeafTrisKernel, lbvh_.view().primIndex,
-                       gpu.triangles(), gpu.positions(), n, leafTris_.data());
+            copyLeafTrisGpu(lbvh_.view().primIndex, gpu.triangles(), gpu.positions(), n, leafTris_.data(), ctx);
         } else {
             leafTris_.release();
         }

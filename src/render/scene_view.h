@@ -160,15 +160,14 @@ STRATA_HD uint32_t traceFusedAs(const SceneView& s, const Ray& ray, float& tmax,
     VdPairBatch batch;
     uint32_t hit;
     if constexpr (K == TraceKind::TwoLevel) {
-        uint32_t flatId = ~0u;
         auto visit = [&](const InstanceView& inst, const BlasView& b, uint32_t p, const Ray& r, float tm) {
             if (p >= b.firstBox) return vdVisitBox(s.vd, batch, inst.patchBase, p - b.firstBox, r, tm, slot);
             TriHit h;
-            if (!intersectBlasTri(b, p, r, tm, h)) return 3.0e38f;
-            flatId = inst.triBase + p;  // each accepted hit is closer than the last
-            return h.t;
+            return intersectBlasTri(b, p, r, tm, h) ? h.t : 3.0e38f;
         };
-        hit = traverseInstances<AnyHit>(s.tl, ray, tmax, visit, nullptr) == ~0u ? ~0u : flatId;
+        uint32_t local = ~0u;  // a BLAS without patch boxes may test copied triangles without visit
+        const uint32_t inst = traverseInstances<AnyHit>(s.tl, ray, tmax, visit, nullptr, &local);
+        hit = inst == ~0u ? ~0u : s.tl.instances[inst].triBase + local;
     } else {
         const GeometryView& g = s.geo;
         auto prim = [&](uint32_t p, const Ray& r, float tm) {

@@ -76,10 +76,13 @@ VdMemoryComparison compareVdMemory(const VdSceneCounts& c, const Options& o, uin
         r.pretessTriangles += tris;
         // Pre-tessellation: a static mesh's BLAS and its object-space triangles, once; a deforming one's BLAS
         // per instance. Direct: a BLAS per VD mesh over its patches' boxes, and their object boxes.
+        // accel.copy_leaf_tris: each BLAS's triangles in its leaf order.
+        const uint64_t blasBytes =
+            lbvhBytes(tris, variant, wide) + (copiesLeafTris(o.accel, false) ? tris * sizeof(LeafTri) : 0);
         if (m.deforms)
-            r.pretess.accel += m.instances * lbvhBytes(tris, variant, wide);
+            r.pretess.accel += m.instances * blasBytes;
         else
-            r.pretess.accel += lbvhBytes(tris, variant, wide) + tris * sizeof(Tri);
+            r.pretess.accel += blasBytes + tris * sizeof(Tri);
         largestBlas = std::max(largestBlas, tris);
         r.direct.accel += lbvhBytes(m.quads << shift, variant, wide) + m.quads * kAabb;
     }

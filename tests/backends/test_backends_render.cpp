@@ -222,8 +222,10 @@ TYPED_TEST(BackendRender, RefitRendersTheFramesOfRebuilding) {
 
 // accel.copy_leaf_tris: the triangles copied in the leaf order give the
 // indexed triangles' frames exactly (the same hits), built every frame and
-// refitted (the copy follows the moving vertices), and the copy is a stage
-// of the build.
+// refitted (the copy follows the moving vertices), in flat mode and in
+// instanced mode (each BLAS's copy: the ball's in object space, scaled and
+// turned; the swaying tree's in world space), and the copy is a stage of the
+// build.
 TYPED_TEST(BackendRender, CopiedLeafTrianglesRenderTheIndexedFrames) {
     REQUIRE_BACKEND();
     Scene s = test::onBackend<TypeParam>(test::animatedScene());
@@ -231,38 +233,44 @@ TYPED_TEST(BackendRender, CopiedLeafTrianglesRenderTheIndexedFrames) {
     s.options.render.height = 32;
     s.options.render.spp = 2;
     s.options.render.threads = 2;
-    for (const char* builder : {"lbvh-karras", "hploc", "lbvh-skip"})
-        for (const char* rebuild : {"every-frame", "refit"}) {
-            s.options.set("accel.builder", builder);
-            s.options.set("accel.rebuild", rebuild);
-            s.options.set("accel.copy_leaf_tris", "false");
-            auto indexed = test::makeOn<TypeParam>(s);
-            s.options.set("accel.copy_leaf_tris", "true");
-            auto copied = test::makeOn<TypeParam>(s);
-            uint64_t frame = 0;
-            for (float t : {0.0f, 0.4f, 0.9f}) {
-                std::vector<float> a, b;
-                indexed->renderFrame(t, frame, false);
-                indexed->readRadiance(a);
-                copied->renderFrame(t, frame++, false);
-                copied->readRadiance(b);
-                ASSERT_GT(sum(a), 0.0);
-                EXPECT_EQ(a, b) << builder << " " << rebuild << " at t = " << t;
+    for (const char* mode : {"flat", "instanced"})
+        for (const char* builder : {"lbvh-karras", "hploc", "lbvh-skip"})
+            for (const char* rebuild : {"every-frame", "refit"}) {
+                SCOPED_TRACE(std::string(mode) + " " + builder + " " + rebuild);
+                s.options.set("accel.mode", mode);
+                s.options.set("accel.builder", builder);
+                s.options.set("accel.rebuild", rebuild);
+                s.options.set("accel.copy_leaf_tris", "false");
+                auto indexed = test::makeOn<TypeParam>(s);
+                s.options.set("accel.copy_leaf_tris", "true");
+                auto copied = test::makeOn<TypeParam>(s);
+                uint64_t frame = 0;
+                for (float t : {0.0f, 0.4f, 0.9f}) {
+                    std::vector<float> a, b;
+                    indexed->renderFrame(t, frame, false);
+                    indexed->readRadiance(a);
+                    copied->renderFrame(t, frame++, false);
+                    copied->readRadiance(b);
+                    ASSERT_GT(sum(a), 0.0);
+                    EXPECT_EQ(a, b) << builder << " " << rebuild << " at t = " << t;
+                }
+                // The copy is there (48 bytes a triangle) and made each frame.
+                size_t triangles = 0;
+                for (auto* r : {indexed.get(), copied.get()}) {
+                    r->finish();
+                    std::vector<FrameRecord> recs;
+                    for (FrameRecord rec; r->popRecord(rec);) recs.push_back(rec);
+                    ASSERT_EQ(recs.size(), 3u);
+                    triangles = recs[2].triangles;
+                    if (TypeParam::kind == Backend::Cuda)
+                        EXPECT_EQ(recs[2].stageMs("build/leaf_tris") > 0.0, r == copied.get())
+                            << builder << " " << rebuild;
+                }
+                EXPECT_GT(triangles, 0u);
+                // Instanced: each mesh has one instance, so the BLASes copy each triangle once.
+                EXPECT_EQ(copied->accelBytes() - indexed->accelBytes(), triangles * sizeof(LeafTri))
+                    << builder << " " << rebuild;
             }
-            // The copy is there (48 bytes a triangle) and made each frame.
-            size_t triangles = 0;
-            for (auto* r : {indexed.get(), copied.get()}) {
-                r->finish();
-                std::vector<FrameRecord> recs;
-                for (FrameRecord rec; r->popRecord(rec);) recs.push_back(rec);
-                ASSERT_EQ(recs.size(), 3u);
-                triangles = recs[2].triangles;
-                if (TypeParam::kind == Backend::Cuda)
-                    EXPECT_EQ(recs[2].stageMs("build/leaf_tris") > 0.0, r == copied.get()) << builder << " " << rebuild;
-            }
-            EXPECT_GT(triangles, 0u);
-            EXPECT_EQ(copied->accelBytes() - indexed->accelBytes(), triangles * sizeof(LeafTri)) << builder << " " << rebuild;
-        }
 }
 
 // A scene of VD patches alone (direct mode, the middle level separate) has

@@ -69,6 +69,56 @@ TEST(Instanced, HitsEqualFlatModeAndBruteForceForEveryBuilder) {
     }
 }
 
+// accel.copy_leaf_tris in instanced mode: every BLAS over triangles holds
+// its triangles in leaf order (a static mesh's in object space, a swaying
+// plant's in world space) and the hits through both levels are the indexed
+// triangles' hits, bit for bit; the stackless traversal and kd-tree BLASes
+// copy nothing.
+TEST(Instanced, CopiedLeafTrianglesGiveTheIndexedHits) {
+    test::TempDir dir;
+    Scene s = test::loadInstancedScene(dir);
+    FlatScene flat = flattenScene(s);
+    const float t = 0.7f;
+    std::vector<Vec3> pos, nrm;
+    poseFlatScene(s, flat, t, pos, nrm);
+    std::vector<Aabb> bounds;
+    triangleBounds(pos, flat.tris, bounds);
+    SceneView base = hostSceneView(s, flat, pos, nrm, BvhView{}, CameraView{});
+    const std::vector<Ray> rays = test::instancedSceneRays(3000);
+    for (const char* builder : {"lbvh-karras", "hploc", "cpu-sah", "lbvh-skip", "kdtree"})
+        for (const char* traversal : {"stack", "stackless"}) {
+            if (std::string(traversal) == "stackless" && std::string(builder) != "lbvh-skip") continue;
+            SCOPED_TRACE(std::string(builder) + " " + traversal);
+            Options opts;
+            opts.set("accel.builder", builder);
+            opts.set("accel.traversal", traversal);
+            opts.set("accel.mode", "instanced");
+            opts.set("accel.copy_leaf_tris", "false");
+            InstancedHost indexed, copied;
+            indexed.build(s, flat, pos, bounds, t, opts.accel);
+            opts.set("accel.copy_leaf_tris", "true");
+            copied.build(s, flat, pos, bounds, t, opts.accel);
+            SceneView a = base, b = base;
+            a.tl = indexed.view();
+            b.tl = copied.view();
+            const bool copies = copiesLeafTris(opts.accel, false);
+            EXPECT_EQ(copies, std::string(builder) != "kdtree" && std::string(traversal) == "stack");
+            for (uint32_t i = 0; i < b.tl.numInstances; ++i) {
+                const uint32_t k = b.tl.instances[i].blas;
+                EXPECT_EQ(a.tl.blas[k].bvh.leafTris, nullptr);
+                EXPECT_EQ(b.tl.blas[k].bvh.leafTris != nullptr, copies) << "instance " << i;
+            }
+            int hits = 0;
+            for (const Ray& r : rays) {
+                const HitRecord h = traceClosest(b, r);
+                ASSERT_EQ(h, traceClosest(a, r));
+                ASSERT_EQ(traceAny(b, r), traceAny(a, r));
+                hits += isHit(h);
+            }
+            EXPECT_GT(hits, 500);
+        }
+}
+
 // accel.rebuild = refit | auto in instanced mode: the deforming instances'
 // BLASes, built at the first pose and refitted at later ones, give the
 // closest and any hits of brute force at each later pose (issue 21, item 3:

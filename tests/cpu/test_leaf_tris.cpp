@@ -119,7 +119,7 @@ TEST(LeafTris, TheHostCopyIsMadeWhereItIsRead) {
         HostAccel a;
         buildHostAccel(bounds, o.accel, a);
         collapseHostAccel(o.accel, a);
-        copyHostLeafTris(o.accel, unified, m.positions, m.triangles, a);
+        copyHostLeafTris(o.accel, unified, m.positions.data(), m.triangles.data(), m.triangles.size(), a);
         const bool seen = a.view(o.accel).leafTris != nullptr;
         EXPECT_EQ(seen, !a.leafTris.empty()) << (key ? key : "defaults");
         if (seen) {

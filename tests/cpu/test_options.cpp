@@ -329,10 +329,13 @@ TEST(Options, CopyLeafTris) {
     }
     o.set("render.backend", "cpu");
     EXPECT_TRUE(o.inert().empty()) << "both backends copy";
-    const std::pair<const char*, const char*> elsewhere[] = {{"accel.builder", "kdtree"},
-                                                             {"accel.mode", "instanced"},
-                                                             {"accel.width", "8"},
-                                                             {"accel.traversal", "stackless"}};
+    {
+        Options p = o;
+        p.set("accel.mode", "instanced");
+        EXPECT_TRUE(p.inert().empty()) << "instanced mode copies each BLAS's triangles";
+    }
+    const std::pair<const char*, const char*> elsewhere[] = {
+        {"accel.builder", "kdtree"}, {"accel.width", "8"}, {"accel.traversal", "stackless"}};
     for (auto [key, value] : elsewhere) {
         Options p = o;
         p.set("accel.builder", "lbvh-skip");

@@ -55,6 +55,12 @@ struct InstancePlan {
     uint32_t numStatic = 0;
 
     bool isStatic(uint32_t blasIndex) const { return blasIndex < numStatic; }
+    // vd.middle_level unified: some BLAS holds patch boxes beside its triangles.
+    bool holdsPatchBoxes() const {
+        for (const PlanMesh& m : meshes)
+            if (m.firstBox != ~0u) return true;
+        return false;
+    }
     uint32_t numDeforming() const { return uint32_t(blas.size()) - numStatic; }
 };
 

@@ -3,6 +3,7 @@
 #include "accel/kdtree/kd_config.h"
 #include "accel/lbvh/lbvh_memory.h"
 #include "accel/lbvh/lbvh_variant.h"
+#include "accel/leaf_tris_gpu.h"
 #include "gpu/block_reduce.cuh"
 #include "gpu/launch.cuh"
 
@@ -30,6 +31,8 @@ TopLevelGpu::TopLevelGpu(InstancePlan plan) : plan_(std::move(plan)) {
         if (!plan_.isStatic(mb.blas)) jobs.insert(jobs.end(), {mb.primBase, mb.prims, uint32_t(j)});
     }
     for (size_t b = 0; b < plan_.blas.size(); ++b) blas_.push_back(std::make_unique<LbvhBuilder>());
+    leafTris_.resize(plan_.blas.size());
+    leafTrisCopied_.assign(plan_.blas.size(), false);
     boxJobs_.upload(jobs);
     memberBoxes_.resize(plan_.members.size());
     instances_.resize(plan_.members.size());
@@ -67,10 +70,21 @@ void TopLevelGpu::build(const AccelOptions& o, const std::string& staticKey,
         const BlasGeometry& g = frame.geometry->at(b);
         blasKd_[b]->build(g.pos, g.tris, numTris, kdConfigOf(o), ctx);
     };
+    // accel.copy_leaf_tris: BLAS b's triangles in its leaf order (its
+    // geometry's space); not where some BLAS holds patch boxes (the unified
+    // middle level's walks pass its triangles to callbacks).
+    const bool copies = !kd_ && frame.geometry && copiesLeafTris(o, plan_.holdsPatchBoxes());
+    auto copyLeafTris = [&](uint32_t b, uint32_t numTris) {
+        const BlasGeometry& g = frame.geometry->at(b);
+        leafTris_[b].resize(numTris);
+        copyLeafTrisGpu(blas_[b]->view().primIndex, g.tris, g.pos, numTris, leafTris_[b].data(), ctx);
+        leafTrisCopied_[b] = true;
+    };
     {
         StageScope s(ctx.timer, "build/blas");  // the BLAS builds' phases add up in build/bounds, build/morton, ...
         if (staticKey != staticKey_) {          // static meshes: object space, once per builder
             for (uint32_t b = 0; b < plan_.numStatic; ++b) {
+                leafTrisCopied_[b] = false;
                 if (kd_) {
                     buildKd(b, plan_.meshes[plan_.blas[b].mesh].prims);
                     continue;
@@ -80,6 +94,8 @@ void TopLevelGpu::build(const AccelOptions& o, const std::string& staticKey,
             }
             staticKey_ = staticKey;
         }
+        for (uint32_t b = 0; b < plan_.numStatic; ++b)
+            if (copies && !leafTrisCopied_[b]) copyLeafTris(b, plan_.meshes[plan_.blas[b].mesh].prims);
         // Deforming instances: world space, every frame; with accel.rebuild =
         // refit | auto refitted where blas_refit.h's plan says (auto's
         // rebuilds staggered, one a frame), their SAH measured for auto.
@@ -101,6 +117,12 @@ void TopLevelGpu::build(const AccelOptions& o, const std::string& staticKey,
                 else
                     b.build(blasConfig, frame.worldBoxes + mb.primBase, mb.prims, ctx);
                 if (o.rebuild == Rebuild::Auto) b.measureSah(ctx);  // read a frame or so later
+                if (copies) copyLeafTris(mb.blas, mb.prims);        // the vertices moved
+            }
+        if (!copies)
+            for (size_t b = 0; b < leafTris_.size(); ++b) {  // their memory back
+                leafTris_[b].release();
+                leafTrisCopied_[b] = false;
             }
     }
 
@@ -110,6 +132,7 @@ void TopLevelGpu::build(const AccelOptions& o, const std::string& staticKey,
             blas[b].kd = blasKd_[b]->view();
         else
             blas[b].bvh = blas_[b]->view(traversal);
+        if (copies && leafTrisCopied_[b]) blas[b].bvh.leafTris = leafTris_[b].data();
         blas[b].firstBox = plan_.meshes[plan_.blas[b].mesh].firstBox;
         if (frame.geometry) {
             blas[b].pos = (*frame.geometry)[b].pos;
@@ -159,6 +182,7 @@ size_t TopLevelGpu::memoryBytes() const {
     size_t b = top_.memoryBytes() + boxJobs_.bytes() + memberBoxes_.bytes() + instances_.bytes() + blasViews_.bytes();
     for (const auto& x : blas_) b += x->memoryBytes();
     for (const auto& x : blasKd_) b += x->memoryBytes();
+    for (const auto& x : leafTris_) b += x.bytes();
     return b;
 }
 

@@ -18,6 +18,7 @@
 
 #include "accel/kdtree/kd_gpu.h"
 #include "accel/lbvh/lbvh_gpu.h"
+#include "accel/leaf_tris.h"
 #include "accel/toplevel/blas_refit.h"
 #include "accel/toplevel/instance_plan.h"
 #include "accel/toplevel/top_level_host.h"
@@ -63,6 +64,10 @@ private:
     InstancePlan plan_;
     std::vector<std::unique_ptr<LbvhBuilder>> blas_;  // per BLAS of the plan
     std::vector<std::unique_ptr<KdGpuBuilder>> blasKd_;  // per BLAS of the plan (accel.builder kdtree)
+    // accel.copy_leaf_tris: per BLAS its triangles in leaf order, and whether
+    // they are the current tree's (a static BLAS's stay until it is built again).
+    std::vector<DeviceBuffer<LeafTri>> leafTris_;
+    std::vector<bool> leafTrisCopied_;
     bool kd_ = false;
     DeviceBuffer<uint32_t> boxJobs_;                  // deforming members: (first primitive, count, member slot)
     DeviceBuffer<Aabb> memberBoxes_;                  // per member, world space

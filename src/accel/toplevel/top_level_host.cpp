@@ -34,6 +34,19 @@ void TopLevelHost::buildBlases(const AccelOptions& o, const std::string& staticK
         }
         staticKey_ = staticKey;
     }
+    // accel.copy_leaf_tris: a BLAS's triangles in its leaf order (its
+    // geometry's space); a static BLAS's again only when built or switched.
+    // Not where some BLAS holds patch boxes (the unified middle level's
+    // walks pass its triangles to callbacks).
+    const bool mixed = plan_.holdsPatchBoxes();
+    auto copyLeafTris = [&](uint32_t b, uint32_t numTris) {
+        if (kd_ || !frame.geometry) return;
+        const BlasGeometry& g = frame.geometry->at(b);
+        copyHostLeafTris(bvhOptions, mixed, g.pos, g.tris, numTris, blasAccel_[b]);
+    };
+    for (uint32_t b = 0; b < plan_.numStatic; ++b)
+        if (!kd_ && blasAccel_[b].leafTris.empty() == copiesLeafTris(bvhOptions, mixed))
+            copyLeafTris(b, plan_.meshes[plan_.blas[b].mesh].prims);
     // accel.rebuild = refit | auto: which deforming BLASes refit this frame
     // (blas_refit.h: auto's rebuilds staggered, one a frame).
     std::vector<BlasRefitState> states;
@@ -60,6 +73,7 @@ void TopLevelHost::buildBlases(const AccelOptions& o, const std::string& staticK
                 buildKd(mb.blas, mb.prims);
             else
                 buildOrRefitHostAccel(b, bvhOptions, refit[deforming++], blasAccel_[mb.blas]);
+            copyLeafTris(mb.blas, mb.prims);  // the vertices moved
         }
     }
     blas_.assign(plan_.blas.size(), BlasView{});

@@ -75,21 +75,27 @@ STRATA_HD uint32_t traverseView(const BvhView& v, const Ray& ray, float& tmax, I
 // Both levels with a primitive callback:
 //   float visit(const InstanceView&, const BlasView&, uint32_t local, const Ray& objectRay, float tmax)
 // (a distance < tmax accepts a hit, anything else is a miss). Returns the top
-// level's hit instance or ~0u; tmax shrinks to the hit. KdBlas: the BLASes
+// level's hit instance or ~0u; tmax shrinks to the hit, and *hitLocal (when
+// given) to the hit's local primitive. A BLAS with copied triangles
+// (BvhView::leafTris) tests them itself, without visit. KdBlas: the BLASes
 // are kd-trees (compiled apart, as flat mode's kinds are).
 template <bool AnyHit, bool KdBlas = false, class Visit>
 STRATA_HD uint32_t traverseInstances(const TwoLevelView& tl, const Ray& ray, float& tmax, Visit visit,
-                                     TraversalStats* stats) {
+                                     TraversalStats* stats, uint32_t* hitLocal = nullptr) {
     auto instance = [&](uint32_t i, const Ray& r, float tm) -> float {
         const InstanceView& inst = tl.instances[i];
         const BlasView& b = tl.blas[inst.blas];
         const Ray o = objectRay(inst.objectFromWorld, r);
         auto prim = [&](uint32_t p, const Ray& rr, float tmx) { return visit(inst, b, p, rr, tmx); };
         float t = tm;
+        uint32_t local;
         if constexpr (KdBlas)
-            return traverseKd<AnyHit>(b.kd, o, t, prim, stats) == ~0u ? 3.0e38f : t;
+            local = traverseKd<AnyHit>(b.kd, o, t, prim, stats);
         else
-            return traverseView<AnyHit>(b.bvh, o, t, prim, stats) == ~0u ? 3.0e38f : t;
+            local = traverseView<AnyHit>(b.bvh, o, t, prim, stats);
+        if (local == ~0u) return 3.0e38f;
+        if (hitLocal) *hitLocal = local;  // each accepted hit is closer than the last
+        return t;
     };
     return traverseBvh<AnyHit>(tl.top, ray, tmax, instance, stats);
 }
@@ -106,16 +112,14 @@ STRATA_HD bool intersectBlasTri(const BlasView& b, uint32_t p, const Ray& r, flo
 // per primitive the frame's own trace kernels do without).
 template <bool AnyHit, bool MixedPrims = false, bool KdBlas = false>
 STRATA_HD uint32_t traverseTwoLevel(const TwoLevelView& tl, const Ray& ray, float& tmax, TraversalStats* stats) {
-    uint32_t flatId = ~0u;
-    auto tri = [&](const InstanceView& inst, const BlasView& b, uint32_t p, const Ray& r, float tmx) {
+    auto tri = [&](const InstanceView&, const BlasView& b, uint32_t p, const Ray& r, float tmx) {
         if (MixedPrims && p >= b.firstBox) return 3.0e38f;
         TriHit h;
-        if (!intersectBlasTri(b, p, r, tmx, h)) return 3.0e38f;
-        flatId = inst.triBase + p;  // each accepted hit is closer than the last
-        return h.t;
+        return intersectBlasTri(b, p, r, tmx, h) ? h.t : 3.0e38f;
     };
-    uint32_t hit = traverseInstances<AnyHit, KdBlas>(tl, ray, tmax, tri, stats);
-    return hit == ~0u ? ~0u : flatId;
+    uint32_t local = ~0u;
+    const uint32_t hit = traverseInstances<AnyHit, KdBlas>(tl, ray, tmax, tri, stats, &local);
+    return hit == ~0u ? ~0u : tl.instances[hit].triBase + local;
 }
 
 }  // namespace strata
