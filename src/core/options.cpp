@@ -241,8 +241,8 @@ const std::vector<Field>& fields() {
           "one 48-byte record in the entries' order, so a leaf test reads its three vertices there instead of "
           "following the entry to the triangle and its vertex indices. The same vertices, the same test: the same "
           "hits. A binary BVH with the stack traversal: flat mode's tree, or in instanced mode each BLAS over "
-          "triangles (a static mesh's once per build, a deforming instance's every frame); not a tree that holds "
-          "VD patch boxes too (vd.middle_level unified). "
+          "triangles (a static mesh's once per build, a deforming instance's every frame); not with "
+          "vd.middle_level unified where a tree holds VD patch boxes (in instanced mode then no BLAS copies). "
           "Off: the leaf entries index the scene's triangles."},
          [](Options& o) -> void* { return &o.accel.copyLeafTris; }},
         choiceField(

@@ -95,10 +95,10 @@ struct AccelOptions {
     // lbvh-apetrei and lbvh-skip meets at nodes within a block of leaves in
     // shared memory (the same tree; accel/lbvh/lbvh_block.cuh).
     bool lbvhBlockHandOver = false;
-    // strata's: each frame the triangles are copied in the binary BVH's leaf
-    // order (accel/leaf_tris.h), so a leaf test reads one record instead of
-    // three dependent loads; the same hits. The stack traversal of a binary
-    // BVH in flat mode (not the unified VD middle level's tree).
+    // strata's: the triangles are copied in the binary BVH's leaf order after
+    // each build or refit (accel/leaf_tris.h), so a leaf test reads one record
+    // instead of three dependent loads; the same hits. The stack traversal of
+    // flat mode's BVH or of instanced mode's BLASes (copiesLeafTris).
     bool copyLeafTris = true;
     // flat: instances baked into one structure (what the builder papers
     // measure); instanced: a top level over instances (rebuilt every frame),

@@ -146,8 +146,9 @@ void checkFits(const Scene& scene, const FlatScene& flat, const VdMemoryComparis
     if (!gpu.available) throw Error("the CUDA backend needs a GPU: " + gpu.reason + " (try --backend cpu)");
     size_t pixels = size_t(scene.options.render.width) * scene.options.render.height;
     size_t t = flat.tris.size();
-    size_t accel =
-        LbvhBuilder::estimateBytes(t) + (copiesLeafTris(scene.options.accel, false) ? t * sizeof(LeafTri) : 0);
+    const bool flatMode = scene.options.accel.mode == AccelMode::Flat;
+    size_t accel = LbvhBuilder::estimateBytes(t) +
+                   (flatMode && copiesLeafTris(scene.options.accel, false) ? t * sizeof(LeafTri) : 0);
     if (scene.options.accel.mode == AccelMode::Instanced) accel += InstancedGpu::estimateBytes(scene, flat);
     size_t vd = flat.patches.empty() ? 0 : vdMemory.direct.total() + VdGpu::estimatePairBytes(pixels);
     size_t need = GpuScene::estimateBytes(scene, flat) + accel + vd +

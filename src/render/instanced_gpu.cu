@@ -35,6 +35,8 @@ size_t InstancedGpu::estimateBytes(const Scene& scene, const FlatScene& flat, co
     size_t b = TopLevelGpu::estimateBytes(plan);
     for (uint32_t k = 0; k < plan.numStatic; ++k)
         b += plan.meshes[plan.blas[k].mesh].prims * (sizeof(Tri) + sizeof(Aabb));
+    if (copiesLeafTris(scene.options.accel, plan.holdsPatchBoxes()))  // each BLAS's triangles in leaf order
+        for (const InstancePlan::Blas& x : plan.blas) b += plan.meshes[x.mesh].prims * sizeof(LeafTri);
     return b;
 }
 

@@ -165,7 +165,7 @@ STRATA_HD uint32_t traceFusedAs(const SceneView& s, const Ray& ray, float& tmax,
             TriHit h;
             return intersectBlasTri(b, p, r, tm, h) ? h.t : 3.0e38f;
         };
-        uint32_t local = ~0u;  // a BLAS without patch boxes may test copied triangles without visit
+        uint32_t local = ~0u;  // the hit's local triangle, from the BLAS's walk
         const uint32_t inst = traverseInstances<AnyHit>(s.tl, ray, tmax, visit, nullptr, &local);
         hit = inst == ~0u ? ~0u : s.tl.instances[inst].triBase + local;
     } else {

@@ -86,15 +86,17 @@ VdMemoryComparison compareVdMemory(const VdSceneCounts& c, const Options& o, uin
         largestBlas = std::max(largestBlas, tris);
         r.direct.accel += lbvhBytes(m.quads << shift, variant, wide) + m.quads * kAabb;
     }
+    // accel.copy_leaf_tris: pre-tessellation copies every triangle; direct
+    // mode the scene's others only with its middle level separate (in
+    // instanced mode counted as flat: per instance, an upper bound).
+    const bool directUnified = o.vd.middle == VdMiddle::Unified && o.accel.builder != Builder::KdTree;
+    const uint64_t otherCopies = copiesLeafTris(o.accel, false) && directUnified ? c.flatTriangles * sizeof(LeafTri) : 0;
     if (!instanced) {
-        r.pretess.accel += lbvhBytes(r.pretessTriangles, variant, wide);
-        // accel.copy_leaf_tris: pre-tessellation copies every triangle;
-        // direct mode the scene's others only with its middle level separate.
-        const bool directUnified = o.vd.middle == VdMiddle::Unified && o.accel.builder != Builder::KdTree;
-        if (copiesLeafTris(o.accel, false))
-            r.pretess.accel += (r.pretessTriangles + (directUnified ? c.flatTriangles : 0)) * sizeof(LeafTri);
-    } else
-        r.pretess.accel += largestBlas * kAabb;  // the static BLASes' shared bounds buffer
+        r.pretess.accel += lbvhBytes(r.pretessTriangles, variant, wide) + otherCopies;
+        if (copiesLeafTris(o.accel, false)) r.pretess.accel += r.pretessTriangles * sizeof(LeafTri);
+    } else {
+        r.pretess.accel += largestBlas * kAabb + otherCopies;  // the static BLASes' shared bounds buffer
+    }
 
     // Direct: patch records and their instances, the maps, the link table.
     r.direct.geometry = r.patches * (sizeof(VdPatch) + 4) + c.mapTexels * kVec3 + c.maps * sizeof(TextureView) +

@@ -14,10 +14,10 @@
 //           patch in the scene's vertex and triangle arrays (geometry) and
 //           their share of the triangle structure: the flat LBVH over every
 //           instance's copy (flat mode) or the meshes' BLASes, shared by
-//           their instances (instanced), and with accel.copy_leaf_tris in
-//           flat mode their copy in leaf order, and that of the scene's
-//           other triangles where direct mode's unified middle level has
-//           none. A kd-tree is counted as an LBVH.
+//           their instances (instanced), and with accel.copy_leaf_tris
+//           their copy in leaf order (per BLAS in instanced mode), and
+//           that of the scene's other triangles where direct mode's unified
+//           middle level has none. A kd-tree is counted as an LBVH.
 // The transient ray-pair buffers of direct mode (sized by the image, not the
 // scene) are not in it; the renderer reports them apart.
 #pragma once

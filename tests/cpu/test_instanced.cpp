@@ -20,16 +20,31 @@
 namespace strata {
 namespace {
 
-TEST(Instanced, HitsEqualFlatModeAndBruteForceForEveryBuilder) {
+// The instanced test scene posed at t = 0.7 s: its flat arrays, posed
+// vertices and triangle boxes, and a view of its triangles (no structure).
+struct PosedScene {
     test::TempDir dir;
     Scene s = test::loadInstancedScene(dir);
     FlatScene flat = flattenScene(s);
     const float t = 0.7f;
     std::vector<Vec3> pos, nrm;
-    poseFlatScene(s, flat, t, pos, nrm);
     std::vector<Aabb> bounds;
-    triangleBounds(pos, flat.tris, bounds);
-    SceneView base = hostSceneView(s, flat, pos, nrm, BvhView{}, CameraView{});
+    SceneView base;
+    PosedScene() {
+        poseFlatScene(s, flat, t, pos, nrm);
+        triangleBounds(pos, flat.tris, bounds);
+        base = hostSceneView(s, flat, pos, nrm, BvhView{}, CameraView{});
+    }
+};
+
+TEST(Instanced, HitsEqualFlatModeAndBruteForceForEveryBuilder) {
+    PosedScene p;
+    const Scene& s = p.s;
+    const FlatScene& flat = p.flat;
+    const float t = p.t;
+    const std::vector<Vec3>& pos = p.pos;
+    const std::vector<Aabb>& bounds = p.bounds;
+    const SceneView& base = p.base;
 
     std::vector<Ray> rays = test::instancedSceneRays(3000);
     struct Case {
@@ -75,15 +90,13 @@ TEST(Instanced, HitsEqualFlatModeAndBruteForceForEveryBuilder) {
 // triangles' hits, bit for bit; the stackless traversal and kd-tree BLASes
 // copy nothing.
 TEST(Instanced, CopiedLeafTrianglesGiveTheIndexedHits) {
-    test::TempDir dir;
-    Scene s = test::loadInstancedScene(dir);
-    FlatScene flat = flattenScene(s);
-    const float t = 0.7f;
-    std::vector<Vec3> pos, nrm;
-    poseFlatScene(s, flat, t, pos, nrm);
-    std::vector<Aabb> bounds;
-    triangleBounds(pos, flat.tris, bounds);
-    SceneView base = hostSceneView(s, flat, pos, nrm, BvhView{}, CameraView{});
+    PosedScene p;
+    const Scene& s = p.s;
+    const FlatScene& flat = p.flat;
+    const float t = p.t;
+    const std::vector<Vec3>& pos = p.pos;
+    const std::vector<Aabb>& bounds = p.bounds;
+    const SceneView& base = p.base;
     const std::vector<Ray> rays = test::instancedSceneRays(3000);
     for (const char* builder : {"lbvh-karras", "hploc", "cpu-sah", "lbvh-skip", "kdtree"})
         for (const char* traversal : {"stack", "stackless"}) {
@@ -117,6 +130,40 @@ TEST(Instanced, CopiedLeafTrianglesGiveTheIndexedHits) {
             }
             EXPECT_GT(hits, 500);
         }
+}
+
+// One hierarchy kept through switches of the copy, the builder (to kd-tree
+// BLASes and back) and the traversal (to stackless and back): after each its
+// BLASes hold copies exactly where copiesLeafTris says, and its hits are
+// those of a hierarchy built afresh with the same options.
+TEST(Instanced, CopiesFollowSwitchesOfOneHierarchy) {
+    PosedScene p;
+    const std::vector<Ray> rays = test::instancedSceneRays(1000);
+    const std::pair<const char*, const char*> steps[] = {
+        {"accel.copy_leaf_tris", "true"}, {"accel.copy_leaf_tris", "false"}, {"accel.copy_leaf_tris", "true"},
+        {"accel.builder", "kdtree"},      {"accel.builder", "lbvh-skip"},    {"accel.traversal", "stackless"},
+        {"accel.traversal", "stack"},     {"accel.builder", "hploc"}};
+    Options opts;
+    opts.set("accel.mode", "instanced");
+    opts.set("accel.builder", "lbvh-skip");
+    InstancedHost kept;
+    for (auto [key, value] : steps) {
+        SCOPED_TRACE(std::string(key) + " = " + value);
+        opts.set(key, value);
+        kept.build(p.s, p.flat, p.pos, p.bounds, p.t, opts.accel);
+        InstancedHost fresh;
+        fresh.build(p.s, p.flat, p.pos, p.bounds, p.t, opts.accel);
+        SceneView a = p.base, b = p.base;
+        a.tl = kept.view();
+        b.tl = fresh.view();
+        const bool copies = copiesLeafTris(opts.accel, false);
+        for (uint32_t i = 0; i < a.tl.numInstances; ++i)
+            EXPECT_EQ(a.tl.blas[a.tl.instances[i].blas].bvh.leafTris != nullptr, copies) << "instance " << i;
+        for (const Ray& r : rays) {
+            ASSERT_EQ(traceClosest(a, r), traceClosest(b, r));
+            ASSERT_EQ(traceAny(a, r), traceAny(b, r));
+        }
+    }
 }
 
 // accel.rebuild = refit | auto in instanced mode: the deforming instances'

@@ -314,7 +314,7 @@ TEST(Options, LbvhBlockHandOver) {
 }
 
 // accel.copy_leaf_tris (on by default) changes the leaf tests of a binary
-// BVH's stack traversal in flat mode: turned off, it is named where it
+// BVH's stack traversal (flat mode's tree, instanced mode's BLASes): turned off, it is named where it
 // would do nothing anyway; part of the build options.
 TEST(Options, CopyLeafTris) {
     Options o;
