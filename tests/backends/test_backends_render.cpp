@@ -36,6 +36,18 @@ Scene litVdScene(const test::TempDir& dir, int w, int h, int spp, bool mixed = f
     return s;
 }
 
+// The animated test scene on backend B at 48 x 32, 2 spp (two CPU threads):
+// the frames the structure-switch tests compare.
+template <class B>
+Scene smallAnimatedScene() {
+    Scene s = test::onBackend<B>(test::animatedScene());
+    s.options.render.width = 48;
+    s.options.render.height = 32;
+    s.options.render.spp = 2;
+    s.options.render.threads = 2;
+    return s;
+}
+
 double sum(const std::vector<float>& v) {
     double s = 0;
     for (float x : v) s += x;
@@ -170,11 +182,7 @@ void expectSameFrame(Renderer& rebuilt, Renderer& refitted, float t, uint64_t fr
 // ("build/refit") and sort nothing.
 TYPED_TEST(BackendRender, RefitRendersTheFramesOfRebuilding) {
     REQUIRE_BACKEND();
-    Scene s = test::onBackend<TypeParam>(test::animatedScene());
-    s.options.render.width = 48;
-    s.options.render.height = 32;
-    s.options.render.spp = 2;
-    s.options.render.threads = 2;
+    Scene s = smallAnimatedScene<TypeParam>();
     // Each Morton-order builder's binary tree, and two collapsed 8 wide
     // after each refit (accel.width = 8).
     const std::pair<const char*, const char*> trees[] = {{"lbvh-karras", "2"}, {"lbvh-apetrei", "2"},
@@ -228,11 +236,7 @@ TYPED_TEST(BackendRender, RefitRendersTheFramesOfRebuilding) {
 // build.
 TYPED_TEST(BackendRender, CopiedLeafTrianglesRenderTheIndexedFrames) {
     REQUIRE_BACKEND();
-    Scene s = test::onBackend<TypeParam>(test::animatedScene());
-    s.options.render.width = 48;
-    s.options.render.height = 32;
-    s.options.render.spp = 2;
-    s.options.render.threads = 2;
+    Scene s = smallAnimatedScene<TypeParam>();
     for (const char* mode : {"flat", "instanced"})
         for (const char* builder : {"lbvh-karras", "hploc", "lbvh-skip"})
             for (const char* rebuild : {"every-frame", "refit"}) {
@@ -299,12 +303,8 @@ TYPED_TEST(BackendRender, CopiedLeafTrianglesOfASceneWithoutTriangles) {
 // by its instance's name with its refits.
 TYPED_TEST(BackendRender, InstancedRefitRendersTheFramesOfRebuilding) {
     REQUIRE_BACKEND();
-    Scene s = test::onBackend<TypeParam>(test::animatedScene());
+    Scene s = smallAnimatedScene<TypeParam>();
     s.instances.push_back(Instance{"tree2", 1, translation({1.1f, 0.0f, -0.6f}), {}});  // a second deforming BLAS
-    s.options.render.width = 48;
-    s.options.render.height = 32;
-    s.options.render.spp = 2;
-    s.options.render.threads = 2;
     s.options.set("accel.mode", "instanced");
     for (const char* builder : {"lbvh-karras", "hploc"})
         for (const char* rebuild : {"refit", "auto"}) {

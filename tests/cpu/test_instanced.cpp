@@ -91,12 +91,6 @@ TEST(Instanced, HitsEqualFlatModeAndBruteForceForEveryBuilder) {
 // copy nothing.
 TEST(Instanced, CopiedLeafTrianglesGiveTheIndexedHits) {
     PosedScene p;
-    const Scene& s = p.s;
-    const FlatScene& flat = p.flat;
-    const float t = p.t;
-    const std::vector<Vec3>& pos = p.pos;
-    const std::vector<Aabb>& bounds = p.bounds;
-    const SceneView& base = p.base;
     const std::vector<Ray> rays = test::instancedSceneRays(3000);
     for (const char* builder : {"lbvh-karras", "hploc", "cpu-sah", "lbvh-skip", "kdtree"})
         for (const char* traversal : {"stack", "stackless"}) {
@@ -108,10 +102,10 @@ TEST(Instanced, CopiedLeafTrianglesGiveTheIndexedHits) {
             opts.set("accel.mode", "instanced");
             opts.set("accel.copy_leaf_tris", "false");
             InstancedHost indexed, copied;
-            indexed.build(s, flat, pos, bounds, t, opts.accel);
+            indexed.build(p.s, p.flat, p.pos, p.bounds, p.t, opts.accel);
             opts.set("accel.copy_leaf_tris", "true");
-            copied.build(s, flat, pos, bounds, t, opts.accel);
-            SceneView a = base, b = base;
+            copied.build(p.s, p.flat, p.pos, p.bounds, p.t, opts.accel);
+            SceneView a = p.base, b = p.base;
             a.tl = indexed.view();
             b.tl = copied.view();
             const bool copies = copiesLeafTris(opts.accel, false);

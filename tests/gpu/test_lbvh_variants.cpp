@@ -96,6 +96,47 @@ void expectHitsMatch(const GeometryView& geo, const std::vector<Ray>& rays, cons
     EXPECT_LE(grazing, rays.size() / 1000) << label << ": edge grazes";
 }
 
+// Test meshes by name: random triangles of each size, duplicate-heavy keys
+// (the δ* ties) and few distinct points.
+struct SizedCase {
+    std::string name;
+    Mesh mesh;
+};
+std::vector<SizedCase> randomAndDuplicateCases(std::initializer_list<uint32_t> sizes) {
+    std::vector<SizedCase> cases;
+    for (uint32_t n : sizes) cases.push_back({"random " + std::to_string(n), test::makeRandomTriangles(n, 0.01f, n)});
+    cases.push_back({"duplicate-heavy", test::makeDuplicateHeavy(200000, 13, 3)});
+    cases.push_back({"few points", test::makeDuplicateHeavy(5000, 2, 4)});
+    return cases;
+}
+
+// Each case's boxes built by build(builder, boxes, n, bits, variant, stream,
+// on) with both key widths, each variant and on = true then false, one
+// builder throughout (the two ways alternate in it), equals the CPU run node
+// for node (`ways` names the two ways in a failure).
+template <class Build>
+void expectEachBuildIsTheCpuRun(const std::vector<SizedCase>& cases, const std::vector<LbvhVariant>& variants,
+                                std::pair<const char*, const char*> ways, Build build) {
+    cudaStream_t stream;
+    STRATA_CUDA_CHECK(cudaStreamCreate(&stream));
+    LbvhBuilder b;
+    for (const SizedCase& c : cases) {
+        const std::vector<Aabb> bounds = test::boundsOf(c.mesh);
+        const uint32_t n = uint32_t(bounds.size());
+        DeviceBuffer<Aabb> d;
+        d.upload(bounds, stream);
+        for (int bits : {30, 63})
+            for (LbvhVariant v : variants) {
+                const LbvhHostResult cpu = buildLbvhHost(bounds, bits, v);
+                for (bool on : {true, false})
+                    EXPECT_EQ(differences(build(b, d, n, bits, v, stream, on), cpu, v), "")
+                        << c.name << ", " << lbvhVariantName(v) << ", " << bits << " bits, "
+                        << (on ? ways.first : ways.second);
+            }
+    }
+    STRATA_CUDA_CHECK(cudaStreamDestroy(stream));
+}
+
 }  // namespace
 
 // Through the renderer's build (GPU-posed triangles, the scene's options).
@@ -151,34 +192,14 @@ TEST(GpuLbvhVariants, OneBuilderSwitchesVariantsAndSizesBetweenBuilds) {
 // widths.
 TEST(GpuLbvhVariants, BlockAndGlobalHandOverEqualTheCpuRun) {
     REQUIRE_GPU();
-    cudaStream_t stream;
-    STRATA_CUDA_CHECK(cudaStreamCreate(&stream));
-    struct Case {
-        std::string name;
-        Mesh mesh;
-    };
-    std::vector<Case> cases;
-    for (uint32_t n : {1u, 2u, 3u, 64u, 127u, 128u, 129u, 255u, 256u, 257u, 1023u, 1024u, 1025u, 100000u})
-        cases.push_back({"random " + std::to_string(n), test::makeRandomTriangles(n, 0.01f, n)});
-    cases.push_back({"duplicate-heavy", test::makeDuplicateHeavy(200000, 13, 3)});
-    cases.push_back({"few points", test::makeDuplicateHeavy(5000, 2, 4)});
+    std::vector<SizedCase> cases =
+        randomAndDuplicateCases({1u, 2u, 3u, 64u, 127u, 128u, 129u, 255u, 256u, 257u, 1023u, 1024u, 1025u, 100000u});
     cases.push_back({"deep coincident", test::makeDeepCoincident(1u << 12)});
-    LbvhBuilder b;
-    for (const Case& c : cases) {
-        const std::vector<Aabb> bounds = test::boundsOf(c.mesh);
-        const uint32_t n = uint32_t(bounds.size());
-        DeviceBuffer<Aabb> d;
-        d.upload(bounds, stream);
-        for (int bits : {30, 63})
-            for (LbvhVariant v : {LbvhVariant::Karras, LbvhVariant::Apetrei, LbvhVariant::ApetreiSkip}) {
-                const LbvhHostResult cpu = buildLbvhHost(bounds, bits, v);
-                for (bool block : {true, false})
-                    EXPECT_EQ(differences(buildOnce(b, d, n, bits, v, stream, block), cpu, v), "")
-                        << c.name << ", " << lbvhVariantName(v) << ", " << bits << " bits, "
-                        << (block ? "block" : "global") << " hand-over";
-            }
-    }
-    STRATA_CUDA_CHECK(cudaStreamDestroy(stream));
+    expectEachBuildIsTheCpuRun(
+        cases, {LbvhVariant::Karras, LbvhVariant::Apetrei, LbvhVariant::ApetreiSkip},
+        {"block hand-over", "global hand-over"},
+        [](LbvhBuilder& b, const DeviceBuffer<Aabb>& d, uint32_t n, int bits, LbvhVariant v, cudaStream_t stream,
+           bool block) { return buildOnce(b, d, n, bits, v, stream, block); });
 }
 
 // accel.morton_sort = merge: CUB's stable merge sort gives the radix sort's
@@ -188,33 +209,12 @@ TEST(GpuLbvhVariants, BlockAndGlobalHandOverEqualTheCpuRun) {
 // in one builder (its buffers follow the switch).
 TEST(GpuLbvhVariants, MergeSortGivesTheRadixSortsTree) {
     REQUIRE_GPU();
-    cudaStream_t stream;
-    STRATA_CUDA_CHECK(cudaStreamCreate(&stream));
-    struct Case {
-        std::string name;
-        Mesh mesh;
-    };
-    std::vector<Case> cases;
-    for (uint32_t n : {2u, 3u, 255u, 4096u, 66454u, 300001u})
-        cases.push_back({"random " + std::to_string(n), test::makeRandomTriangles(n, 0.01f, n)});
-    cases.push_back({"duplicate-heavy", test::makeDuplicateHeavy(200000, 13, 3)});
-    cases.push_back({"few points", test::makeDuplicateHeavy(5000, 2, 4)});
-    LbvhBuilder b;
-    for (const Case& c : cases) {
-        const std::vector<Aabb> bounds = test::boundsOf(c.mesh);
-        const uint32_t n = uint32_t(bounds.size());
-        DeviceBuffer<Aabb> d;
-        d.upload(bounds, stream);
-        for (int bits : {30, 63})
-            for (LbvhVariant v : kLbvhVariants) {
-                const LbvhHostResult cpu = buildLbvhHost(bounds, bits, v);
-                for (bool merge : {true, false})
-                    EXPECT_EQ(differences(buildOnce(b, d, n, bits, v, stream, false, merge), cpu, v), "")
-                        << c.name << ", " << lbvhVariantName(v) << ", " << bits << " bits, "
-                        << (merge ? "merge" : "radix") << " sort";
-            }
-    }
-    STRATA_CUDA_CHECK(cudaStreamDestroy(stream));
+    const std::vector<SizedCase> cases = randomAndDuplicateCases({2u, 3u, 255u, 4096u, 66454u, 300001u});
+    expectEachBuildIsTheCpuRun(
+        cases, std::vector<LbvhVariant>(std::begin(kLbvhVariants), std::end(kLbvhVariants)),
+        {"merge sort", "radix sort"},
+        [](LbvhBuilder& b, const DeviceBuffer<Aabb>& d, uint32_t n, int bits, LbvhVariant v, cudaStream_t stream,
+           bool merge) { return buildOnce(b, d, n, bits, v, stream, false, merge); });
 }
 
 // Apetrei's claim checked where races are real: a million duplicate-heavy
