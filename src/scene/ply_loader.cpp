@@ -288,9 +288,13 @@ LoadedMesh loadPly(const std::string& path, const PlyLoadOptions& options) {
                 for (double j = 0; j < n; ++j) {
                     const double x = body.next(p.type, what);
                     if (int(k) == ilist) {
-                        if (x < 0 || x >= double(pos.size()))
-                            body.fail("vertex index " + std::to_string(static_cast<long long>(x)) + " of " + what +
-                                      " out of range (" + std::to_string(pos.size()) + " vertices)");
+                        if (x < 0 || x >= double(pos.size())) {
+                            // Formatted as a double: a value past long long's range (4.4e49) must not be cast.
+                            char index[32];
+                            std::snprintf(index, sizeof index, "%.17g", x);
+                            body.fail("vertex index " + std::string(index) + " of " + what + " out of range (" +
+                                      std::to_string(pos.size()) + " vertices)");
+                        }
                         corners.push_back(uint32_t(x));
                     }
                 }
