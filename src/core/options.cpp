@@ -251,6 +251,19 @@ const std::vector<Field>& fields() {
              "mesh (built by accel.builder: an LBVH variant, the binned SAH, or kd-trees under a Karras LBVH top "
              "level)"},
             kModeNames, +[](Options & o) -> auto& { return o.accel.mode; }),
+        {{"accel.rebraid",
+          OptionKind::Int,
+          "instanced mode: open static instances into more top-level leaves, N per static instance shared among "
+          "them (partial re-braiding, Benthin et al. 2017; 0: off)",
+          {},
+          "Each static instance is first one leaf of the top level. With N > 0 the largest leaves in world space "
+          "(by surface area, whichever instance's) are opened into their two child subtrees, each a leaf of its "
+          "own (the same instance, its BLAS walked from that node), until the top level has N more leaves per "
+          "static instance or none opens further: a node opens only when both its children are inner nodes. Made every frame "
+          "from the instances' transforms; deforming instances stay whole. The paper's merge step is not done. "
+          "BVH BLASes with the stack traversal (not kdtree, not stackless). Measured slower on the H100 at every "
+          "N (docs/perf.md)."},
+         [](Options& o) -> void* { return &o.accel.rebraid; }},
         choiceField(
             {"accel.rebuild", OptionKind::String,
              "every-frame: animate and rebuild each frame; animated: only when scene time or a build option changed; "
@@ -553,6 +566,8 @@ void Options::set(const std::string& key, const std::string& value) {
                 checkRange(key, double(v), 0, 1024);
             else if (key == "render.rr_start")
                 checkRange(key, double(v), 0, 1024);
+            else if (key == "accel.rebraid")
+                checkRange(key, double(v), 0, 65536);
             else if (key == "vd.max_level")
                 checkRange(key, double(v), 1, 7);
             else if (key == "accel.morton_bits") {
@@ -695,6 +710,10 @@ std::vector<std::string> Options::inert() const {
     copying.copyLeafTris = true;
     note(!copiesLeafTris(copying, false) && accel.copyLeafTris != d.copyLeafTris, "accel.copy_leaf_tris",
          "it changes the leaf tests of a binary BVH's stack traversal only");
+    AccelOptions braiding = accel;
+    braiding.rebraid = 1;
+    note(!rebraids(braiding) && accel.rebraid != d.rebraid, "accel.rebraid",
+         "it opens static instances in instanced mode's top level, with BVH BLASes walked with the stack");
     note((accel.builder == Builder::CpuSah || render.backend != Backend::Cuda) && accel.mortonSort != d.mortonSort,
          "accel.morton_sort", "it changes the GPU's sort of Morton codes only");
     note(view.heatmap == Heatmap::Off && view.heatmapMax != ViewOptions{}.heatmapMax, "view.heatmap_max",
@@ -722,7 +741,7 @@ bool AccelOptions::operator==(const AccelOptions& o) const {
     return builder == o.builder && traversal == o.traversal && width == o.width && mortonBits == o.mortonBits &&
            mortonSort == o.mortonSort &&
            lbvhBlockHandOver == o.lbvhBlockHandOver && copyLeafTris == o.copyLeafTris && mode == o.mode &&
-           rebuild == o.rebuild && refitGrowth == o.refitGrowth && kdOpts == o.kdOpts && kdLookahead == o.kdLookahead &&
+           rebraid == o.rebraid && rebuild == o.rebuild && refitGrowth == o.refitGrowth && kdOpts == o.kdOpts && kdLookahead == o.kdLookahead &&
            kdSnsCompact == o.kdSnsCompact && kdSmall == o.kdSmall && kdLargeSplit == o.kdLargeSplit &&
            kdClipLeaves == o.kdClipLeaves;
 }

@@ -104,6 +104,12 @@ struct AccelOptions {
     // measure); instanced: a top level over instances (rebuilt every frame),
     // a middle level per static mesh (built once) or per deforming instance.
     AccelMode mode = AccelMode::Flat;
+    // Partial re-braiding (Benthin et al. 2017; accel/toplevel/rebraid.h):
+    // in instanced mode the top level may open static instances' BLASes into
+    // subtrees, a budget of this many more leaves per static instance shared
+    // among them, the largest world-space boxes first (0: each instance one
+    // leaf, the plain two levels).
+    int rebraid = 0;
     // every-frame: animate and rebuild each frame (what the tool measures);
     // animated: only when scene time or a build option changed since the last
     // build (a paused scene keeps its structure); refit: animate each frame
@@ -147,6 +153,16 @@ struct AccelOptions {
 inline bool copiesLeafTris(const AccelOptions& o, bool mixedPrims) {
     const bool stackless = o.traversal == Traversal::Stackless && o.builder == Builder::LbvhSkip;
     return o.copyLeafTris && o.builder != Builder::KdTree && o.width == BvhWidth::Two && !stackless && !mixedPrims;
+}
+
+// accel.rebraid: whether instanced mode's top level opens static BLASes into
+// subtrees (accel/toplevel/rebraid.h): binary BVH BLASes walked with the
+// stack (a subtree is walked from any inner node; the skip links and kd-trees
+// start at their root). The one rule of both backends, the memory estimates
+// and Options::inert().
+inline bool rebraids(const AccelOptions& o) {
+    const bool stackless = o.traversal == Traversal::Stackless && o.builder == Builder::LbvhSkip;
+    return o.rebraid > 0 && o.mode == AccelMode::Instanced && o.builder != Builder::KdTree && !stackless;
 }
 
 // Vector-displacement patches (Harada): how a mesh's VD quads are traced.

@@ -277,6 +277,45 @@ TYPED_TEST(BackendRender, CopiedLeafTrianglesRenderTheIndexedFrames) {
             }
 }
 
+// accel.rebraid: the static ball opened into parts of the top level renders
+// the plain two levels' frames (the same triangles tested in the same object
+// space), for Karras's LBVH, Apetrei's (its root found on the device) and
+// H-PLOC, built every frame and refitted; the top level holds more leaves.
+// One renderer kept through the switches of builder (its static BLAS built
+// again, the nodes the cut reads with it) renders them too.
+TYPED_TEST(BackendRender, RebraidedTopLevelRendersThePlainFrames) {
+    REQUIRE_BACKEND();
+    Scene s = smallAnimatedScene<TypeParam>();
+    s.options.set("accel.mode", "instanced");
+    s.options.set("accel.rebraid", "64");
+    auto kept = test::makeOn<TypeParam>(s);
+    for (const char* builder : {"lbvh-karras", "lbvh-apetrei", "hploc"})
+        for (const char* rebuild : {"every-frame", "refit"}) {
+            SCOPED_TRACE(std::string(builder) + " " + rebuild);
+            s.options.set("accel.builder", builder);
+            s.options.set("accel.rebuild", rebuild);
+            s.options.set("accel.rebraid", "0");
+            auto plain = test::makeOn<TypeParam>(s);
+            s.options.set("accel.rebraid", "64");
+            auto braided = test::makeOn<TypeParam>(s);
+            kept->setOptions(s.options);
+            uint64_t frame = 0;
+            for (float t : {0.0f, 0.4f, 0.9f}) {
+                std::vector<float> a, b, c;
+                plain->renderFrame(t, frame, false);
+                plain->readRadiance(a);
+                braided->renderFrame(t, frame, false);
+                braided->readRadiance(b);
+                kept->renderFrame(t, frame++, false);
+                kept->readRadiance(c);
+                ASSERT_GT(sum(a), 0.0);
+                EXPECT_EQ(a, b) << "at t = " << t;
+                EXPECT_EQ(a, c) << "the kept renderer at t = " << t;
+            }
+            EXPECT_GT(braided->accelBytes(), plain->accelBytes());
+        }
+}
+
 // A scene of VD patches alone (direct mode, the middle level separate) has
 // no flat triangles to copy: it renders, with the copy switched on.
 TYPED_TEST(BackendRender, CopiedLeafTrianglesOfASceneWithoutTriangles) {

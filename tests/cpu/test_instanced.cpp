@@ -126,8 +126,49 @@ TEST(Instanced, CopiedLeafTrianglesGiveTheIndexedHits) {
         }
 }
 
+// accel.rebraid: the static instances opened into parts (the floor, the two
+// balls, one scaled, and the turned box) give the hits of the plain two
+// levels: the same distances bit for bit (the same triangles tested in the
+// same object spaces), the same triangles but for ties, and brute force's any
+// hits; for every BVH builder, with and without the copied leaves.
+TEST(Instanced, RebraidedTopLevelGivesThePlainHits) {
+    PosedScene p;
+    const std::vector<Ray> rays = test::instancedSceneRays(3000);
+    for (const char* builder : {"lbvh-karras", "lbvh-apetrei", "lbvh-skip", "hploc", "cpu-sah"})
+        for (const char* copy : {"true", "false"})
+            for (const char* perStatic : {"1", "16", "4096"}) {
+                SCOPED_TRACE(std::string(builder) + ", copy " + copy + ", rebraid " + perStatic);
+                Options opts;
+                opts.set("accel.builder", builder);
+                opts.set("accel.mode", "instanced");
+                opts.set("accel.copy_leaf_tris", copy);
+                InstancedHost plain, braided;
+                plain.build(p.s, p.flat, p.pos, p.bounds, p.t, opts.accel);
+                opts.set("accel.rebraid", perStatic);
+                braided.build(p.s, p.flat, p.pos, p.bounds, p.t, opts.accel);
+                SceneView a = p.base, b = p.base;
+                a.tl = plain.view();
+                b.tl = braided.view();
+                ASSERT_EQ(a.tl.numInstances, 6u);
+                EXPECT_GT(b.tl.numInstances, 6u);
+                EXPECT_LE(b.tl.numInstances, 6u + 4u * uint32_t(std::stoi(perStatic)));  // 4 static members
+                int hits = 0, ties = 0;
+                for (const Ray& r : rays) {
+                    const HitRecord h = traceClosest(b, r), ref = traceClosest(a, r);
+                    ASSERT_EQ(isHit(h), isHit(ref));
+                    ASSERT_EQ(traceAny(b, r), isHit(traceBruteForce(p.base.geo, r)));
+                    if (!isHit(h)) continue;
+                    ++hits;
+                    ASSERT_EQ(hitDistance(h), hitDistance(ref));
+                    ties += h != ref;
+                }
+                EXPECT_GT(hits, 500);
+                EXPECT_LE(ties, 3);
+            }
+}
+
 // One hierarchy kept through switches of the copy, the builder (to kd-tree
-// BLASes and back) and the traversal (to stackless and back): after each its
+// BLASes and back) and the traversal (to stackless and back) and re-braiding (on, then off): after each its
 // BLASes hold copies exactly where copiesLeafTris says, and its hits are
 // those of a hierarchy built afresh with the same options.
 TEST(Instanced, CopiesFollowSwitchesOfOneHierarchy) {
@@ -136,7 +177,8 @@ TEST(Instanced, CopiesFollowSwitchesOfOneHierarchy) {
     const std::pair<const char*, const char*> steps[] = {
         {"accel.copy_leaf_tris", "true"}, {"accel.copy_leaf_tris", "false"}, {"accel.copy_leaf_tris", "true"},
         {"accel.builder", "kdtree"},      {"accel.builder", "lbvh-skip"},    {"accel.traversal", "stackless"},
-        {"accel.traversal", "stack"},     {"accel.builder", "hploc"}};
+        {"accel.traversal", "stack"},     {"accel.builder", "hploc"},        {"accel.rebraid", "16"},
+        {"accel.builder", "lbvh-apetrei"}, {"accel.rebraid", "0"}};
     Options opts;
     opts.set("accel.mode", "instanced");
     opts.set("accel.builder", "lbvh-skip");

@@ -24,6 +24,19 @@ __global__ void instanceBoxesKernel(const Aabb* primBounds, const uint32_t* jobs
 
 }  // namespace
 
+void TopLevelGpu::StaticNodes::download(const BvhView& v, const LaunchContext& ctx) {
+    nodes.resize(v.numNodes);
+    root = v.root;
+    if (v.numNodes)
+        STRATA_CUDA_CHECK(cudaMemcpyAsync(nodes.data(), v.nodes, v.numNodes * sizeof(BvhNode),
+                                          cudaMemcpyDeviceToHost, ctx.stream));
+    if (v.rootIndex)  // Apetrei's root, found on the device
+        STRATA_CUDA_CHECK(
+            cudaMemcpyAsync(&root, v.rootIndex, sizeof(uint32_t), cudaMemcpyDeviceToHost, ctx.stream));
+    STRATA_CUDA_CHECK(cudaStreamSynchronize(ctx.stream));
+    loaded = true;
+}
+
 TopLevelGpu::TopLevelGpu(InstancePlan plan) : plan_(std::move(plan)) {
     std::vector<uint32_t> jobs;
     for (size_t j = 0; j < plan_.members.size(); ++j) {
@@ -33,6 +46,7 @@ TopLevelGpu::TopLevelGpu(InstancePlan plan) : plan_(std::move(plan)) {
     for (size_t b = 0; b < plan_.blas.size(); ++b) blas_.push_back(std::make_unique<LbvhBuilder>());
     leafTris_.resize(plan_.blas.size());
     leafTrisCopied_.assign(plan_.blas.size(), false);
+    staticNodes_.resize(plan_.numStatic);
     boxJobs_.upload(jobs);
     memberBoxes_.resize(plan_.members.size());
     instances_.resize(plan_.members.size());
@@ -40,9 +54,11 @@ TopLevelGpu::TopLevelGpu(InstancePlan plan) : plan_(std::move(plan)) {
     STRATA_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
-size_t TopLevelGpu::estimateBytes(const InstancePlan& plan) {
-    size_t b = LbvhBuilder::estimateBytes(plan.members.size()) +
-               plan.members.size() * (sizeof(InstanceView) + sizeof(Aabb)) + plan.blas.size() * sizeof(BlasView);
+size_t TopLevelGpu::estimateBytes(const InstancePlan& plan, size_t extraLeaves) {
+    const size_t leaves = plan.members.size() + extraLeaves;
+    // An opened part has a view of its own (a member's first opening makes two).
+    size_t b = LbvhBuilder::estimateBytes(leaves) + leaves * (sizeof(InstanceView) + sizeof(Aabb)) +
+               (plan.blas.size() + 2 * extraLeaves) * sizeof(BlasView);
     for (const InstancePlan::Blas& x : plan.blas) {
         b += LbvhBuilder::estimateBytes(plan.meshes[x.mesh].prims);
         // accel.rebuild = refit | auto: a deforming BLAS's refit finds its
@@ -85,6 +101,7 @@ void TopLevelGpu::build(const AccelOptions& o, const std::string& staticKey,
         if (staticKey != staticKey_) {          // static meshes: object space, once per builder
             for (uint32_t b = 0; b < plan_.numStatic; ++b) {
                 leafTrisCopied_[b] = false;
+                staticNodes_[b].loaded = false;
                 if (kd_) {
                     buildKd(b, plan_.meshes[plan_.blas[b].mesh].prims);
                     continue;
@@ -126,7 +143,8 @@ void TopLevelGpu::build(const AccelOptions& o, const std::string& staticKey,
             }
     }
 
-    std::vector<BlasView> blas(plan_.blas.size());
+    std::vector<BlasView>& blas = leaves_.blas;  // the plan's BLASes' views, then the opened parts'
+    blas.assign(plan_.blas.size(), BlasView{});
     for (size_t b = 0; b < blas.size(); ++b) {
         if (kd_)
             blas[b].kd = blasKd_[b]->view();
@@ -139,22 +157,25 @@ void TopLevelGpu::build(const AccelOptions& o, const std::string& staticKey,
             blas[b].tris = (*frame.geometry)[b].tris;
         }
     }
-    std::vector<InstanceView> inst(plan_.members.size());
-    std::vector<Aabb> boxes(plan_.members.size());
-    for (size_t j = 0; j < plan_.members.size(); ++j) {
-        const InstancePlan::Member& mb = plan_.members[j];
-        inst[j] = memberView(plan_, mb);
-        if (plan_.isStatic(mb.blas)) {
-            const Affine& w = frame.worldFromObject->at(mb.instance);
-            inst[j].objectFromWorld = inverse(w);
-            boxes[j] = transformBox(w, plan_.meshes[plan_.blas[mb.blas].mesh].objectBox);
-        }  // deforming: identity transform (the BLAS is in world space), its box from the kernel below
+    // The top level's leaves: the members (a deforming one's box from the
+    // kernel below), and with accel.rebraid the opened static members' parts,
+    // cut on the host from the static BLASes' nodes (downloaded once after
+    // each build of them).
+    std::vector<RebraidTree> trees;
+    if (plan_.kind == PlanPrims::Triangles && rebraids(o)) {
+        for (uint32_t b = 0; b < plan_.numStatic; ++b) {
+            if (!staticNodes_[b].loaded) staticNodes_[b].download(blas[b].bvh, ctx);
+            trees.push_back({staticNodes_[b].nodes.data(), staticNodes_[b].root});
+        }
+    } else {
+        for (StaticNodes& n : staticNodes_) n = StaticNodes{};  // their memory back
     }
+    topLevelLeaves(plan_, *frame.worldFromObject, trees, uint32_t(o.rebraid), leaves_);
     StageScope s(ctx.timer, "build/top");
     // Pageable sources: each copy has left the host vector when the call returns.
     blasViews_.upload(blas, ctx.stream);
-    instances_.upload(inst, ctx.stream);
-    memberBoxes_.upload(boxes, ctx.stream);
+    instances_.upload(leaves_.instances, ctx.stream);
+    memberBoxes_.upload(leaves_.boxes, ctx.stream);
     if (plan_.numDeforming())
         launch(ctx, "build/top/instance_boxes", {plan_.numDeforming(), kBoxBlock}, instanceBoxesKernel,
                frame.worldBoxes, boxJobs_.data(), memberBoxes_.data());
@@ -162,8 +183,9 @@ void TopLevelGpu::build(const AccelOptions& o, const std::string& staticKey,
     // accel.builder's LBVH variant and Morton bits, as the BLASes; traversed
     // with a stack (the two-level walk's).
     const LbvhConfig topConfig = lbvhConfigOf(topLevelOptions(o));
-    top_.build(topConfig, memberBoxes_.data(), uint32_t(plan_.members.size()), ctx);
-    view_ = TwoLevelView{top_.view(), instances_.data(), blasViews_.data(), uint32_t(plan_.members.size()), kd_};
+    const uint32_t leaves = uint32_t(leaves_.instances.size());
+    top_.build(topConfig, memberBoxes_.data(), leaves, ctx);
+    view_ = TwoLevelView{top_.view(), instances_.data(), blasViews_.data(), leaves, kd_};
 }
 
 std::vector<BlasRefit> TopLevelGpu::blasRefits(const std::vector<std::string>& names, const AccelOptions& o) {

@@ -3,7 +3,8 @@
 // BLASes in object space (again when the static key changes; the LBVH variant
 // of accel.builder), one BLAS per deforming instance over its world-space
 // primitive boxes, and the top level every frame: the members' world boxes
-// (static: the transformed object box, on the host; deforming: one
+// (static: the transformed object box, or with accel.rebraid its opened
+// parts' boxes, on the host: accel/toplevel/rebraid.h; deforming: one
 // reduction block each over its primitives' boxes) and accel.builder's LBVH over
 // them. Stages build/blas (the BLAS builds' phases add up in the LBVH's own
 // stages) and build/top.
@@ -57,8 +58,9 @@ public:
     void restartRefits() { fresh_ = true; }
 
     // Device bytes of the structures of a plan (before allocating): per BLAS an
-    // LBVH over its primitives (a deforming one is rebuilt in place), the top level.
-    static size_t estimateBytes(const InstancePlan& plan);
+    // LBVH over its primitives (a deforming one is rebuilt in place), the top
+    // level over its members and extraLeaves opened parts (accel.rebraid).
+    static size_t estimateBytes(const InstancePlan& plan, size_t extraLeaves = 0);
 
 private:
     InstancePlan plan_;
@@ -69,9 +71,19 @@ private:
     std::vector<DeviceBuffer<LeafTri>> leafTris_;
     std::vector<bool> leafTrisCopied_;
     bool kd_ = false;
+    // accel.rebraid: per static BLAS its nodes on the host (rebraid.h), read
+    // once after each build of it.
+    struct StaticNodes {
+        std::vector<BvhNode> nodes;
+        uint32_t root = 0;
+        bool loaded = false;
+        void download(const BvhView& v, const LaunchContext& ctx);
+    };
+    std::vector<StaticNodes> staticNodes_;
+    TopLevelLeaves leaves_;                           // this frame's: the top level's input (rebraid.h)
     DeviceBuffer<uint32_t> boxJobs_;                  // deforming members: (first primitive, count, member slot)
-    DeviceBuffer<Aabb> memberBoxes_;                  // per member, world space
-    DeviceBuffer<InstanceView> instances_;
+    DeviceBuffer<Aabb> memberBoxes_;                  // per top-level leaf (the members, then opened parts), world space
+    DeviceBuffer<InstanceView> instances_;            // per top-level leaf
     DeviceBuffer<BlasView> blasViews_;
     LbvhBuilder top_;
     std::string staticKey_;

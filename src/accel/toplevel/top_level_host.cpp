@@ -56,37 +56,40 @@ void TopLevelHost::buildBlases(const AccelOptions& o, const std::string& staticK
             states.push_back({a.canRefit(bvhOptions, mb.prims), a.sahGrowth()});
         }
     const std::vector<bool> refit = blasRefitPlan(bvhOptions, states, fresh);
+    std::vector<BlasView>& blas = leaves_.blas;  // the plan's BLASes' views, then the opened parts'
+    blas.assign(plan_.blas.size(), BlasView{});
+    for (size_t b = 0; b < plan_.blas.size(); ++b) {
+        blas[b].firstBox = plan_.meshes[plan_.blas[b].mesh].firstBox;
+        if (frame.geometry) {
+            blas[b].pos = (*frame.geometry)[b].pos;
+            blas[b].tris = (*frame.geometry)[b].tris;
+        }
+    }
     size_t deforming = 0;
-    instances_.assign(plan_.members.size(), InstanceView{});
-    worldBoxes_.assign(plan_.members.size(), Aabb{});
-    for (size_t j = 0; j < plan_.members.size(); ++j) {
-        const InstancePlan::Member& mb = plan_.members[j];
-        InstanceView& iv = instances_[j] = memberView(plan_, mb);
-        if (plan_.isStatic(mb.blas)) {
-            const Affine& w = frame.worldFromObject->at(mb.instance);
-            iv.objectFromWorld = inverse(w);
-            worldBoxes_[j] = transformBox(w, plan_.meshes[plan_.blas[mb.blas].mesh].objectBox);
-        } else {  // deforming: its posed primitives in world space, every frame (identity transform)
+    for (const InstancePlan::Member& mb : plan_.members)
+        if (!plan_.isStatic(mb.blas)) {  // its posed primitives in world space, every frame
             std::vector<Aabb> b(frame.worldBoxes + mb.primBase, frame.worldBoxes + mb.primBase + mb.prims);
-            for (const Aabb& a : b) worldBoxes_[j].grow(a);
             if (kd_)
                 buildKd(mb.blas, mb.prims);
             else
                 buildOrRefitHostAccel(b, bvhOptions, refit[deforming++], blasAccel_[mb.blas]);
             copyLeafTris(mb.blas, mb.prims);  // the vertices moved
         }
-    }
-    blas_.assign(plan_.blas.size(), BlasView{});
-    for (size_t b = 0; b < plan_.blas.size(); ++b) {
+    for (size_t b = 0; b < plan_.blas.size(); ++b)
         if (kd_)
-            blas_[b].kd = blasKd_[b].view();
+            blas[b].kd = blasKd_[b].view();
         else
-            blas_[b].bvh = blasAccel_[b].view(bvhOptions);
-        blas_[b].firstBox = plan_.meshes[plan_.blas[b].mesh].firstBox;
-        if (frame.geometry) {
-            blas_[b].pos = (*frame.geometry)[b].pos;
-            blas_[b].tris = (*frame.geometry)[b].tris;
-        }
+            blas[b].bvh = blasAccel_[b].view(bvhOptions);
+    // The top level's leaves: the members, and with accel.rebraid the opened
+    // static members' parts (the static BLASes' nodes are on the host).
+    std::vector<RebraidTree> trees;
+    if (plan_.kind == PlanPrims::Triangles && rebraids(o))
+        for (uint32_t b = 0; b < plan_.numStatic; ++b) trees.push_back({blas[b].bvh.nodes, rootOf(blas[b].bvh)});
+    topLevelLeaves(plan_, *frame.worldFromObject, trees, uint32_t(o.rebraid), leaves_);
+    for (size_t j = 0; j < plan_.members.size(); ++j) {
+        const InstancePlan::Member& mb = plan_.members[j];
+        if (!plan_.isStatic(mb.blas))
+            for (uint32_t k = 0; k < mb.prims; ++k) leaves_.boxes[j].grow(frame.worldBoxes[mb.primBase + k]);
     }
 }
 
@@ -94,7 +97,7 @@ void TopLevelHost::buildBlases(const AccelOptions& o, const std::string& staticK
 // SAH; Karras's LBVH under kd-trees: topLevelOptions), and traversed with a
 // stack: the two-level walk's (two_level.h).
 void TopLevelHost::buildTop(const AccelOptions& o) {
-    buildHostAccel(worldBoxes_, topLevelOptions(o), top_);
+    buildHostAccel(leaves_.boxes, topLevelOptions(o), top_);
     topView_ = top_.bvh.view();
 }
 
@@ -112,9 +115,9 @@ std::vector<BlasRefit> TopLevelHost::blasRefits(const std::vector<std::string>& 
 TwoLevelView TopLevelHost::view() const {
     TwoLevelView v;
     v.top = topView_;
-    v.instances = instances_.data();
-    v.blas = blas_.data();
-    v.numInstances = uint32_t(instances_.size());
+    v.instances = leaves_.instances.data();
+    v.blas = leaves_.blas.data();
+    v.numInstances = uint32_t(leaves_.instances.size());
     v.kdBlas = kd_;
     return v;
 }

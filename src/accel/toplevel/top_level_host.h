@@ -14,6 +14,7 @@
 #include "accel/kdtree/kd_cpu_builder.h"
 #include "accel/toplevel/blas_refit.h"
 #include "accel/toplevel/instance_plan.h"
+#include "accel/toplevel/rebraid.h"
 #include "accel/toplevel/two_level.h"
 
 namespace strata {
@@ -38,20 +39,6 @@ inline AccelOptions topLevelOptions(const AccelOptions& o) {
     if (o.builder == Builder::KdTree) t.builder = Builder::LbvhKarras;
     t.rebuild = Rebuild::EveryFrame;  // refit applies to the deforming BLASes (accel/toplevel/blas_refit.h)
     return t;
-}
-
-// A member's instance view before its transform (both builders): its BLAS
-// and where its local primitives are in the flat arrays.
-inline InstanceView memberView(const InstancePlan& plan, const InstancePlan::Member& mb) {
-    InstanceView iv;
-    iv.blas = mb.blas;
-    if (plan.kind == PlanPrims::Triangles) {
-        iv.triBase = mb.primBase;
-        iv.patchBase = mb.patchBase;  // vd.middle_level unified: its patch boxes' patches
-    } else {
-        iv.patchBase = mb.primBase;
-    }
-    return iv;
 }
 
 class TopLevelHost {
@@ -88,9 +75,7 @@ private:
     std::vector<HostAccel> blasAccel_;  // per BLAS of the plan
     std::vector<HostKdTree> blasKd_;    // per BLAS of the plan (accel.builder kdtree)
     bool kd_ = false;                   // the BLASes are kd-trees
-    std::vector<BlasView> blas_;
-    std::vector<InstanceView> instances_;  // per member
-    std::vector<Aabb> worldBoxes_;         // per member, this frame (the top level's input)
+    TopLevelLeaves leaves_;  // this frame's (rebraid.h): the top level's input, its instances and BLAS views
     std::string staticKey_;
     bool fresh_ = true;  // the deforming BLASes' trees are not the last frame's
     HostAccel top_;
