@@ -48,6 +48,17 @@ Scene smallAnimatedScene() {
     return s;
 }
 
+// Two renderers of s that differ in one option: key = off, then key = on
+// (s keeps on).
+template <class B>
+std::pair<std::unique_ptr<Renderer>, std::unique_ptr<Renderer>> renderersWith(Scene& s, const char* key,
+                                                                              const char* off, const char* on) {
+    s.options.set(key, off);
+    auto a = test::makeOn<B>(s);
+    s.options.set(key, on);
+    return {std::move(a), test::makeOn<B>(s)};
+}
+
 double sum(const std::vector<float>& v) {
     double s = 0;
     for (float x : v) s += x;
@@ -244,10 +255,7 @@ TYPED_TEST(BackendRender, CopiedLeafTrianglesRenderTheIndexedFrames) {
                 s.options.set("accel.mode", mode);
                 s.options.set("accel.builder", builder);
                 s.options.set("accel.rebuild", rebuild);
-                s.options.set("accel.copy_leaf_tris", "false");
-                auto indexed = test::makeOn<TypeParam>(s);
-                s.options.set("accel.copy_leaf_tris", "true");
-                auto copied = test::makeOn<TypeParam>(s);
+                auto [indexed, copied] = renderersWith<TypeParam>(s, "accel.copy_leaf_tris", "false", "true");
                 uint64_t frame = 0;
                 for (float t : {0.0f, 0.4f, 0.9f}) {
                     std::vector<float> a, b;
@@ -294,10 +302,7 @@ TYPED_TEST(BackendRender, RebraidedTopLevelRendersThePlainFrames) {
             SCOPED_TRACE(std::string(builder) + " " + rebuild);
             s.options.set("accel.builder", builder);
             s.options.set("accel.rebuild", rebuild);
-            s.options.set("accel.rebraid", "0");
-            auto plain = test::makeOn<TypeParam>(s);
-            s.options.set("accel.rebraid", "64");
-            auto braided = test::makeOn<TypeParam>(s);
+            auto [plain, braided] = renderersWith<TypeParam>(s, "accel.rebraid", "0", "64");
             kept->setOptions(s.options);
             uint64_t frame = 0;
             for (float t : {0.0f, 0.4f, 0.9f}) {
