@@ -54,7 +54,7 @@ void buildOrRefitHostAccel(const std::vector<Aabb>& primBounds, const AccelOptio
 }
 
 void collapseHostAccel(const AccelOptions& o, HostAccel& a) {
-    a.wide = o.width == BvhWidth::Eight ? collapseToCwbvh(a.bvh.view()) : HostCwbvh{};
+    a.wide = o.width == BvhWidth::Eight ? collapseToCwbvh(a.bvh.view(), o.wideCollapse) : HostCwbvh{};
 }
 
 void copyHostLeafTris(const AccelOptions& o, bool mixedPrims, const Vec3* pos, const Tri* tris, size_t numTris,

@@ -51,20 +51,23 @@ BvhView viewFor(const HostBvh& bvh, const std::vector<StacklessNode>& skip, Trav
     return v;
 }
 
-// The binary tree `binary` collapsed 8 wide on the CPU (accel.width = 8):
-// its invariants, closest hits and traversal cost.
+// The binary tree `binary` collapsed 8 wide on the CPU (accel.width = 8),
+// both ways (accel.wide_collapse): invariants, closest hits and traversal cost.
 void checkCpuWide(Checker& c, const std::string& name, const BvhView& binary, const std::vector<Aabb>& bounds,
                   const SceneView& base, const std::vector<Ray>& rs, const std::vector<HitRecord>& ref) {
-    const HostCwbvh wide = collapseToCwbvh(binary);
-    const CwbvhReport rep = validateCwbvh(wide.view(), bounds);
-    char what[160];
-    std::snprintf(what, sizeof what, "%u nodes, %.2f children per node, depth %u, SAH %.1f", rep.nodes,
-                  rep.childrenPerNode, rep.maxDepth, rep.sahCost);
-    c.report(name + " 8 wide", rep.ok, rep.ok || rep.errors.empty() ? what : rep.errors[0]);
-    SceneView s = base;
-    s.wide = wide.view();
-    c.hits(name + " 8 wide", c.traceAll(s, rs, false), ref);
-    c.traversalCost(name + " 8 wide", s, rs);
+    for (WideCollapse how : {WideCollapse::Sah, WideCollapse::Greedy}) {
+        const std::string label = name + " 8 wide " + strata::name(how);
+        const HostCwbvh wide = collapseToCwbvh(binary, how);
+        const CwbvhReport rep = validateCwbvh(wide.view(), bounds);
+        char what[160];
+        std::snprintf(what, sizeof what, "%u nodes, %.2f children per node, depth %u, SAH %.1f", rep.nodes,
+                      rep.childrenPerNode, rep.maxDepth, rep.sahCost);
+        c.report(label, rep.ok, rep.ok || rep.errors.empty() ? what : rep.errors[0]);
+        SceneView s = base;
+        s.wide = wide.view();
+        c.hits(label, c.traceAll(s, rs, false), ref);
+        c.traversalCost(label, s, rs);
+    }
 }
 
 // Every LBVH variant run on the CPU: invariants, agreement with Karras,
@@ -226,8 +229,10 @@ std::function<int()> addValidateCommand(CLI::App& app) {
                                  (sameOrder ? "equal" : "differs") + ", root " + (sameRoot ? "equal" : "differs"));
                 }
                 // The GPU's collapse equals the CPU's of the same binary tree.
-                const std::string wideWhy = compareCwbvhFromRoots(collapseToCwbvh(gpuBvh.view()), g.wide);
-                c.report(name + " 8 wide == cpu collapse", wideWhy.empty(),
+                const std::string wideWhy = compareCwbvhFromRoots(
+                    collapseToCwbvh(gpuBvh.view(), sv.options.accel.wideCollapse), g.wide);
+                c.report(name + " 8 wide " + strata::name(sv.options.accel.wideCollapse) + " == cpu collapse",
+                         wideWhy.empty(),
                          wideWhy.empty() ? "same tree from the root" : wideWhy);
                 const CwbvhReport wideRep = validateCwbvh(g.wide.view(), gb);
                 c.report(name + " 8 wide", wideRep.ok, wideRep.ok || wideRep.errors.empty()

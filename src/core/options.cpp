@@ -33,6 +33,7 @@ const std::vector<std::string> kBuilderNames = {"lbvh-karras", "lbvh-apetrei", "
 const std::vector<std::string> kTraversalNames = {"stack", "stackless"};
 const std::vector<std::string> kWidthNames = {"2", "8"};
 const std::vector<std::string> kMortonSortNames = {"radix", "merge"};
+const std::vector<std::string> kWideCollapseNames = {"sah", "greedy"};
 const std::vector<std::string> kModeNames = {"flat", "instanced"};
 const std::vector<std::string> kRebuildNames = {"every-frame", "animated", "refit", "auto"};
 const std::vector<std::string> kKdSmallNames = {"zhou", "subtree"};
@@ -208,11 +209,21 @@ const std::vector<Field>& fields() {
              "BVH width: 2 (the builder's binary tree) or 8 (collapsed every frame into an 8-wide compressed BVH, "
              "Ylitie et al. 2017, and traced by its own kernels)",
              {},
-             "8: a stage of its own, build/collapse, after the build: each wide node takes its binary node's "
-             "children and opens the largest inner one while they fit 8 slots; child boxes quantized to 8 bits on "
+             "8: a stage of its own, build/collapse, after the build: the binary tree's subtrees are chosen as "
+             "each wide node's up to 8 children (accel.wide_collapse); child boxes quantized to 8 bits on "
              "the node's grid; slots ordered by direction, so each ray meets them about front to back. A BVH "
              "builder in flat mode, with the stack traversal."},
             kWidthNames, +[](Options & o) -> auto& { return o.accel.width; }),
+        choiceField(
+            {"accel.wide_collapse", OptionKind::String,
+             "how accel.width = 8 collapses the binary tree: sah (the paper's) or greedy (strata's)", {},
+             "sah: Ylitie et al.'s SAH-optimal collapse (HPG 2017, section 4.1): a dynamic program over the binary "
+             "tree, bottom up, finds for every node the cheapest forest of 1 to 8 roots (node cost 1, primitive "
+             "cost 0.3, leaves of up to 3 primitives), then each wide node takes the subtrees it chose. greedy: "
+             "strata's, no bottom-up pass: each wide node starts with its binary node's two children and opens the "
+             "inner child of largest area while the children fit the 8 slots (two leaves of up to 3 primitives "
+             "in all make one leaf slot)."},
+            kWideCollapseNames, +[](Options & o) -> auto& { return o.accel.wideCollapse; }),
         {{"accel.morton_bits", OptionKind::Int, "LBVH Morton code bits (30 or 63)", {}},
          [](Options& o) -> void* { return &o.accel.mortonBits; }},
         choiceField(
@@ -714,6 +725,8 @@ std::vector<std::string> Options::inert() const {
     braiding.rebraid = 1;
     note(!rebraids(braiding) && accel.rebraid != d.rebraid, "accel.rebraid",
          "it opens static instances in instanced mode's top level, with BVH BLASes walked with the stack");
+    note(accel.width != BvhWidth::Eight && accel.wideCollapse != d.wideCollapse, "accel.wide_collapse",
+         "it changes how accel.width = 8 collapses the binary tree");
     note((accel.builder == Builder::CpuSah || render.backend != Backend::Cuda) && accel.mortonSort != d.mortonSort,
          "accel.morton_sort", "it changes the GPU's sort of Morton codes only");
     note(view.heatmap == Heatmap::Off && view.heatmapMax != ViewOptions{}.heatmapMax, "view.heatmap_max",
@@ -738,7 +751,8 @@ void Options::check() const {
 }
 
 bool AccelOptions::operator==(const AccelOptions& o) const {
-    return builder == o.builder && traversal == o.traversal && width == o.width && mortonBits == o.mortonBits &&
+    return builder == o.builder && traversal == o.traversal && width == o.width && wideCollapse == o.wideCollapse &&
+           mortonBits == o.mortonBits &&
            mortonSort == o.mortonSort &&
            lbvhBlockHandOver == o.lbvhBlockHandOver && copyLeafTris == o.copyLeafTris && mode == o.mode &&
            rebraid == o.rebraid && rebuild == o.rebuild && refitGrowth == o.refitGrowth && kdOpts == o.kdOpts && kdLookahead == o.kdLookahead &&
@@ -760,6 +774,7 @@ const char* name(Builder v) { return enumName(v, kBuilderNames); }
 const char* name(Traversal v) { return enumName(v, kTraversalNames); }
 const char* name(BvhWidth v) { return enumName(v, kWidthNames); }
 const char* name(MortonSort v) { return enumName(v, kMortonSortNames); }
+const char* name(WideCollapse v) { return enumName(v, kWideCollapseNames); }
 const char* name(AccelMode v) { return enumName(v, kModeNames); }
 const char* name(Rebuild v) { return enumName(v, kRebuildNames); }
 const char* name(KdSmall v) { return enumName(v, kKdSmallNames); }

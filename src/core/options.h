@@ -21,6 +21,7 @@ enum class Backend : uint8_t { Cuda, Cpu };
 enum class Builder : uint8_t { LbvhKarras, LbvhApetrei, LbvhSkip, Hploc, CpuSah, KdTree };
 enum class Traversal : uint8_t { Stack, Stackless };
 enum class BvhWidth : uint8_t { Two, Eight };
+enum class WideCollapse : uint8_t { Sah, Greedy };
 enum class MortonSort : uint8_t { Radix, Merge };
 enum class AccelMode : uint8_t { Flat, Instanced };
 enum class Rebuild : uint8_t { EveryFrame, Animated, Refit, Auto };
@@ -40,6 +41,7 @@ const char* name(Builder v);
 const char* name(Traversal v);
 const char* name(BvhWidth v);
 const char* name(MortonSort v);
+const char* name(WideCollapse v);
 const char* name(AccelMode v);
 const char* name(Rebuild v);
 const char* name(KdSmall v);
@@ -85,6 +87,11 @@ struct AccelOptions {
     // 8-wide compressed BVH every frame (Ylitie et al. 2017, accel/wide/)
     // and traced by its own kernels. A BVH builder in flat mode.
     BvhWidth width = BvhWidth::Two;
+    // How width 8 collapses the binary tree: sah (the paper's, Ylitie et
+    // al. §4.1: the SAH-optimal collapse by dynamic programming,
+    // accel/wide/collapse_sah.h) | greedy (strata's: each wide node opens
+    // its largest inner child while the children fit).
+    WideCollapse wideCollapse = WideCollapse::Sah;
     int mortonBits = 63;  // 30 | 63
     // The GPU sort of the Morton codes: radix (the papers': CUB's onesweep
     // radix sort) | merge (strata's: CUB's stable merge sort, whose passes

@@ -50,7 +50,7 @@ void GpuStructures::build(const Scene& scene, const FlatScene& flat, GpuScene& g
         // wide tree's memory is given back.
         wideBuilt_ = o.width == BvhWidth::Eight && !vdBoxes.count;
         if (wideBuilt_)
-            wide_.collapse(lbvh_.view(), ctx);
+            wide_.collapse(lbvh_.view(), o.wideCollapse, ctx);
         else
             wide_.release();
         // accel.copy_leaf_tris: where the stack traversal of the binary tree

@@ -50,19 +50,20 @@ bool wideAny(const CwbvhView& w, const GeometryView& g, const Ray& ray) {
 void expectWideMatches(const std::string& name, const Mesh& m, const std::vector<Ray>& rays) {
     const std::vector<Aabb> bounds = test::boundsOf(m);
     const GeometryView g = test::geometryOf(m);
-    for (const Built& b : binaryTrees(bounds)) {
-        const HostCwbvh wide = collapseToCwbvh(b.binary.view());
-        const CwbvhReport rep = validateCwbvh(wide.view(), bounds);
-        ASSERT_TRUE(rep.ok) << name << " " << b.name << ": " << (rep.errors.empty() ? "" : rep.errors[0]);
-        ASSERT_EQ(wide.primIndex.size(), bounds.size()) << name << " " << b.name;
-        for (size_t i = 0; i < rays.size(); ++i) {
-            const HitRecord ref = traceBruteForce(g, rays[i]);
-            const HitRecord got = wideClosest(wide.view(), g, rays[i]);
-            ASSERT_TRUE(sameHit(got, ref, 0.0f))
-                << name << " " << b.name << " ray " << i << ": " << std::hex << got << " vs " << ref;
-            ASSERT_EQ(wideAny(wide.view(), g, rays[i]), isHit(ref)) << name << " " << b.name << " ray " << i;
+    for (const Built& b : binaryTrees(bounds))
+        for (WideCollapse how : {WideCollapse::Sah, WideCollapse::Greedy}) {
+            const std::string what = name + " " + b.name + " " + strata::name(how);
+            const HostCwbvh wide = collapseToCwbvh(b.binary.view(), how);
+            const CwbvhReport rep = validateCwbvh(wide.view(), bounds);
+            ASSERT_TRUE(rep.ok) << what << ": " << (rep.errors.empty() ? "" : rep.errors[0]);
+            ASSERT_EQ(wide.primIndex.size(), bounds.size()) << what;
+            for (size_t i = 0; i < rays.size(); ++i) {
+                const HitRecord ref = traceBruteForce(g, rays[i]);
+                const HitRecord got = wideClosest(wide.view(), g, rays[i]);
+                ASSERT_TRUE(sameHit(got, ref, 0.0f)) << what << " ray " << i << ": " << std::hex << got << " vs " << ref;
+                ASSERT_EQ(wideAny(wide.view(), g, rays[i]), isHit(ref)) << what << " ray " << i;
+            }
         }
-    }
 }
 
 }  // namespace
@@ -113,7 +114,8 @@ TEST(Cwbvh, DeepBinaryTree) {
 TEST(Cwbvh, StackOverflowRestartsLoseNothing) {
     const Mesh m = test::makeRandomTriangles(3000, 0.03f, 41);
     const GeometryView g = test::geometryOf(m);
-    const HostCwbvh wide = collapseToCwbvh(buildLbvhHost(test::boundsOf(m), 63, LbvhVariant::Karras).bvh.view());
+    const HostCwbvh wide =
+        collapseToCwbvh(buildLbvhHost(test::boundsOf(m), 63, LbvhVariant::Karras).bvh.view(), WideCollapse::Sah);
     auto tri = [&](uint32_t p, const Ray& r, float tm) { return intersectTri(g, p, r, tm); };
     TraversalStats stats;
     for (const Ray& r : test::raysAtTriangles(m, 500, 4)) {
@@ -157,7 +159,7 @@ TEST(Cwbvh, AxisParallelRaysFarFromTheGridOrigin) {
 TEST(Cwbvh, ValidatorSeesAPlaneOneStepTooTight) {
     const Mesh m = test::makeRandomTriangles(2000, 0.002f, 8);
     const std::vector<Aabb> bounds = test::boundsOf(m);
-    const HostCwbvh wide = collapseToCwbvh(buildLbvhHost(bounds, 63, LbvhVariant::Karras).bvh.view());
+    const HostCwbvh wide = collapseToCwbvh(buildLbvhHost(bounds, 63, LbvhVariant::Karras).bvh.view(), WideCollapse::Sah);
     ASSERT_TRUE(validateCwbvh(wide.view(), bounds).ok);
     size_t excluded = 0, checked = 0;
     for (size_t k = 0; k < wide.nodes.size() && checked < 400; ++k)
@@ -177,31 +179,38 @@ TEST(Cwbvh, ValidatorSeesAPlaneOneStepTooTight) {
     EXPECT_GT(excluded, checked / 4) << excluded << " of " << checked;
 }
 
-// The wide tree of 20,000 random triangles: nodes mostly full, far fewer
-// than the binary tree's, and per ray fewer node reads than the binary
-// traversal's for the same hits.
+// The wide tree of 20,000 random triangles, both collapses: nodes mostly
+// full, far fewer than the binary tree's, and per ray fewer node reads than
+// the binary traversal's for the same hits.
 TEST(Cwbvh, NodesAreWideAndTraversalsShort) {
     const Mesh m = test::makeRandomTriangles(20000, 0.01f, 20011);
     const std::vector<Aabb> bounds = test::boundsOf(m);
     const HostBvh binary = buildLbvhHost(bounds, 63, LbvhVariant::Karras).bvh;
-    const HostCwbvh wide = collapseToCwbvh(binary.view());
-    const CwbvhReport rep = validateCwbvh(wide.view(), bounds);
-    ASSERT_TRUE(rep.ok);
-    EXPECT_GT(rep.childrenPerNode, 3.5);  // the bottom nodes of a few leaves hold fewer
-    EXPECT_LT(wide.nodes.size() * 4, binary.nodes.size());
     const GeometryView g = test::geometryOf(m);
-    TraversalStats ws, bs;
-    for (const Ray& r : test::raysAtTriangles(m, 2000, 9)) {
-        wideClosest(wide.view(), g, r, &ws);
+    const std::vector<Ray> rays = test::raysAtTriangles(m, 2000, 9);
+    TraversalStats bs;
+    for (const Ray& r : rays) {
         float tmax = r.tmax;
         traverseBvh<false>(
             binary.view(), r, tmax, [&](uint32_t p, const Ray& ray, float tm) { return intersectTri(g, p, ray, tm); },
             &bs);
     }
-    EXPECT_LT(ws.nodesVisited * 2, bs.nodesVisited) << ws.nodesVisited << " wide against " << bs.nodesVisited;
-    std::printf("wide %u nodes, %.2f children per node, SAH %.1f; node reads per ray %.1f (binary %.1f)\n",
-                unsigned(wide.nodes.size()), rep.childrenPerNode, rep.sahCost, ws.nodesVisited / 2000.0,
-                bs.nodesVisited / 2000.0);
+    for (WideCollapse how : {WideCollapse::Sah, WideCollapse::Greedy}) {
+        const HostCwbvh wide = collapseToCwbvh(binary.view(), how);
+        const CwbvhReport rep = validateCwbvh(wide.view(), bounds);
+        ASSERT_TRUE(rep.ok);
+        EXPECT_GT(rep.childrenPerNode, 3.5) << name(how);  // the bottom nodes of a few leaves hold fewer
+        EXPECT_LT(wide.nodes.size() * 4, binary.nodes.size()) << name(how);
+        TraversalStats ws;
+        for (const Ray& r : rays) wideClosest(wide.view(), g, r, &ws);
+        EXPECT_LT(ws.nodesVisited * 2, bs.nodesVisited)
+            << name(how) << ": " << ws.nodesVisited << " wide against " << bs.nodesVisited;
+        std::printf("%s: wide %u nodes, %.2f children per node, SAH %.1f; node reads per ray %.1f, triangles %.2f "
+                    "(binary %.1f, %.2f)\n",
+                    name(how), unsigned(wide.nodes.size()), rep.childrenPerNode, rep.sahCost,
+                    ws.nodesVisited / 2000.0, ws.primsTested / 2000.0, bs.nodesVisited / 2000.0,
+                    bs.primsTested / 2000.0);
+    }
 }
 
 // Each leaf slot names 1 to 3 consecutive entries; a binary leaf of 4
@@ -217,24 +226,29 @@ TEST(Cwbvh, LeafSlotsAndTheLargestBinaryLeaf) {
     root.setLeft(box, 0, 4);
     root.setRight(Aabb{}, -1, 0);
     one.nodes = {root};
-    const HostCwbvh wide = collapseToCwbvh(one.view());
-    ASSERT_EQ(wide.nodes.size(), 1u);
-    int slots = 0;
-    for (uint8_t meta : wide.nodes[0].meta) slots += meta != 0;
-    EXPECT_EQ(slots, 2);
-    EXPECT_TRUE(validateCwbvh(wide.view(), bounds).ok);
+    for (WideCollapse how : {WideCollapse::Sah, WideCollapse::Greedy}) {
+        const HostCwbvh wide = collapseToCwbvh(one.view(), how);
+        ASSERT_EQ(wide.nodes.size(), 1u);
+        int slots = 0;
+        for (uint8_t meta : wide.nodes[0].meta) slots += meta != 0;
+        EXPECT_EQ(slots, 2) << name(how);
+        EXPECT_TRUE(validateCwbvh(wide.view(), bounds).ok) << name(how);
+    }
     one.nodes[0].leftCount = kCwbvhMaxBinaryLeaf + 1;
     one.primIndex.resize(kCwbvhMaxBinaryLeaf + 1, 0);
-    EXPECT_THROW(collapseToCwbvh(one.view()), Error);
+    EXPECT_THROW(collapseToCwbvh(one.view(), WideCollapse::Sah), Error);
+    EXPECT_THROW(collapseToCwbvh(one.view(), WideCollapse::Greedy), Error);
 }
 
-// A binary node of two one-primitive leaves becomes one leaf slot of two
-// entries (Ylitie's leaves of up to 3): the wide tree of 20,000 random
-// triangles holds such slots, each with both primitives under its box.
+// The greedy collapse: a binary node of two one-primitive leaves becomes
+// one leaf slot of two entries (Ylitie's leaves of up to 3): the wide tree
+// of 20,000 random triangles holds such slots, each with both primitives
+// under its box.
 TEST(Cwbvh, PairsOfLeavesBecomeOneSlot) {
     const Mesh m = test::makeRandomTriangles(20000, 0.01f, 20011);
     const std::vector<Aabb> bounds = test::boundsOf(m);
-    const HostCwbvh wide = collapseToCwbvh(buildLbvhHost(bounds, 63, LbvhVariant::Karras).bvh.view());
+    const HostCwbvh wide =
+        collapseToCwbvh(buildLbvhHost(bounds, 63, LbvhVariant::Karras).bvh.view(), WideCollapse::Greedy);
     size_t pairs = 0, slots = 0;
     for (const CwbvhNode& n : wide.nodes)
         for (uint8_t meta : n.meta)

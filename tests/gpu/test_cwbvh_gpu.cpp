@@ -25,20 +25,22 @@ std::string wideDifferences(const Scene& s, float t) {
     triangleBounds(g.positions, s.meshes[0].triangles, bounds);
     const CwbvhReport rep = validateCwbvh(g.wide.view(), bounds);
     if (!rep.ok) return "invalid: " + (rep.errors.empty() ? std::string() : rep.errors[0]);
-    return compareCwbvhFromRoots(collapseToCwbvh(binary.view()), g.wide);
+    return compareCwbvhFromRoots(collapseToCwbvh(binary.view(), s.options.accel.wideCollapse), g.wide);
 }
 
 }  // namespace
 
 TEST(GpuCwbvh, CollapseEqualsTheHostCollapse) {
     REQUIRE_GPU();
-    for (const char* builder : {"lbvh-karras", "lbvh-apetrei", "lbvh-skip", "hploc"})
-        for (const test::LbvhCase& c : test::lbvhCases()) {
-            Scene s = test::sceneWith(c.mesh);
-            s.options.set("accel.builder", builder);
-            s.options.set("accel.width", "8");
-            EXPECT_EQ(wideDifferences(s, 0.0f), "") << c.name << ", " << builder;
-        }
+    for (const char* how : {"sah", "greedy"})
+        for (const char* builder : {"lbvh-karras", "lbvh-apetrei", "lbvh-skip", "hploc"})
+            for (const test::LbvhCase& c : test::lbvhCases()) {
+                Scene s = test::sceneWith(c.mesh);
+                s.options.set("accel.builder", builder);
+                s.options.set("accel.width", "8");
+                s.options.set("accel.wide_collapse", how);
+                EXPECT_EQ(wideDifferences(s, 0.0f), "") << c.name << ", " << builder << ", " << how;
+            }
 }
 
 // Many threads making nodes at once: every collapse of a million
@@ -47,10 +49,12 @@ TEST(GpuCwbvh, CollapseIsDeterministicUnderRaces) {
     REQUIRE_GPU();
     Scene s = test::sceneWith(test::makeDuplicateHeavy(1000000, 1000, 7));
     s.options.set("accel.width", "8");
-    for (const char* builder : {"lbvh-karras", "hploc"}) {
-        s.options.set("accel.builder", builder);
-        for (int r = 0; r < 2; ++r) EXPECT_EQ(wideDifferences(s, 0.0f), "") << builder << " " << r;
-    }
+    for (const char* how : {"sah", "greedy"})
+        for (const char* builder : {"lbvh-karras", "hploc"}) {
+            s.options.set("accel.builder", builder);
+            s.options.set("accel.wide_collapse", how);
+            for (int r = 0; r < 2; ++r) EXPECT_EQ(wideDifferences(s, 0.0f), "") << builder << " " << how << " " << r;
+        }
 }
 
 // Closest hits through the wide tree on the GPU equal those through the
@@ -75,17 +79,20 @@ TEST(GpuCwbvh, HitsEqualTheBinaryTreesAndBruteForce) {
             s.options.set("accel.width", "2");
             const std::vector<HitRecord> binary = traceOnGpuForValidation(s, 0.0f, c.rays);
             s.options.set("accel.width", "8");
-            const std::vector<HitRecord> got = traceOnGpuForValidation(s, 0.0f, c.rays);
-            size_t differ = 0, brute = 0, hits = 0;
-            for (size_t i = 0; i < c.rays.size(); ++i) {
-                const HitRecord ref = traceBruteForce(geo, c.rays[i]);
-                hits += isHit(ref);
-                differ += !sameHit(got[i], binary[i], 0.0f);
-                brute += !sameHit(got[i], ref);
+            for (const char* how : {"sah", "greedy"}) {
+                s.options.set("accel.wide_collapse", how);
+                const std::vector<HitRecord> got = traceOnGpuForValidation(s, 0.0f, c.rays);
+                size_t differ = 0, brute = 0, hits = 0;
+                for (size_t i = 0; i < c.rays.size(); ++i) {
+                    const HitRecord ref = traceBruteForce(geo, c.rays[i]);
+                    hits += isHit(ref);
+                    differ += !sameHit(got[i], binary[i], 0.0f);
+                    brute += !sameHit(got[i], ref);
+                }
+                EXPECT_EQ(differ, 0u) << builder << " " << how << ": rays whose wide and binary hits differ";
+                EXPECT_LE(brute, c.rays.size() / 2000) << builder << " " << how << ": rays that disagree with brute force";
+                EXPECT_GT(hits, c.rays.size() / 4) << builder << " " << how;
             }
-            EXPECT_EQ(differ, 0u) << builder << ": rays whose wide and binary hits differ";
-            EXPECT_LE(brute, c.rays.size() / 2000) << builder << ": rays that disagree with brute force";
-            EXPECT_GT(hits, c.rays.size() / 4) << builder;
         }
     }
 }

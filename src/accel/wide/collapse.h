@@ -1,22 +1,27 @@
 // accel/wide/collapse.h — one binary BVH node's subtree top made into one
 // CWBVH node (accel/wide/cwbvh.h): the step both the host collapse
 // (collapse_host.cpp) and the GPU's per-frame collapse (cwbvh_gpu.cu) run
-// for each wide node, top down from the root.
+// for each wide node, top down from the root. Two parts: which binary
+// subtrees become the node's up to 8 children (a choice: chooseGreedy below,
+// or collapse_sah.h's SAH-optimal one, Ylitie et al. §4.1), and the node
+// made of them (emitWideNode).
 //
-// Ylitie et al. §4.1 collapse with an SAH-optimal dynamic program over the
-// binary tree; strata collapses greedily, as per-frame GPU builders do: a
-// wide node starts with its binary node's two children and opens the inner
-// child of largest surface area (replacing it by its two children) while
-// the children fit the 8 slots. A binary leaf of c primitives takes
-// ceil(c / 3) slots (the LBVHs' leaves hold one, the binned-SAH tree's up
-// to 4; a leaf may hold at most kCwbvhMaxBinaryLeaf, so that a node's two
-// children always fit). An inner child whose two children are leaves of at
-// most 3 entries in all becomes one leaf slot (Ylitie's leaves hold up to 3
-// triangles), when it is opened and, for those left when the slots are
-// full, after. Then the children are
-// given the slots that order them for the traversal (§3.2, by their
-// centroids' directions from the node's centre), their boxes are quantized,
-// and the inner children become the next wide nodes, each a task.
+// chooseGreedy (strata's accel.wide_collapse = greedy, as per-frame GPU
+// builders collapse): a wide node starts with its binary node's two
+// children and opens the inner child of largest surface area (replacing it
+// by its two children) while the children fit the 8 slots. A binary leaf of
+// c primitives takes ceil(c / 3) slots (the LBVHs' leaves hold one, the
+// binned-SAH tree's up to 4; a leaf may hold at most kCwbvhMaxBinaryLeaf, so
+// that a node's two children always fit). An inner child whose two children
+// are leaves of at most 3 entries in all becomes one leaf slot (Ylitie's
+// leaves hold up to 3 triangles), when it is opened and, for those left when
+// the slots are full, after.
+//
+// emitWideNode: leaf children of more than 3 entries become parts of up to
+// 3, one slot each; the children are given the slots that order them for
+// the traversal (§3.2, by their centroids' directions from the node's
+// centre), their boxes are quantized, and the inner children become the
+// next wide nodes, each a task.
 #pragma once
 
 #include "accel/bvh.h"
@@ -29,10 +34,22 @@ struct CollapseChild {
     Aabb box;
     int32_t index = -1;  // binary node, or first primIndex entry of a leaf
     int32_t count = 0;   // > 0: a leaf of that many entries
-    // A leaf made of two binary leaves: its entries from `split` on are
-    // primIndex[index2 ...] (else split == count).
+    // A leaf made of up to three binary leaves: its entries [split, split2)
+    // are primIndex[index2 ...], from split2 on primIndex[index3 ...] (a
+    // single binary leaf: split == split2 == count).
     int32_t index2 = -1, split = 0;
+    int32_t index3 = -1, split2 = 0;
 };
+
+// A binary leaf (or a run of one) as a child: `count` entries from `first`.
+STRATA_HD CollapseChild leafChild(const Aabb& box, int32_t first, int32_t count) {
+    return CollapseChild{box, first, count, -1, count, -1, count};
+}
+
+// The primIndex position of a leaf child's entry j.
+STRATA_HD int32_t leafEntry(const CollapseChild& c, int32_t j) {
+    return j < c.split ? c.index + j : (j < c.split2 ? c.index2 + (j - c.split) : c.index3 + (j - c.split2));
+}
 
 // A binary node whose two children are leaves of at most 3 entries in all
 // becomes one leaf slot of its box (Ylitie et al.'s leaves hold up to 3
@@ -41,7 +58,8 @@ STRATA_HD bool mergesIntoLeaf(int gm, const CollapseChild g[2]) {
     return gm == 2 && g[0].count > 0 && g[1].count > 0 && g[0].count + g[1].count <= kCwbvhMaxLeafPrims;
 }
 STRATA_HD CollapseChild mergedLeaf(const Aabb& box, const CollapseChild g[2]) {
-    return CollapseChild{box, g[0].index, g[0].count + g[1].count, g[1].index, g[0].count};
+    const int32_t n = g[0].count + g[1].count;
+    return CollapseChild{box, g[0].index, n, g[1].index, g[0].count, -1, n};
 }
 
 // Half a box's surface area (the opening order compares them), and below
@@ -88,8 +106,8 @@ STRATA_HD int cwbvhSlotsOf(const CollapseChild& c) {
 // absent right child, count 0 and index < 0, is not counted).
 STRATA_HD int binaryChildren(const BvhNode* nodes, int32_t i, CollapseChild out[2]) {
     const NodeBoxes n = loadNode(nodes, i);
-    out[0] = CollapseChild{Aabb{n.lLo, n.lHi}, n.left, n.leftCount, -1, n.leftCount};
-    out[1] = CollapseChild{Aabb{n.rLo, n.rHi}, n.right, n.rightCount, -1, n.rightCount};
+    out[0] = leafChild(Aabb{n.lLo, n.lHi}, n.left, n.leftCount);
+    out[1] = leafChild(Aabb{n.rLo, n.rHi}, n.right, n.rightCount);
     return n.rightCount > 0 || n.right >= 0 ? 2 : 1;
 }
 
@@ -97,17 +115,13 @@ STRATA_HD int binaryChildren(const BvhNode* nodes, int32_t i, CollapseChild out[
 // inner child whose children do not fit).
 STRATA_HD float openKey(const CollapseChild& c) { return c.count == 0 ? collapseArea(c.box) : -1.0f; }
 
-// The wide node for binary node `binary` into nodes[wide]. Sink:
-//   uint32_t allocNodes(uint32_t k)  first of k consecutive wide nodes
-//   uint32_t allocPrims(uint32_t k)  first of k consecutive leaf entries
-//   void task(uint32_t wide, int32_t binary)  wide node `wide` is to be made from `binary`
-// Every array is indexed by unrolled
-// loop counters only (compared with the dynamic indices), so on the GPU
-// they stay in registers: a thread makes its node without local memory.
-template <class Sink>
-STRATA_HD void collapseNode(const BvhView& bvh, int32_t binary, uint32_t wide, CwbvhNode* nodes, uint32_t* primIndex,
-                            Sink& sink) {
-    CollapseChild c[kCwbvhWidth];
+// Greedy choice of the children of the wide node made from binary node
+// `binary` (strata's accel.wide_collapse = greedy): its two children, then
+// the inner child of largest area opened while the children fit the slots.
+// Fills c[0 .. m), returns m. Every array is indexed by unrolled loop
+// counters only (compared with the dynamic indices), so on the GPU they stay
+// in registers.
+STRATA_HD int chooseGreedy(const BvhView& bvh, int32_t binary, CollapseChild (&c)[kCwbvhWidth]) {
     float key[kCwbvhWidth];
     int m = binaryChildren(bvh.nodes, binary, c);
     int slots = 0;
@@ -165,18 +179,36 @@ STRATA_HD void collapseNode(const BvhView& bvh, int32_t binary, uint32_t wide, C
             const int gm = binaryChildren(bvh.nodes, c[k].index, g);
             if (mergesIntoLeaf(gm, g)) c[k] = mergedLeaf(c[k].box, g);
         }
+    return m;
+}
+
+// chooseGreedy as collapseNode's Choose.
+struct ChooseGreedy {
+    STRATA_HD int operator()(const BvhView& bvh, int32_t binary, CollapseChild (&c)[kCwbvhWidth]) const {
+        return chooseGreedy(bvh, binary, c);
+    }
+};
+
+// The wide node into nodes[wide] from its chosen children c[0 .. m) (a
+// leaf child of more than 3 entries still whole). Sink:
+//   uint32_t allocNodes(uint32_t k)  first of k consecutive wide nodes
+//   uint32_t allocPrims(uint32_t k)  first of k consecutive leaf entries
+//   void task(uint32_t wide, int32_t binary)  wide node `wide` is to be made from `binary`
+template <class Sink>
+STRATA_HD void emitWideNode(const BvhView& bvh, CollapseChild (&c)[kCwbvhWidth], int m, uint32_t wide,
+                            CwbvhNode* nodes, uint32_t* primIndex, Sink& sink) {
     // Leaves of more than 3 entries become parts of up to 3, one slot each
     // (the parts appended are split in turn as the loop reaches them).
     STRATA_UNROLL
     for (int k = 0; k < kCwbvhWidth; ++k)
         if (k < m && c[k].count > kCwbvhMaxLeafPrims) {
             const int32_t rest = c[k].count - kCwbvhMaxLeafPrims;  // (a binary leaf: split == count)
-            const CollapseChild part{c[k].box, c[k].index + kCwbvhMaxLeafPrims, rest, -1, rest};
+            const CollapseChild part = leafChild(c[k].box, c[k].index + kCwbvhMaxLeafPrims, rest);
             STRATA_UNROLL
             for (int j = 0; j < kCwbvhWidth; ++j)
                 if (j == m) c[j] = part;
             ++m;
-            c[k].count = c[k].split = kCwbvhMaxLeafPrims;
+            c[k].count = c[k].split = c[k].split2 = kCwbvhMaxLeafPrims;
         }
     // The node box and its grid.
     Aabb box;
@@ -260,10 +292,8 @@ STRATA_HD void collapseNode(const BvhView& bvh, int32_t binary, uint32_t wide, C
                 if (j < m && c[j].count > 0 && slotOf[j] < s) offset += uint32_t(c[j].count);
             const uint32_t cnt = uint32_t(c[k].count);
             byteMeta = (((1u << cnt) - 1u) << 5) | offset;
-            const uint32_t split = uint32_t(c[k].split);
             for (uint32_t j = 0; j < cnt; ++j)
-                primIndex[primBase + offset + j] =
-                    j < split ? bvh.primIndex[c[k].index + j] : bvh.primIndex[c[k].index2 + (j - split)];
+                primIndex[primBase + offset + j] = bvh.primIndex[leafEntry(c[k], int32_t(j))];
         }
         const int word = s >> 2, shift = 8 * (s & 3);
         auto put = [&](uint32_t(&w)[2], uint32_t v) {
@@ -286,6 +316,17 @@ STRATA_HD void collapseNode(const BvhView& bvh, int32_t binary, uint32_t wide, C
         if (innerSlots >> s & 1u) imask |= 1u << s;
     storeCwbvhNode(nodes + wide, box.lo, uint32_t(ex) | uint32_t(ey) << 8 | uint32_t(ez) << 16 | imask << 24, childBase,
                    primBase, meta, qlx, qly, qlz, qhx, qhy, qhz);
+}
+
+// The wide node for binary node `binary` into nodes[wide], its children
+// chosen by `choose(bvh, binary, c)` (ChooseGreedy, or collapse_sah.h's
+// ChooseSah).
+template <class Choose, class Sink>
+STRATA_HD void collapseNode(const BvhView& bvh, const Choose& choose, int32_t binary, uint32_t wide, CwbvhNode* nodes,
+                            uint32_t* primIndex, Sink& sink) {
+    CollapseChild c[kCwbvhWidth];
+    const int m = choose(bvh, binary, c);
+    emitWideNode(bvh, c, m, wide, nodes, primIndex, sink);
 }
 
 }  // namespace strata

@@ -72,7 +72,29 @@ struct HostSink {
 
 }  // namespace
 
-HostCwbvh collapseToCwbvh(const BvhView& bvh) {
+std::vector<WideCost> wideCostsOf(const BvhView& bvh) {
+    std::vector<WideCost> costs(bvh.numNodes);
+    if (bvh.numNodes == 0) return costs;
+    auto get = [&](int32_t i) { return costs[size_t(i)]; };
+    // Post-order from the root: a node's costs once its inner children's are made.
+    std::vector<std::pair<int32_t, bool>> stack{{int32_t(rootOf(bvh)), false}};
+    while (!stack.empty()) {
+        const auto [n, childrenDone] = stack.back();
+        stack.pop_back();
+        if (childrenDone) {
+            costs[size_t(n)] = wideCostOf(bvh, get, n);
+            continue;
+        }
+        stack.emplace_back(n, true);
+        CollapseChild g[2];
+        const int gm = binaryChildren(bvh.nodes, n, g);
+        for (int h = 0; h < gm; ++h)
+            if (g[h].count == 0) stack.emplace_back(g[h].index, false);
+    }
+    return costs;
+}
+
+HostCwbvh collapseToCwbvh(const BvhView& bvh, WideCollapse how) {
     HostCwbvh out;
     if (bvh.numNodes == 0) return out;
     for (uint32_t i = 0; i < bvh.numNodes; ++i) {
@@ -87,10 +109,19 @@ HostCwbvh collapseToCwbvh(const BvhView& bvh) {
     out.primIndex.resize(bvh.numPrims);
     HostSink sink;
     sink.task(0, int32_t(rootOf(bvh)));
-    while (!sink.tasks.empty()) {
-        const auto [wide, binary] = sink.tasks.front();
-        sink.tasks.pop_front();
-        collapseNode(bvh, binary, wide, out.nodes.data(), out.primIndex.data(), sink);
+    auto run = [&](const auto& choose) {
+        while (!sink.tasks.empty()) {
+            const auto [wide, binary] = sink.tasks.front();
+            sink.tasks.pop_front();
+            collapseNode(bvh, choose, binary, wide, out.nodes.data(), out.primIndex.data(), sink);
+        }
+    };
+    if (how == WideCollapse::Greedy) {
+        run(ChooseGreedy{});
+    } else {
+        const std::vector<WideCost> costs = wideCostsOf(bvh);
+        auto get = [&](int32_t i) { return costs[size_t(i)]; };
+        run(ChooseSah<decltype(get)>{get});
     }
     out.nodes.resize(sink.nodes);
     out.primIndex.resize(sink.prims);

@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "accel/bvh.h"
+#include "accel/wide/collapse_sah.h"
 #include "accel/wide/cwbvh.h"
+#include "core/options.h"
 
 namespace strata {
 
@@ -20,9 +22,14 @@ struct HostCwbvh {
     size_t bytes() const { return nodes.capacity() * sizeof(CwbvhNode) + primIndex.capacity() * sizeof(uint32_t); }
 };
 
-// The wide tree of `bvh` (its root: rootOf(bvh), host memory). Throws
-// Error for a leaf of more than kCwbvhMaxBinaryLeaf entries.
-HostCwbvh collapseToCwbvh(const BvhView& bvh);
+// The wide tree of `bvh` (its root: rootOf(bvh), host memory), collapsed
+// as `how` says. Throws Error for a leaf of more than kCwbvhMaxBinaryLeaf
+// entries.
+HostCwbvh collapseToCwbvh(const BvhView& bvh, WideCollapse how);
+
+// The SAH-optimal collapse's bottom-up pass (collapse_sah.h): every binary
+// node's C(n, 1..8) and primitive count, children before parents.
+std::vector<WideCost> wideCostsOf(const BvhView& bvh);
 
 // "" when a and b are the same tree read from node 0 (node contents,
 // leaves' primitives in slot order; node and leaf entry numbering may

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "accel/wide/collapse.h"
+#include "accel/wide/collapse_sah.h"
 #include "gpu/launch.cuh"
 
 #include <cooperative_groups.h>
@@ -28,12 +29,71 @@ struct GpuSink {
     __device__ void task(uint32_t wide, int32_t binary) { tasks[wide] = binary; }
 };
 
+// The SAH-optimal collapse's bottom-up pass (collapse_sah.h), in two
+// kernels. First every binary inner node names itself the parent of its
+// inner children (parents start at -1: the root keeps it).
+__global__ void wideParentsKernel(BvhView bvh, int32_t* parent) {
+    const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= bvh.numNodes) return;
+    const BvhNode& n = bvh.nodes[i];
+    if (n.leftCount == 0 && n.left >= 0) parent[n.left] = int32_t(i);
+    if (n.rightCount == 0 && n.right >= 0) parent[n.right] = int32_t(i);
+}
+
+STRATA_HD int innerChildren(const BvhNode& n) {
+    return int(n.leftCount == 0 && n.left >= 0) + int(n.rightCount == 0 && n.right >= 0);
+}
+
+// Another thread's costs: read past the L1 (they were written in this launch).
+struct FreshCosts {
+    const WideCost* costs;
+    __device__ WideCost operator()(int32_t i) const {
+        const float4* p = reinterpret_cast<const float4*>(costs + i);
+        const float4 a = __ldcg(p), b = __ldcg(p + 1), c = __ldcg(p + 2);
+        WideCost w;
+        w.c[0] = a.x, w.c[1] = a.y, w.c[2] = a.z, w.c[3] = a.w;
+        w.c[4] = b.x, w.c[5] = b.y, w.c[6] = b.z, w.c[7] = b.w;
+        w.prims = __float_as_uint(c.x);
+        return w;
+    }
+};
+
+// Then up the tree: a thread per binary node; a node without inner children
+// makes its costs at once, and the thread goes on to the parent when it is
+// the last of the parent's inner children to finish (the others stop).
+__global__ void wideCostsKernel(BvhView bvh, const int32_t* parent, uint32_t* arrivals, WideCost* costs) {
+    const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= bvh.numNodes || innerChildren(bvh.nodes[i]) > 0) return;
+    const FreshCosts fresh{costs};
+    int32_t n = int32_t(i);
+    for (;;) {
+        const WideCost w = wideCostOf(bvh, fresh, n);
+        float4* dst = reinterpret_cast<float4*>(costs + n);
+        __stcg(dst, make_float4(w.c[0], w.c[1], w.c[2], w.c[3]));
+        __stcg(dst + 1, make_float4(w.c[4], w.c[5], w.c[6], w.c[7]));
+        __stcg(dst + 2, make_float4(__uint_as_float(w.prims), 0.0f, 0.0f, 0.0f));
+        __threadfence();  // the costs before the vote
+        const int32_t p = parent[n];
+        if (p < 0) return;
+        if (atomicAdd(&arrivals[p], 1u) + 1u < uint32_t(innerChildren(bvh.nodes[p]))) return;
+        __threadfence();  // the sibling's costs after the vote
+        n = p;
+    }
+}
+
+// ChooseSah's costs in the collapse (made by an earlier launch).
+struct StoredCosts {
+    const WideCost* costs;
+    __device__ WideCost operator()(int32_t i) const { return costs[i]; }
+};
+
 // build/collapse: level by level from the root, every thread of the grid
 // over the level's wide nodes (each made from the binary node its parent
 // wrote as its task), one grid-wide barrier between levels: a level's
 // nodes are the ones the level before made, numbered from where it ended.
-__global__ void __launch_bounds__(kBlock)
-    collapseKernel(BvhView bvh, CwbvhNode* nodes, uint32_t* primIndex, int32_t* tasks, uint32_t* counters) {
+template <class Choose>
+__global__ void __launch_bounds__(kBlock) collapseKernel(BvhView bvh, Choose choose, CwbvhNode* nodes,
+                                                         uint32_t* primIndex, int32_t* tasks, uint32_t* counters) {
     cg::grid_group grid = cg::this_grid();
     const uint32_t thread = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x;
     uint32_t begin = 0, end = 1;  // level 0: the root
@@ -41,7 +101,7 @@ __global__ void __launch_bounds__(kBlock)
         if (thread == 0) counters[kLevelMade0 + (level + 1) % 3] = 0;  // last used two levels ago
         GpuSink sink{&counters[kLevelMade0 + level % 3], end, counters, tasks};
         for (uint32_t w = begin + thread; w < end; w += stride)
-            collapseNode(bvh, w == 0 ? int32_t(rootOf(bvh)) : tasks[w], w, nodes, primIndex, sink);
+            collapseNode(bvh, choose, w == 0 ? int32_t(rootOf(bvh)) : tasks[w], w, nodes, primIndex, sink);
         grid.sync();
         begin = end;
         end += *static_cast<volatile uint32_t*>(&counters[kLevelMade0 + level % 3]);
@@ -49,9 +109,33 @@ __global__ void __launch_bounds__(kBlock)
     if (thread == 0) counters[kNodes] = end;
 }
 
+// Launches the level-by-level collapse with `choose` (a cooperative launch:
+// its grid-wide barriers need every block resident).
+template <class Choose>
+void launchCollapse(const BvhView& binary, Choose choose, uint32_t capacity, CwbvhNode* nodes, uint32_t* prims,
+                    int32_t* tasks, uint32_t* counters, int& workers, const LaunchContext& ctx) {
+    auto* kernel = collapseKernel<Choose>;
+    if (!workers) {
+        int device = 0, sms = 0, perSm = 0;
+        STRATA_CUDA_CHECK(cudaGetDevice(&device));
+        STRATA_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+        STRATA_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, kBlock, 0));
+        // Resident at once (the barrier needs it); two blocks per SM suffice
+        // for the widest levels, and a barrier over fewer blocks is quicker.
+        workers = std::max(1, sms * std::min(perSm, 2)) * kBlock;
+    }
+    const uint32_t blocks = std::min<uint32_t>(uint32_t(workers / kBlock), (capacity + kBlock - 1) / kBlock);
+    BvhView bvh = binary;
+    void* args[] = {&bvh, &choose, &nodes, &prims, &tasks, &counters};
+    checkCuda(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(kernel), dim3(blocks), dim3(kBlock), args, 0,
+                                          ctx.stream),
+              "build/collapse", __FILE__, __LINE__);
+    ctx.counted();
+}
+
 }  // namespace
 
-void CwbvhGpu::collapse(const BvhView& binary, const LaunchContext& ctx) {
+void CwbvhGpu::collapse(const BvhView& binary, WideCollapse how, const LaunchContext& ctx) {
     StageScope s(ctx.timer, "build/collapse");
     numPrims_ = binary.numPrims;
     capacity_ = binary.numNodes ? std::max(1u, binary.numNodes) : 0u;
@@ -60,29 +144,29 @@ void CwbvhGpu::collapse(const BvhView& binary, const LaunchContext& ctx) {
     primIndex_.resize(numPrims_);
     tasks_.resize(capacity_);
     counters_.resize(kNumCounters);
-    if (!workers_) {
-        int device = 0, sms = 0, perSm = 0;
-        STRATA_CUDA_CHECK(cudaGetDevice(&device));
-        STRATA_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-        STRATA_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, collapseKernel, kBlock, 0));
-        // Resident at once (the barrier needs it); two blocks per SM suffice
-        // for the widest levels, and a barrier over fewer blocks is quicker.
-        workers_ = std::max(1, sms * std::min(perSm, 2)) * kBlock;
-    }
     STRATA_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, kNumCounters * sizeof(uint32_t), ctx.stream));
-    // A cooperative launch (its grid-wide barriers need every block resident).
-    const uint32_t blocks = std::min<uint32_t>(uint32_t(workers_ / kBlock), (capacity_ + kBlock - 1) / kBlock);
-    BvhView bvh = binary;
-    CwbvhNode* nodes = nodes_.data();
-    uint32_t* prims = primIndex_.data();
-    int32_t* tasks = tasks_.data();
-    uint32_t* counters = counters_.data();
-    void* args[] = {&bvh, &nodes, &prims, &tasks, &counters};
+    if (how == WideCollapse::Greedy) {
+        costs_.release();
+        parents_.release();
+        arrivals_.release();
+        StageScope k = StageScope::ifStage(ctx.timer, "build/collapse");
+        launchCollapse(binary, ChooseGreedy{}, capacity_, nodes_.data(), primIndex_.data(), tasks_.data(),
+                       counters_.data(), workers_[0], ctx);
+        return;
+    }
+    // The SAH-optimal collapse: its bottom-up pass first.
+    const uint32_t n = binary.numNodes;
+    costs_.resize(n);
+    parents_.resize(n);
+    arrivals_.resize(n);
+    STRATA_CUDA_CHECK(cudaMemsetAsync(parents_.data(), 0xff, n * sizeof(int32_t), ctx.stream));
+    STRATA_CUDA_CHECK(cudaMemsetAsync(arrivals_.data(), 0, n * sizeof(uint32_t), ctx.stream));
+    launch(ctx, "build/collapse/parents", perItem(n, kBlock), wideParentsKernel, binary, parents_.data());
+    launch(ctx, "build/collapse/costs", perItem(n, kBlock), wideCostsKernel, binary,
+           static_cast<const int32_t*>(parents_.data()), arrivals_.data(), costs_.data());
     StageScope k = StageScope::ifStage(ctx.timer, "build/collapse");
-    checkCuda(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(collapseKernel), dim3(blocks), dim3(kBlock), args, 0,
-                                          ctx.stream),
-              "build/collapse", __FILE__, __LINE__);
-    ctx.counted();
+    launchCollapse(binary, ChooseSah<StoredCosts>{StoredCosts{costs_.data()}}, capacity_, nodes_.data(),
+                   primIndex_.data(), tasks_.data(), counters_.data(), workers_[1], ctx);
 }
 
 CwbvhView CwbvhGpu::view() const { return CwbvhView{nodes_.data(), primIndex_.data(), capacity_, numPrims_}; }
@@ -108,10 +192,14 @@ void CwbvhGpu::release() {
     primIndex_.release();
     tasks_.release();
     counters_.release();
+    costs_.release();
+    parents_.release();
+    arrivals_.release();
 }
 
 size_t CwbvhGpu::memoryBytes() const {
-    return nodes_.bytes() + primIndex_.bytes() + tasks_.bytes() + counters_.bytes();
+    return nodes_.bytes() + primIndex_.bytes() + tasks_.bytes() + counters_.bytes() + costs_.bytes() +
+           parents_.bytes() + arrivals_.bytes();
 }
 
 }  // namespace strata

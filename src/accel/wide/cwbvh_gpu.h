@@ -4,6 +4,8 @@
 // by level, each thread running accel/wide/collapse.h's step for wide
 // nodes of the level (its task, the binary node it is made from, written
 // by the thread that made its parent), a grid-wide barrier between levels.
+// With accel.wide_collapse = sah, two launches before it make the dynamic
+// program's costs bottom up (accel/wide/collapse_sah.h).
 #pragma once
 
 #include <cstdint>
@@ -19,8 +21,9 @@ class CwbvhGpu {
 public:
     // Collapses `binary` (device memory, its leaves of at most
     // kCwbvhMaxBinaryLeaf entries: the Morton-order builders' one) on ctx's
-    // stream.
-    void collapse(const BvhView& binary, const LaunchContext& ctx);
+    // stream, as `how` says (sah: the bottom-up pass of collapse_sah.h, two
+    // launches, before the collapse).
+    void collapse(const BvhView& binary, WideCollapse how, const LaunchContext& ctx);
     // The last collapse (numNodes: an upper bound; the count stays on the device).
     CwbvhView view() const;
     // Synchronous copy of the last collapse (validation and tests).
@@ -35,7 +38,10 @@ private:
     DeviceBuffer<uint32_t> primIndex_;
     DeviceBuffer<int32_t> tasks_;      // per wide node: the binary node it is made from
     DeviceBuffer<uint32_t> counters_;  // nodes made past the root, leaf entries placed
-    int workers_ = 0;                  // threads resident at once (the cooperative grid's most)
+    DeviceBuffer<WideCost> costs_;     // sah: per binary node, C(n, 1..8) (collapse_sah.h)
+    DeviceBuffer<int32_t> parents_;    // sah: per binary node, its parent (-1: the root)
+    DeviceBuffer<uint32_t> arrivals_;  // sah: per binary node, its inner children done
+    int workers_[2] = {0, 0};          // threads resident at once (the cooperative grid's most), greedy / sah
 };
 
 }  // namespace strata

@@ -1,0 +1,253 @@
+// accel/wide/collapse_sah.h — Ylitie, Karras and Laine's SAH-optimal
+// collapse of a binary BVH into the 8-wide one (HPG 2017, §4.1;
+// accel.wide_collapse = sah, the paper's): a dynamic program over the
+// binary tree, bottom up, then the choices it implies, top down.
+//
+// Bottom up, per binary inner node n, C(n, i) for i = 1..8: the least SAH
+// cost of n's subtree represented as a forest of at most i roots:
+//   C(n, 1)      = min(C_leaf(n), C_internal(n))
+//   C(n, i)      = min(C(n, i - 1), C_distribute(n, i))           i > 1
+//   C_leaf(n)    = A(n) p(n) c_prim   when p(n) <= 3, else infinite
+//   C_internal(n)= C_distribute(n, 8) + A(n) c_node
+//   C_distribute(n, j) = min over 0 < k < j of C(left, k) + C(right, j - k)
+// (A: surface area, p: primitives below). A binary leaf child of p
+// primitives costs A p c_prim as any forest of at least ceil(p / 3) roots
+// (it takes that many slots; the LBVHs' leaves hold one primitive).
+//
+// Top down (a wide node per binary node chosen internal, from the root):
+// the node's 8 slots are distributed over its binary node's children as
+// C_distribute(n, 8) chose, each part recursively as its C(x, j) chose:
+// a distribution over x's children, or one root, which is a leaf slot of
+// x's up to 3 primitives (C_leaf) or an inner child, a wide node of its own
+// (C_internal). Ties go to fewer roots, the leaf, and the smallest k.
+//
+// Areas are collapse.h's (half the surface), sums and products without
+// fused multiply-adds, so the host and the GPU choose alike.
+#pragma once
+
+#include "accel/wide/collapse.h"
+
+namespace strata {
+
+// Ylitie et al.'s constants: a wide node's test costs 1, a primitive's 0.3.
+constexpr float kWideNodeCost = 1.0f;
+constexpr float kWidePrimCost = 0.3f;
+
+// Per binary node: c[i - 1] = C(n, i), and the primitives below.
+struct alignas(16) WideCost {
+    float c[kCwbvhWidth];
+    uint32_t prims;
+    uint32_t pad[3];
+};
+
+// C(x, i) for i = 1..8 of a child of a binary node (a binary leaf, or an
+// inner node whose costs `costs(index)` gives), and its primitives.
+template <class Costs>
+STRATA_HD void childCosts(const CollapseChild& x, const Costs& costs, float (&t)[kCwbvhWidth], uint32_t& prims) {
+    if (x.count > 0) {
+        const float leaf = mulRn(mulRn(kWidePrimCost, float(x.count)), collapseArea(x.box));
+        const int need = (x.count + kCwbvhMaxLeafPrims - 1) / kCwbvhMaxLeafPrims;
+        STRATA_UNROLL
+        for (int i = 0; i < kCwbvhWidth; ++i) t[i] = i + 1 >= need ? leaf : INFINITY;
+        prims = uint32_t(x.count);
+        return;
+    }
+    const WideCost w = costs(x.index);
+    STRATA_UNROLL
+    for (int i = 0; i < kCwbvhWidth; ++i) t[i] = w.c[i];
+    prims = w.prims;
+}
+
+// d[j - 1] = C_distribute(j) of two children's costs l, r and k[j - 1] the
+// left child's share, for j = 2..8 (d[0] infinite).
+STRATA_HD void distributeAll(const float (&l)[kCwbvhWidth], const float (&r)[kCwbvhWidth], float (&d)[kCwbvhWidth],
+                             int (&k)[kCwbvhWidth]) {
+    d[0] = INFINITY;
+    k[0] = 0;
+    STRATA_UNROLL
+    for (int j = 2; j <= kCwbvhWidth; ++j) {
+        float best = INFINITY;
+        int bestK = 1;
+        STRATA_UNROLL
+        for (int q = 1; q < j; ++q) {
+            const float v = addRn(l[q - 1], r[j - q - 1]);
+            if (v < best) {
+                best = v;
+                bestK = q;
+            }
+        }
+        d[j - 1] = best;
+        k[j - 1] = bestK;
+    }
+}
+
+// C_leaf and C_internal of a binary inner node of children g[0], g[1].
+STRATA_HD void leafAndInternal(const CollapseChild (&g)[2], uint32_t prims, float distribute8, float& leaf,
+                               float& internal) {
+    Aabb box = g[0].box;
+    box.grow(g[1].box);
+    const float area = collapseArea(box);
+    leaf = prims <= uint32_t(kCwbvhMaxLeafPrims) ? mulRn(mulRn(kWidePrimCost, float(prims)), area) : INFINITY;
+    internal = addRn(distribute8, mulRn(kWideNodeCost, area));
+}
+
+// The costs of binary node `node` from its children's (`costs(i)`: an inner
+// child's; the bottom-up pass has made them).
+template <class Costs>
+STRATA_HD WideCost wideCostOf(const BvhView& bvh, const Costs& costs, int32_t node) {
+    CollapseChild g[2];
+    const int gm = binaryChildren(bvh.nodes, node, g);
+    float l[kCwbvhWidth], r[kCwbvhWidth];
+    uint32_t pl = 0, pr = 0;
+    childCosts(g[0], costs, l, pl);
+    WideCost out{};
+    if (gm < 2) {  // a root of one leaf (a tree of one primitive)
+        STRATA_UNROLL
+        for (int i = 0; i < kCwbvhWidth; ++i) out.c[i] = l[i];
+        out.prims = pl;
+        return out;
+    }
+    childCosts(g[1], costs, r, pr);
+    float d[kCwbvhWidth];
+    int k[kCwbvhWidth];
+    distributeAll(l, r, d, k);
+    out.prims = pl + pr;
+    float leaf, internal;
+    leafAndInternal(g, out.prims, d[kCwbvhWidth - 1], leaf, internal);
+    out.c[0] = leaf <= internal ? leaf : internal;
+    STRATA_UNROLL
+    for (int i = 1; i < kCwbvhWidth; ++i) out.c[i] = d[i] < out.c[i - 1] ? d[i] : out.c[i - 1];
+    return out;
+}
+
+// a[i] for a dynamic i, by a select per element (no local memory on the GPU).
+template <class T>
+STRATA_HD T pickAt(const T (&a)[kCwbvhWidth], int i) {
+    T v = a[0];
+    STRATA_UNROLL
+    for (int k = 1; k < kCwbvhWidth; ++k)
+        if (k == i) v = a[k];
+    return v;
+}
+
+// One leaf child of an inner binary node's subtree of at most 3 primitives:
+// its binary leaves' entries in order (at most 3 runs: below an inner child
+// of at most 2 primitives are two leaves).
+STRATA_HD CollapseChild subtreeLeaf(const BvhView& bvh, const CollapseChild& x) {
+    int32_t first[3] = {-1, -1, -1}, count[3] = {0, 0, 0};
+    int runs = 0;
+    auto add = [&](const CollapseChild& leaf) {
+        STRATA_UNROLL
+        for (int q = 0; q < 3; ++q)
+            if (q == runs) {
+                first[q] = leaf.index;
+                count[q] = leaf.count;
+            }
+        ++runs;
+    };
+    CollapseChild g[2];
+    const int gm = binaryChildren(bvh.nodes, x.index, g);
+    STRATA_UNROLL
+    for (int h = 0; h < 2; ++h) {
+        if (h >= gm) continue;
+        if (g[h].count > 0) {
+            add(g[h]);
+            continue;
+        }
+        CollapseChild gg[2];
+        const int ggm = binaryChildren(bvh.nodes, g[h].index, gg);
+        STRATA_UNROLL
+        for (int q = 0; q < 2; ++q)
+            if (q < ggm) add(gg[q]);  // leaves: an inner node of at most 2 primitives has no inner child
+    }
+    const int32_t n = count[0] + count[1] + count[2];
+    return CollapseChild{x.box, first[0], n, first[1], count[0], first[2], count[0] + count[1]};
+}
+
+// The SAH-optimal choice of a wide node's children (collapseNode's Choose):
+// `costs(i)` gives binary node i's WideCost, all made by the bottom-up pass.
+template <class Costs>
+struct ChooseSah {
+    Costs costs;
+
+    STRATA_HD int operator()(const BvhView& bvh, int32_t binary, CollapseChild (&c)[kCwbvhWidth]) const {
+        CollapseChild g[2];
+        const int gm = binaryChildren(bvh.nodes, binary, g);
+        int roots[kCwbvhWidth];
+        bool open[kCwbvhWidth];  // an inner child whose roots are still to be chosen
+        STRATA_UNROLL
+        for (int k = 0; k < kCwbvhWidth; ++k) open[k] = false;
+        int m = gm;
+        c[0] = g[0];
+        roots[0] = kCwbvhWidth;
+        if (gm > 1) {
+            float l[kCwbvhWidth], r[kCwbvhWidth], d[kCwbvhWidth];
+            int kk[kCwbvhWidth];
+            uint32_t pl, pr;
+            childCosts(g[0], costs, l, pl);
+            childCosts(g[1], costs, r, pr);
+            distributeAll(l, r, d, kk);
+            c[1] = g[1];
+            roots[0] = kk[kCwbvhWidth - 1];
+            roots[1] = kCwbvhWidth - roots[0];
+            open[1] = g[1].count == 0;
+        }
+        open[0] = g[0].count == 0;
+        for (;;) {
+            int at = -1, j = 0;
+            CollapseChild x;
+            STRATA_UNROLL
+            for (int k = kCwbvhWidth - 1; k >= 0; --k)
+                if (open[k]) {
+                    at = k;
+                    j = roots[k];
+                    x = c[k];
+                }
+            if (at < 0) break;
+            CollapseChild h[2];
+            binaryChildren(bvh.nodes, x.index, h);  // an inner node below the root: two children
+            float l[kCwbvhWidth], r[kCwbvhWidth], d[kCwbvhWidth];
+            int kk[kCwbvhWidth];
+            uint32_t pl, pr;
+            childCosts(h[0], costs, l, pl);
+            childCosts(h[1], costs, r, pr);
+            distributeAll(l, r, d, kk);
+            const WideCost cx = costs(x.index);
+            // The most roots i <= j at which C(x, i) distributes.
+            int split = 0;
+            STRATA_UNROLL
+            for (int i = kCwbvhWidth; i >= 2; --i)
+                if (!split && i <= j && d[i - 1] < cx.c[i - 2]) split = i;
+            if (split) {
+                const int left = pickAt(kk, split - 1);
+                STRATA_UNROLL
+                for (int k = 0; k < kCwbvhWidth; ++k) {
+                    if (k == at) {
+                        c[k] = h[0];
+                        roots[k] = left;
+                        open[k] = h[0].count == 0;
+                    }
+                    if (k == m) {
+                        c[k] = h[1];
+                        roots[k] = split - left;
+                        open[k] = h[1].count == 0;
+                    }
+                }
+                ++m;
+                continue;
+            }
+            float leaf, internal;
+            leafAndInternal(h, pl + pr, d[kCwbvhWidth - 1], leaf, internal);
+            const CollapseChild asLeaf = leaf <= internal ? subtreeLeaf(bvh, x) : x;
+            STRATA_UNROLL
+            for (int k = 0; k < kCwbvhWidth; ++k)
+                if (k == at) {
+                    c[k] = asLeaf;
+                    open[k] = false;
+                }
+        }
+        return m;
+    }
+};
+
+}  // namespace strata
