@@ -272,6 +272,26 @@ TEST(Options, WideBvhRules) {
     EXPECT_THROW(o.set("accel.width", "4"), Error);
 }
 
+// accel.wide_collapse: sah (the paper's) by default, greedy strata's; named
+// inert away from width 8; a change is a change of the build.
+TEST(Options, WideCollapse) {
+    Options o;
+    EXPECT_EQ(o.accel.wideCollapse, WideCollapse::Sah);
+    o.set("accel.wide_collapse", "greedy");
+    EXPECT_EQ(o.accel.wideCollapse, WideCollapse::Greedy);
+    EXPECT_EQ(o.get("accel.wide_collapse"), "greedy");
+    ASSERT_EQ(o.inert().size(), 1u);
+    EXPECT_NE(o.inert()[0].find("accel.wide_collapse = greedy does nothing here"), std::string::npos) << o.inert()[0];
+    o.set("accel.width", "8");
+    EXPECT_TRUE(o.inert().empty());
+    o.set("render.backend", "cpu");  // both backends collapse
+    EXPECT_TRUE(o.inert().empty());
+    EXPECT_THROW(o.set("accel.wide_collapse", "optimal"), Error);
+    AccelOptions a, b;
+    b.wideCollapse = WideCollapse::Greedy;
+    EXPECT_NE(a, b);  // a change rebuilds
+}
+
 // The GPU kd-tree's switches set where they change nothing (another builder,
 // or the CPU backend's reference kd-tree) are named, with why.
 TEST(Options, InertKdSwitchesAreNamed) {

@@ -120,8 +120,7 @@ HostCwbvh collapseToCwbvh(const BvhView& bvh, WideCollapse how) {
         run(ChooseGreedy{});
     } else {
         const std::vector<WideCost> costs = wideCostsOf(bvh);
-        auto get = [&](int32_t i) { return costs[size_t(i)]; };
-        run(ChooseSah<decltype(get)>{get});
+        run(ChooseSah{costs.data()});
     }
     out.nodes.resize(sink.nodes);
     out.primIndex.resize(sink.prims);

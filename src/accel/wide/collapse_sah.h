@@ -19,7 +19,9 @@
 // C_distribute(n, 8) chose, each part recursively as its C(x, j) chose:
 // a distribution over x's children, or one root, which is a leaf slot of
 // x's up to 3 primitives (C_leaf) or an inner child, a wide node of its own
-// (C_internal). Ties go to fewer roots, the leaf, and the smallest k.
+// (C_internal). Ties go to fewer roots, the leaf, and the smallest k. The
+// bottom-up pass keeps each node's choices beside its costs (a byte per i),
+// so the top-down step reads 8 bytes per part, not its children's costs.
 //
 // Areas are collapse.h's (half the surface), sums and products without
 // fused multiply-adds, so the host and the GPU choose alike.
@@ -33,12 +35,25 @@ namespace strata {
 constexpr float kWideNodeCost = 1.0f;
 constexpr float kWidePrimCost = 0.3f;
 
-// Per binary node: c[i - 1] = C(n, i), and the primitives below.
+// How C(n, i) is reached, one byte per i: one root, a leaf slot of n's
+// primitives or an inner child (a wide node made from n), or distributed
+// over n's children: kWideSplit | s << 3 | k, s roots (s <= i), k of them
+// for the left child.
+constexpr uint8_t kWideLeaf = 1, kWideInner = 2, kWideSplit = 0x80;
+
+// Per binary node: c[i - 1] = C(n, i), the primitives below, and the
+// choices the top-down step reads.
 struct alignas(16) WideCost {
     float c[kCwbvhWidth];
     uint32_t prims;
-    uint32_t pad[3];
+    uint32_t choice[2];  // byte i - 1: how C(n, i) is reached
+    uint32_t split8;     // the left child's share of C_distribute(n, 8): a wide node made from n
 };
+
+// The choice byte of C(n, i) (i = 1..8).
+STRATA_HD uint32_t wideChoice(const uint32_t (&choice)[2], int i) {
+    return (i <= 4 ? choice[0] >> (8 * (i - 1)) : choice[1] >> (8 * (i - 5))) & 0xffu;
+}
 
 // C(x, i) for i = 1..8 of a child of a binary node (a binary leaf, or an
 // inner node whose costs `costs(index)` gives), and its primitives.
@@ -115,25 +130,26 @@ STRATA_HD WideCost wideCostOf(const BvhView& bvh, const Costs& costs, int32_t no
     float leaf, internal;
     leafAndInternal(g, out.prims, d[kCwbvhWidth - 1], leaf, internal);
     out.c[0] = leaf <= internal ? leaf : internal;
+    uint32_t byte = leaf <= internal ? kWideLeaf : kWideInner;
+    out.choice[0] = byte;
     STRATA_UNROLL
-    for (int i = 1; i < kCwbvhWidth; ++i) out.c[i] = d[i] < out.c[i - 1] ? d[i] : out.c[i - 1];
+    for (int i = 1; i < kCwbvhWidth; ++i) {
+        if (d[i] < out.c[i - 1]) {
+            out.c[i] = d[i];
+            byte = kWideSplit | uint32_t(i + 1) << 3 | uint32_t(k[i]);
+        } else {
+            out.c[i] = out.c[i - 1];
+        }
+        out.choice[i / 4] |= byte << (8 * (i % 4));
+    }
+    out.split8 = uint32_t(k[kCwbvhWidth - 1]);
     return out;
 }
 
-// a[i] for a dynamic i, by a select per element (no local memory on the GPU).
-template <class T>
-STRATA_HD T pickAt(const T (&a)[kCwbvhWidth], int i) {
-    T v = a[0];
-    STRATA_UNROLL
-    for (int k = 1; k < kCwbvhWidth; ++k)
-        if (k == i) v = a[k];
-    return v;
-}
-
-// One leaf child of an inner binary node's subtree of at most 3 primitives:
-// its binary leaves' entries in order (at most 3 runs: below an inner child
+// One leaf child of an inner binary node's subtree of at most 3 primitives
+// (x, its children g): its binary leaves' entries in order (at most 3 runs: below an inner child
 // of at most 2 primitives are two leaves).
-STRATA_HD CollapseChild subtreeLeaf(const BvhView& bvh, const CollapseChild& x) {
+STRATA_HD CollapseChild subtreeLeaf(const BvhView& bvh, const CollapseChild& x, const CollapseChild (&g)[2]) {
     int32_t first[3] = {-1, -1, -1}, count[3] = {0, 0, 0};
     int runs = 0;
     auto add = [&](const CollapseChild& leaf) {
@@ -145,11 +161,8 @@ STRATA_HD CollapseChild subtreeLeaf(const BvhView& bvh, const CollapseChild& x) 
             }
         ++runs;
     };
-    CollapseChild g[2];
-    const int gm = binaryChildren(bvh.nodes, x.index, g);
     STRATA_UNROLL
-    for (int h = 0; h < 2; ++h) {
-        if (h >= gm) continue;
+    for (int h = 0; h < 2; ++h) {  // (x's children g: an inner node below the root has two)
         if (g[h].count > 0) {
             add(g[h]);
             continue;
@@ -164,11 +177,11 @@ STRATA_HD CollapseChild subtreeLeaf(const BvhView& bvh, const CollapseChild& x) 
     return CollapseChild{x.box, first[0], n, first[1], count[0], first[2], count[0] + count[1]};
 }
 
-// The SAH-optimal choice of a wide node's children (collapseNode's Choose):
-// `costs(i)` gives binary node i's WideCost, all made by the bottom-up pass.
-template <class Costs>
+// The SAH-optimal choice of a wide node's children (collapseNode's Choose),
+// as the bottom-up pass's choices say: `costs` holds every binary node's
+// WideCost.
 struct ChooseSah {
-    Costs costs;
+    const WideCost* costs;
 
     STRATA_HD int operator()(const BvhView& bvh, int32_t binary, CollapseChild (&c)[kCwbvhWidth]) const {
         CollapseChild g[2];
@@ -177,22 +190,16 @@ struct ChooseSah {
         bool open[kCwbvhWidth];  // an inner child whose roots are still to be chosen
         STRATA_UNROLL
         for (int k = 0; k < kCwbvhWidth; ++k) open[k] = false;
-        int m = gm;
         c[0] = g[0];
         roots[0] = kCwbvhWidth;
-        if (gm > 1) {
-            float l[kCwbvhWidth], r[kCwbvhWidth], d[kCwbvhWidth];
-            int kk[kCwbvhWidth];
-            uint32_t pl, pr;
-            childCosts(g[0], costs, l, pl);
-            childCosts(g[1], costs, r, pr);
-            distributeAll(l, r, d, kk);
+        open[0] = g[0].count == 0;
+        if (gm > 1) {  // the slots as C_distribute(n, 8) shares them
             c[1] = g[1];
-            roots[0] = kk[kCwbvhWidth - 1];
+            roots[0] = int(costs[binary].split8);
             roots[1] = kCwbvhWidth - roots[0];
             open[1] = g[1].count == 0;
         }
-        open[0] = g[0].count == 0;
+        int m = gm;
         for (;;) {
             int at = -1, j = 0;
             CollapseChild x;
@@ -204,22 +211,14 @@ struct ChooseSah {
                     x = c[k];
                 }
             if (at < 0) break;
+            // x's node and its choices, loaded together (neither waits for the
+            // other; the node is read whether or not it is split).
             CollapseChild h[2];
             binaryChildren(bvh.nodes, x.index, h);  // an inner node below the root: two children
-            float l[kCwbvhWidth], r[kCwbvhWidth], d[kCwbvhWidth];
-            int kk[kCwbvhWidth];
-            uint32_t pl, pr;
-            childCosts(h[0], costs, l, pl);
-            childCosts(h[1], costs, r, pr);
-            distributeAll(l, r, d, kk);
-            const WideCost cx = costs(x.index);
-            // The most roots i <= j at which C(x, i) distributes.
-            int split = 0;
-            STRATA_UNROLL
-            for (int i = kCwbvhWidth; i >= 2; --i)
-                if (!split && i <= j && d[i - 1] < cx.c[i - 2]) split = i;
-            if (split) {
-                const int left = pickAt(kk, split - 1);
+            const uint32_t choice[2] = {costs[x.index].choice[0], costs[x.index].choice[1]};
+            const uint32_t byte = wideChoice(choice, j);
+            if (byte & kWideSplit) {
+                const int split = int(byte >> 3 & 15u), left = int(byte & 7u);
                 STRATA_UNROLL
                 for (int k = 0; k < kCwbvhWidth; ++k) {
                     if (k == at) {
@@ -236,13 +235,11 @@ struct ChooseSah {
                 ++m;
                 continue;
             }
-            float leaf, internal;
-            leafAndInternal(h, pl + pr, d[kCwbvhWidth - 1], leaf, internal);
-            const CollapseChild asLeaf = leaf <= internal ? subtreeLeaf(bvh, x) : x;
+            const CollapseChild chosen = byte == kWideLeaf ? subtreeLeaf(bvh, x, h) : x;
             STRATA_UNROLL
             for (int k = 0; k < kCwbvhWidth; ++k)
                 if (k == at) {
-                    c[k] = asLeaf;
+                    c[k] = chosen;
                     open[k] = false;
                 }
         }

@@ -54,6 +54,9 @@ struct FreshCosts {
         w.c[0] = a.x, w.c[1] = a.y, w.c[2] = a.z, w.c[3] = a.w;
         w.c[4] = b.x, w.c[5] = b.y, w.c[6] = b.z, w.c[7] = b.w;
         w.prims = __float_as_uint(c.x);
+        w.choice[0] = __float_as_uint(c.y);
+        w.choice[1] = __float_as_uint(c.z);
+        w.split8 = __float_as_uint(c.w);
         return w;
     }
 };
@@ -71,7 +74,8 @@ __global__ void wideCostsKernel(BvhView bvh, const int32_t* parent, uint32_t* ar
         float4* dst = reinterpret_cast<float4*>(costs + n);
         __stcg(dst, make_float4(w.c[0], w.c[1], w.c[2], w.c[3]));
         __stcg(dst + 1, make_float4(w.c[4], w.c[5], w.c[6], w.c[7]));
-        __stcg(dst + 2, make_float4(__uint_as_float(w.prims), 0.0f, 0.0f, 0.0f));
+        __stcg(dst + 2, make_float4(__uint_as_float(w.prims), __uint_as_float(w.choice[0]),
+                                    __uint_as_float(w.choice[1]), __uint_as_float(w.split8)));
         __threadfence();  // the costs before the vote
         const int32_t p = parent[n];
         if (p < 0) return;
@@ -80,12 +84,6 @@ __global__ void wideCostsKernel(BvhView bvh, const int32_t* parent, uint32_t* ar
         n = p;
     }
 }
-
-// ChooseSah's costs in the collapse (made by an earlier launch).
-struct StoredCosts {
-    const WideCost* costs;
-    __device__ WideCost operator()(int32_t i) const { return costs[i]; }
-};
 
 // build/collapse: level by level from the root, every thread of the grid
 // over the level's wide nodes (each made from the binary node its parent
@@ -165,7 +163,7 @@ void CwbvhGpu::collapse(const BvhView& binary, WideCollapse how, const LaunchCon
     launch(ctx, "build/collapse/costs", perItem(n, kBlock), wideCostsKernel, binary,
            static_cast<const int32_t*>(parents_.data()), arrivals_.data(), costs_.data());
     StageScope k = StageScope::ifStage(ctx.timer, "build/collapse");
-    launchCollapse(binary, ChooseSah<StoredCosts>{StoredCosts{costs_.data()}}, capacity_, nodes_.data(),
+    launchCollapse(binary, ChooseSah{costs_.data()}, capacity_, nodes_.data(),
                    primIndex_.data(), tasks_.data(), counters_.data(), workers_[1], ctx);
 }
 
