@@ -229,11 +229,10 @@ std::function<int()> addValidateCommand(CLI::App& app) {
                                  (sameOrder ? "equal" : "differs") + ", root " + (sameRoot ? "equal" : "differs"));
                 }
                 // The GPU's collapse equals the CPU's of the same binary tree.
-                const std::string wideWhy = compareCwbvhFromRoots(
-                    collapseToCwbvh(gpuBvh.view(), sv.options.accel.wideCollapse), g.wide);
+                const std::string wideWhy =
+                    compareCwbvhFromRoots(collapseToCwbvh(gpuBvh.view(), sv.options.accel.wideCollapse), g.wide);
                 c.report(name + " 8 wide " + strata::name(sv.options.accel.wideCollapse) + " == cpu collapse",
-                         wideWhy.empty(),
-                         wideWhy.empty() ? "same tree from the root" : wideWhy);
+                         wideWhy.empty(), wideWhy.empty() ? "same tree from the root" : wideWhy);
                 const CwbvhReport wideRep = validateCwbvh(g.wide.view(), gb);
                 c.report(name + " 8 wide", wideRep.ok, wideRep.ok || wideRep.errors.empty()
                                                            ? std::to_string(wideRep.nodes) + " nodes"

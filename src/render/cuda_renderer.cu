@@ -150,6 +150,8 @@ void checkFits(const Scene& scene, const FlatScene& flat, const VdMemoryComparis
     size_t accel = LbvhBuilder::estimateBytes(t) +
                    (flatMode && copiesLeafTris(scene.options.accel, false) ? t * sizeof(LeafTri) : 0);
     if (scene.options.accel.mode == AccelMode::Instanced) accel += InstancedGpu::estimateBytes(scene, flat);
+    if (flatMode && scene.options.accel.width == BvhWidth::Eight)  // the binary tree's nodes: fewer than t
+        accel += CwbvhGpu::estimateBytes(t, t, scene.options.accel.wideCollapse);
     size_t vd = flat.patches.empty() ? 0 : vdMemory.direct.total() + VdGpu::estimatePairBytes(pixels);
     size_t need = GpuScene::estimateBytes(scene, flat) + accel + vd +
                   pixels * PathStorage<DeviceBuffer>::bytesPerPixel() + (64u << 20);

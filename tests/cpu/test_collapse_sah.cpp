@@ -7,11 +7,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <functional>
 #include <map>
 
+#include "accel/cpu/sah_builder.h"
 #include "accel/lbvh/lbvh_host.h"
 #include "accel/wide/collapse_host.h"
+#include "accel/wide/collapse_sah.h"
 #include "lbvh_cases.h"
 #include "loader_test_util.h"
 #include "scene/obj_loader.h"
@@ -23,7 +27,9 @@ namespace {
 // The paper's cost of a wide tree, from the tree itself: per wide node
 // c_node times its area, per leaf slot c_prim times its primitives times the
 // area of their box (boxes exact: the unions of the primitives' bounds, as
-// the LBVHs' binary boxes are; areas as the collapse computes them).
+// the binary builders' boxes are; areas as the collapse computes them; a
+// binary leaf of more than 3, split into slots, would be charged its parts'
+// boxes, not its own: the trees here have leaves of at most 3).
 double wideTreeCost(const HostCwbvh& w, const std::vector<Aabb>& bounds) {
     double cost = 0;
     std::function<Aabb(uint32_t)> node = [&](uint32_t i) {
@@ -120,21 +126,34 @@ struct Exhaustive {
 
 double relative(double a, double b) { return std::abs(a - b) / std::max(1e-30, std::abs(b)); }
 
+// The binary trees of the exhaustive test: the Morton-order builders' (one
+// primitive per leaf) and binned-SAH trees with leaves of up to 2 and 3
+// (binary leaves of several entries: merged into leaf slots in runs).
+std::vector<std::pair<std::string, HostBvh>> smallTrees(const std::vector<Aabb>& bounds) {
+    std::vector<std::pair<std::string, HostBvh>> out;
+    for (LbvhVariant v : {LbvhVariant::Karras, LbvhVariant::Hploc})
+        out.emplace_back(lbvhVariantName(v), buildLbvhHost(bounds, 63, v).bvh);
+    for (int leaf : {2, 3}) {
+        SahConfig config;
+        config.maxLeafSize = leaf;
+        out.emplace_back("cpu-sah, leaves of " + std::to_string(leaf), buildSahBvh(bounds, config));
+    }
+    return out;
+}
+
 }  // namespace
 
 // Small trees of every shape the builders make: the SAH collapse's tree
 // costs the exhaustive least (float sums against double: 1e-5), the greedy
 // one's at least that, and the bottom-up pass's C(root, 1) is the cost.
-TEST(CollapseSah, CostsTheExhaustiveSearchsLeast) {
+TEST(CollapseSah, CostsTheLeastOfAnExhaustiveSearch) {
     int strictlyBetter = 0, trees = 0;
     for (uint32_t n : {2u, 3u, 4u, 5u, 7u, 9u, 12u, 17u, 24u, 31u})
         for (uint32_t seed = 1; seed <= 6; ++seed) {
             const Mesh m = test::makeRandomTriangles(n, 0.2f, 1000 * n + seed);
             const std::vector<Aabb> bounds = test::boundsOf(m);
-            for (LbvhVariant v : {LbvhVariant::Karras, LbvhVariant::Hploc}) {
-                const HostBvh binary = buildLbvhHost(bounds, 63, v).bvh;
-                const std::string what = std::to_string(n) + " triangles, seed " + std::to_string(seed) + ", " +
-                                         lbvhVariantName(v);
+            for (const auto& [name, binary] : smallTrees(bounds)) {
+                const std::string what = std::to_string(n) + " triangles, seed " + std::to_string(seed) + ", " + name;
                 Exhaustive ex{binary.view(), {}};
                 const double least = ex.root();
                 const HostCwbvh sah = collapseToCwbvh(binary.view(), WideCollapse::Sah);
@@ -156,6 +175,8 @@ TEST(CollapseSah, CostsTheExhaustiveSearchsLeast) {
     std::printf("greedy above the least on %d of %d trees\n", strictlyBetter, trees);
 }
 
+namespace {
+
 // Large trees: never above the greedy collapse, and the root's C is the cost.
 void expectNoWorseThanGreedy(const std::vector<Aabb>& bounds, const std::string& name) {
     for (LbvhVariant v : {LbvhVariant::Karras, LbvhVariant::Hploc}) {
@@ -169,10 +190,12 @@ void expectNoWorseThanGreedy(const std::vector<Aabb>& bounds, const std::string&
         const double root = wideCostsOf(binary.view())[rootOf(binary.view())].c[0];
         EXPECT_LT(relative(root, got), 1e-4) << name << " " << lbvhVariantName(v);
         std::printf("%s %s: sah %.4g (%u nodes, %.2f children, depth %u) greedy %.4g (%u nodes, %.2f, depth %u)\n",
-                    name.c_str(), lbvhVariantName(v), got, rs.nodes, rs.childrenPerNode, rs.maxDepth, other,
-                    rg.nodes, rg.childrenPerNode, rg.maxDepth);
+                    name.c_str(), lbvhVariantName(v), got, rs.nodes, rs.childrenPerNode, rs.maxDepth, other, rg.nodes,
+                    rg.childrenPerNode, rg.maxDepth);
     }
 }
+
+}  // namespace
 
 TEST(CollapseSah, NoWorseThanGreedyOnLargeTrees) {
     expectNoWorseThanGreedy(test::boundsOf(test::makeRandomTriangles(20000, 0.01f, 20011)), "20,000 random");
@@ -183,4 +206,22 @@ TEST(CollapseSah, TheRealBunny) {
     const std::string path = test::testdataFile("stanford-bunny.obj");
     if (path.empty()) GTEST_SKIP() << "stanford-bunny.obj not found (../shared/testdata)";
     expectNoWorseThanGreedy(test::boundsOf(loadObj(path).mesh), "bunny");
+}
+
+// Coincident and collinear primitives (boxes of zero area: every cost 0):
+// ties go to more roots, so the wide tree is as wide as the greedy one's,
+// not a binary tree of wide nodes.
+TEST(CollapseSah, ZeroAreaSubtreesAreTakenWhole) {
+    std::vector<Aabb> bounds;
+    for (int i = 0; i < 5000; ++i) bounds.push_back(Aabb{{float(i % 97), 0, 0}, {float(i % 97), 0, 0}});
+    for (LbvhVariant v : {LbvhVariant::Karras, LbvhVariant::Hploc}) {
+        const HostBvh binary = buildLbvhHost(bounds, 63, v).bvh;
+        const CwbvhReport sah = validateCwbvh(collapseToCwbvh(binary.view(), WideCollapse::Sah).view(), bounds);
+        const CwbvhReport greedy = validateCwbvh(collapseToCwbvh(binary.view(), WideCollapse::Greedy).view(), bounds);
+        ASSERT_TRUE(sah.ok && greedy.ok) << lbvhVariantName(v);
+        EXPECT_GE(sah.childrenPerNode, greedy.childrenPerNode * 0.9) << lbvhVariantName(v);
+        EXPECT_LE(sah.maxDepth, greedy.maxDepth + 2) << lbvhVariantName(v);
+        std::printf("zero area, %s: sah %.2f children per node, depth %u; greedy %.2f, depth %u\n", lbvhVariantName(v),
+                    sah.childrenPerNode, sah.maxDepth, greedy.childrenPerNode, greedy.maxDepth);
+    }
 }

@@ -60,7 +60,8 @@ void expectWideMatches(const std::string& name, const Mesh& m, const std::vector
             for (size_t i = 0; i < rays.size(); ++i) {
                 const HitRecord ref = traceBruteForce(g, rays[i]);
                 const HitRecord got = wideClosest(wide.view(), g, rays[i]);
-                ASSERT_TRUE(sameHit(got, ref, 0.0f)) << what << " ray " << i << ": " << std::hex << got << " vs " << ref;
+                ASSERT_TRUE(sameHit(got, ref, 0.0f))
+                    << what << " ray " << i << ": " << std::hex << got << " vs " << ref;
                 ASSERT_EQ(wideAny(wide.view(), g, rays[i]), isHit(ref)) << what << " ray " << i;
             }
         }
@@ -159,7 +160,8 @@ TEST(Cwbvh, AxisParallelRaysFarFromTheGridOrigin) {
 TEST(Cwbvh, ValidatorSeesAPlaneOneStepTooTight) {
     const Mesh m = test::makeRandomTriangles(2000, 0.002f, 8);
     const std::vector<Aabb> bounds = test::boundsOf(m);
-    const HostCwbvh wide = collapseToCwbvh(buildLbvhHost(bounds, 63, LbvhVariant::Karras).bvh.view(), WideCollapse::Sah);
+    const HostCwbvh wide =
+        collapseToCwbvh(buildLbvhHost(bounds, 63, LbvhVariant::Karras).bvh.view(), WideCollapse::Sah);
     ASSERT_TRUE(validateCwbvh(wide.view(), bounds).ok);
     size_t excluded = 0, checked = 0;
     for (size_t k = 0; k < wide.nodes.size() && checked < 400; ++k)
@@ -205,11 +207,11 @@ TEST(Cwbvh, NodesAreWideAndTraversalsShort) {
         for (const Ray& r : rays) wideClosest(wide.view(), g, r, &ws);
         EXPECT_LT(ws.nodesVisited * 2, bs.nodesVisited)
             << name(how) << ": " << ws.nodesVisited << " wide against " << bs.nodesVisited;
-        std::printf("%s: wide %u nodes, %.2f children per node, SAH %.1f; node reads per ray %.1f, triangles %.2f "
-                    "(binary %.1f, %.2f)\n",
-                    name(how), unsigned(wide.nodes.size()), rep.childrenPerNode, rep.sahCost,
-                    ws.nodesVisited / 2000.0, ws.primsTested / 2000.0, bs.nodesVisited / 2000.0,
-                    bs.primsTested / 2000.0);
+        std::printf(
+            "%s: wide %u nodes, %.2f children per node, SAH %.1f; node reads per ray %.1f, triangles %.2f "
+            "(binary %.1f, %.2f)\n",
+            name(how), unsigned(wide.nodes.size()), rep.childrenPerNode, rep.sahCost, ws.nodesVisited / 2000.0,
+            ws.primsTested / 2000.0, bs.nodesVisited / 2000.0, bs.primsTested / 2000.0);
     }
 }
 

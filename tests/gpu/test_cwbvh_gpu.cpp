@@ -90,7 +90,8 @@ TEST(GpuCwbvh, HitsEqualTheBinaryTreesAndBruteForce) {
                     brute += !sameHit(got[i], ref);
                 }
                 EXPECT_EQ(differ, 0u) << builder << " " << how << ": rays whose wide and binary hits differ";
-                EXPECT_LE(brute, c.rays.size() / 2000) << builder << " " << how << ": rays that disagree with brute force";
+                EXPECT_LE(brute, c.rays.size() / 2000)
+                    << builder << " " << how << ": rays that disagree with brute force";
                 EXPECT_GT(hits, c.rays.size() / 4) << builder << " " << how;
             }
         }

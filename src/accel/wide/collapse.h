@@ -195,8 +195,8 @@ struct ChooseGreedy {
 //   uint32_t allocPrims(uint32_t k)  first of k consecutive leaf entries
 //   void task(uint32_t wide, int32_t binary)  wide node `wide` is to be made from `binary`
 template <class Sink>
-STRATA_HD void emitWideNode(const BvhView& bvh, CollapseChild (&c)[kCwbvhWidth], int m, uint32_t wide,
-                            CwbvhNode* nodes, uint32_t* primIndex, Sink& sink) {
+STRATA_HD void emitWideNode(const BvhView& bvh, CollapseChild (&c)[kCwbvhWidth], int m, uint32_t wide, CwbvhNode* nodes,
+                            uint32_t* primIndex, Sink& sink) {
     // Leaves of more than 3 entries become parts of up to 3, one slot each
     // (the parts appended are split in turn as the loop reaches them).
     STRATA_UNROLL

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <deque>
 
-#include "accel/wide/collapse.h"
+#include "accel/wide/collapse_sah.h"
 #include "core/error.h"
 
 namespace strata {

@@ -7,11 +7,12 @@
 #include <vector>
 
 #include "accel/bvh.h"
-#include "accel/wide/collapse_sah.h"
 #include "accel/wide/cwbvh.h"
 #include "core/options.h"
 
 namespace strata {
+
+struct WideCost;  // accel/wide/collapse_sah.h
 
 struct HostCwbvh {
     std::vector<CwbvhNode> nodes;

@@ -19,13 +19,18 @@
 // C_distribute(n, 8) chose, each part recursively as its C(x, j) chose:
 // a distribution over x's children, or one root, which is a leaf slot of
 // x's up to 3 primitives (C_leaf) or an inner child, a wide node of its own
-// (C_internal). Ties go to fewer roots, the leaf, and the smallest k. The
+// (C_internal). Ties go to more roots and the most even share k (a subtree
+// of zero area, coincident or collinear primitives, costs 0 at every i: its
+// parent takes it whole and splits it evenly rather than nesting it as a
+// chain), and to the leaf. The
 // bottom-up pass keeps each node's choices beside its costs (a byte per i),
 // so the top-down step reads 8 bytes per part, not its children's costs.
 //
 // Areas are collapse.h's (half the surface), sums and products without
 // fused multiply-adds, so the host and the GPU choose alike.
 #pragma once
+
+#include <cstddef>
 
 #include "accel/wide/collapse.h"
 
@@ -40,6 +45,7 @@ constexpr float kWidePrimCost = 0.3f;
 // over n's children: kWideSplit | s << 3 | k, s roots (s <= i), k of them
 // for the left child.
 constexpr uint8_t kWideLeaf = 1, kWideInner = 2, kWideSplit = 0x80;
+static_assert((kCwbvhWidth << 3 | (kCwbvhWidth - 1)) < kWideSplit, "s and k fit below the split bit");
 
 // Per binary node: c[i - 1] = C(n, i), the primitives below, and the
 // choices the top-down step reads.
@@ -49,6 +55,10 @@ struct alignas(16) WideCost {
     uint32_t choice[2];  // byte i - 1: how C(n, i) is reached
     uint32_t split8;     // the left child's share of C_distribute(n, 8): a wide node made from n
 };
+// The GPU reads and writes it as three float4 (cwbvh_gpu.cu).
+static_assert(sizeof(WideCost) == 48 && offsetof(WideCost, prims) == 32 && offsetof(WideCost, choice) == 36 &&
+                  offsetof(WideCost, split8) == 44,
+              "WideCost's layout");
 
 // The choice byte of C(n, i) (i = 1..8).
 STRATA_HD uint32_t wideChoice(const uint32_t (&choice)[2], int i) {
@@ -74,7 +84,9 @@ STRATA_HD void childCosts(const CollapseChild& x, const Costs& costs, float (&t)
 }
 
 // d[j - 1] = C_distribute(j) of two children's costs l, r and k[j - 1] the
-// left child's share, for j = 2..8 (d[0] infinite).
+// left child's share, for j = 2..8 (d[0] infinite); of equal costs the most
+// even share (then the smaller), so that a subtree whose parts cost the same
+// however many roots they get, as one of zero area, is split evenly.
 STRATA_HD void distributeAll(const float (&l)[kCwbvhWidth], const float (&r)[kCwbvhWidth], float (&d)[kCwbvhWidth],
                              int (&k)[kCwbvhWidth]) {
     d[0] = INFINITY;
@@ -86,7 +98,8 @@ STRATA_HD void distributeAll(const float (&l)[kCwbvhWidth], const float (&r)[kCw
         STRATA_UNROLL
         for (int q = 1; q < j; ++q) {
             const float v = addRn(l[q - 1], r[j - q - 1]);
-            if (v < best) {
+            const int skew = 2 * q > j ? 2 * q - j : j - 2 * q, bestSkew = 2 * bestK > j ? 2 * bestK - j : j - 2 * bestK;
+            if (v < best || (v == best && skew < bestSkew)) {
                 best = v;
                 bestK = q;
             }
@@ -134,7 +147,7 @@ STRATA_HD WideCost wideCostOf(const BvhView& bvh, const Costs& costs, int32_t no
     out.choice[0] = byte;
     STRATA_UNROLL
     for (int i = 1; i < kCwbvhWidth; ++i) {
-        if (d[i] < out.c[i - 1]) {
+        if (d[i] <= out.c[i - 1] && d[i] < INFINITY) {  // ties to more roots
             out.c[i] = d[i];
             byte = kWideSplit | uint32_t(i + 1) << 3 | uint32_t(k[i]);
         } else {
@@ -147,8 +160,9 @@ STRATA_HD WideCost wideCostOf(const BvhView& bvh, const Costs& costs, int32_t no
 }
 
 // One leaf child of an inner binary node's subtree of at most 3 primitives
-// (x, its children g): its binary leaves' entries in order (at most 3 runs: below an inner child
-// of at most 2 primitives are two leaves).
+// (x, its children g): its binary leaves' entries in order (at most 3 runs:
+// every leaf holds one at least, and below an inner child of at most 2
+// primitives are two leaves).
 STRATA_HD CollapseChild subtreeLeaf(const BvhView& bvh, const CollapseChild& x, const CollapseChild (&g)[2]) {
     int32_t first[3] = {-1, -1, -1}, count[3] = {0, 0, 0};
     int runs = 0;

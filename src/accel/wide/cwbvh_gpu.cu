@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "accel/wide/collapse.h"
 #include "accel/wide/collapse_sah.h"
 #include "gpu/launch.cuh"
 
@@ -125,9 +124,9 @@ void launchCollapse(const BvhView& binary, Choose choose, uint32_t capacity, Cwb
     const uint32_t blocks = std::min<uint32_t>(uint32_t(workers / kBlock), (capacity + kBlock - 1) / kBlock);
     BvhView bvh = binary;
     void* args[] = {&bvh, &choose, &nodes, &prims, &tasks, &counters};
-    checkCuda(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(kernel), dim3(blocks), dim3(kBlock), args, 0,
-                                          ctx.stream),
-              "build/collapse", __FILE__, __LINE__);
+    checkCuda(
+        cudaLaunchCooperativeKernel(reinterpret_cast<void*>(kernel), dim3(blocks), dim3(kBlock), args, 0, ctx.stream),
+        "build/collapse", __FILE__, __LINE__);
     ctx.counted();
 }
 
@@ -163,8 +162,8 @@ void CwbvhGpu::collapse(const BvhView& binary, WideCollapse how, const LaunchCon
     launch(ctx, "build/collapse/costs", perItem(n, kBlock), wideCostsKernel, binary,
            static_cast<const int32_t*>(parents_.data()), arrivals_.data(), costs_.data());
     StageScope k = StageScope::ifStage(ctx.timer, "build/collapse");
-    launchCollapse(binary, ChooseSah{costs_.data()}, capacity_, nodes_.data(),
-                   primIndex_.data(), tasks_.data(), counters_.data(), workers_[1], ctx);
+    launchCollapse(binary, ChooseSah{costs_.data()}, capacity_, nodes_.data(), primIndex_.data(), tasks_.data(),
+                   counters_.data(), workers_[1], ctx);
 }
 
 CwbvhView CwbvhGpu::view() const { return CwbvhView{nodes_.data(), primIndex_.data(), capacity_, numPrims_}; }
@@ -193,6 +192,12 @@ void CwbvhGpu::release() {
     costs_.release();
     parents_.release();
     arrivals_.release();
+}
+
+size_t CwbvhGpu::estimateBytes(size_t binaryNodes, size_t prims, WideCollapse how) {
+    const size_t perNode = sizeof(CwbvhNode) + sizeof(int32_t) +  // a wide node and its task per binary node at most
+                           (how == WideCollapse::Sah ? sizeof(WideCost) + sizeof(int32_t) + sizeof(uint32_t) : 0);
+    return binaryNodes * perNode + prims * sizeof(uint32_t) + kNumCounters * sizeof(uint32_t);
 }
 
 size_t CwbvhGpu::memoryBytes() const {

@@ -12,6 +12,7 @@
 
 #include "accel/bvh.h"
 #include "accel/wide/collapse_host.h"
+#include "accel/wide/collapse_sah.h"
 #include "gpu/device_buffer.h"
 #include "gpu/launch_context.h"
 
@@ -29,6 +30,9 @@ public:
     // Synchronous copy of the last collapse (validation and tests).
     HostCwbvh download() const;
     size_t memoryBytes() const;
+    // The device memory a collapse of a binary tree of up to `binaryNodes`
+    // nodes over `prims` primitives takes (the sah pass's buffers included).
+    static size_t estimateBytes(size_t binaryNodes, size_t prims, WideCollapse how);
     // Gives the device memory back (the next collapse allocates again).
     void release();
 
