@@ -28,6 +28,13 @@ struct GpuSink {
     __device__ void task(uint32_t wide, int32_t binary) { tasks[wide] = binary; }
 };
 
+// A child of a binary node that is an inner node (binaryChildren's rule:
+// no entries; an absent right child has a negative index).
+__device__ bool isInnerChild(int32_t index, int32_t count) { return count == 0 && index >= 0; }
+__device__ int innerChildren(const BvhNode& n) {
+    return int(isInnerChild(n.left, n.leftCount)) + int(isInnerChild(n.right, n.rightCount));
+}
+
 // The SAH-optimal collapse's bottom-up pass (collapse_sah.h), in two
 // kernels. First every binary inner node names itself the parent of its
 // inner children (parents start at -1: the root keeps it).
@@ -35,12 +42,8 @@ __global__ void wideParentsKernel(BvhView bvh, int32_t* parent) {
     const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= bvh.numNodes) return;
     const BvhNode& n = bvh.nodes[i];
-    if (n.leftCount == 0 && n.left >= 0) parent[n.left] = int32_t(i);
-    if (n.rightCount == 0 && n.right >= 0) parent[n.right] = int32_t(i);
-}
-
-STRATA_HD int innerChildren(const BvhNode& n) {
-    return int(n.leftCount == 0 && n.left >= 0) + int(n.rightCount == 0 && n.right >= 0);
+    if (isInnerChild(n.left, n.leftCount)) parent[n.left] = int32_t(i);
+    if (isInnerChild(n.right, n.rightCount)) parent[n.right] = int32_t(i);
 }
 
 // Another thread's costs: read past the L1 (they were written in this launch).
@@ -107,7 +110,8 @@ __global__ void __launch_bounds__(kBlock) collapseKernel(BvhView bvh, Choose cho
 }
 
 // Launches the level-by-level collapse with `choose` (a cooperative launch:
-// its grid-wide barriers need every block resident).
+// its grid-wide barriers need every block resident), timed as the stage's
+// kernel.
 template <class Choose>
 void launchCollapse(const BvhView& binary, Choose choose, uint32_t capacity, CwbvhNode* nodes, uint32_t* prims,
                     int32_t* tasks, uint32_t* counters, int& workers, const LaunchContext& ctx) {
@@ -124,6 +128,7 @@ void launchCollapse(const BvhView& binary, Choose choose, uint32_t capacity, Cwb
     const uint32_t blocks = std::min<uint32_t>(uint32_t(workers / kBlock), (capacity + kBlock - 1) / kBlock);
     BvhView bvh = binary;
     void* args[] = {&bvh, &choose, &nodes, &prims, &tasks, &counters};
+    StageScope timed = StageScope::ifStage(ctx.timer, "build/collapse");
     checkCuda(
         cudaLaunchCooperativeKernel(reinterpret_cast<void*>(kernel), dim3(blocks), dim3(kBlock), args, 0, ctx.stream),
         "build/collapse", __FILE__, __LINE__);
@@ -146,7 +151,6 @@ void CwbvhGpu::collapse(const BvhView& binary, WideCollapse how, const LaunchCon
         costs_.release();
         parents_.release();
         arrivals_.release();
-        StageScope k = StageScope::ifStage(ctx.timer, "build/collapse");
         launchCollapse(binary, ChooseGreedy{}, capacity_, nodes_.data(), primIndex_.data(), tasks_.data(),
                        counters_.data(), workers_[0], ctx);
         return;
@@ -161,7 +165,6 @@ void CwbvhGpu::collapse(const BvhView& binary, WideCollapse how, const LaunchCon
     launch(ctx, "build/collapse/parents", perItem(n, kBlock), wideParentsKernel, binary, parents_.data());
     launch(ctx, "build/collapse/costs", perItem(n, kBlock), wideCostsKernel, binary,
            static_cast<const int32_t*>(parents_.data()), arrivals_.data(), costs_.data());
-    StageScope k = StageScope::ifStage(ctx.timer, "build/collapse");
     launchCollapse(binary, ChooseSah{costs_.data()}, capacity_, nodes_.data(), primIndex_.data(), tasks_.data(),
                    counters_.data(), workers_[1], ctx);
 }
