@@ -59,10 +59,13 @@ void collapseHostAccel(const AccelOptions& o, HostAccel& a) {
 
 void copyHostLeafTris(const AccelOptions& o, bool mixedPrims, const Vec3* pos, const Tri* tris, size_t numTris,
                       HostAccel& a) {
-    const bool copy = copiesLeafTris(o, mixedPrims) && a.view(o).traversal == BvhTraversal::Stack &&
-                      a.bvh.primIndex.size() == numTris;
+    // In the order of the tree traced: the wide one where collapseHostAccel made it.
+    a.leafTrisWide = o.width == BvhWidth::Eight && !a.wide.nodes.empty();
+    const std::vector<uint32_t>& order = a.leafTrisWide ? a.wide.primIndex : a.bvh.primIndex;
+    const bool copy =
+        copiesLeafTris(o, mixedPrims) && a.view(o).traversal == BvhTraversal::Stack && order.size() == numTris;
     if (copy)
-        copyLeafTris(a.bvh.primIndex, pos, tris, a.leafTris);
+        copyLeafTris(order, pos, tris, a.leafTris);
     else
         a.leafTris = {};
 }
@@ -92,7 +95,7 @@ BvhView HostAccel::view(const AccelOptions& o) const {
     v.skipNodes = skipNodes.empty() ? nullptr : skipNodes.data();
     v.numSkipNodes = uint32_t(skipNodes.size());
     v.traversal = v.skipNodes ? traversalOf(o) : BvhTraversal::Stack;
-    if (!leafTris.empty() && v.traversal == BvhTraversal::Stack) v.leafTris = leafTris.data();
+    if (!leafTris.empty() && !leafTrisWide && v.traversal == BvhTraversal::Stack) v.leafTris = leafTris.data();
     return v;
 }
 

@@ -18,6 +18,7 @@ struct HostAccel {
     std::vector<StacklessNode> skipNodes;  // lbvh-skip only
     HostCwbvh wide;                        // accel.width = 8: the tree collapsed (collapseHostAccel)
     std::vector<LeafTri> leafTris;         // accel.copy_leaf_tris (copyHostLeafTris)
+    bool leafTrisWide = false;             // leafTris follow wide.primIndex (else bvh.primIndex)
     // accel.rebuild = refit: what the tree was built with (it is refitted
     // while these hold), and its parent entries (accel/lbvh/refit.h).
     Builder builtWith = Builder::CpuSah;
@@ -41,8 +42,12 @@ struct HostAccel {
     // vd.middle_level unified, whose tree holds the patch boxes: unavailable()
     // refuses the pair, and a renderer given it traces the binary tree); else
     // no nodes, and the binary tree is traced.
+    // Its leaf tests read the copied triangles where they follow its order.
     CwbvhView wideView(const AccelOptions& o, bool unifiedMiddle = false) const {
-        return o.width == BvhWidth::Eight && !unifiedMiddle ? wide.view() : CwbvhView{};
+        if (o.width != BvhWidth::Eight || unifiedMiddle) return CwbvhView{};
+        CwbvhView v = wide.view();
+        if (leafTrisWide && !leafTris.empty()) v.leafTris = leafTris.data();
+        return v;
     }
     size_t bytes() const {
         return bvh.bytes() + skipNodes.size() * sizeof(StacklessNode) + wide.bytes() + leafTris.size() * sizeof(LeafTri);
@@ -66,8 +71,9 @@ void collapseHostAccel(const AccelOptions& o, HostAccel& a);
 
 // accel.copy_leaf_tris: the triangles of the tree just built or refitted
 // over the numTris triangles `tris` at `pos`, copied in its leaf order (the
-// CPU backend's stage build/leaf_tris), where the stack traversal of the
-// binary tree reads them and every primitive is a triangle (mixedPrims: not
+// CPU backend's stage build/leaf_tris; after collapseHostAccel, in the wide
+// tree's where accel.width = 8), where the stack traversal of the binary
+// tree or the wide tree's reads them and every primitive is a triangle (mixedPrims: not
 // a tree holding patch boxes too, as vd.middle_level unified's do; see
 // copiesLeafTris); otherwise a.leafTris is emptied.
 void copyHostLeafTris(const AccelOptions& o, bool mixedPrims, const Vec3* pos, const Tri* tris, size_t numTris,

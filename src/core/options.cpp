@@ -251,7 +251,8 @@ const std::vector<Field>& fields() {
           "strata's: after each build or refit (stage build/leaf_tris) every leaf entry's triangle is copied into "
           "one 48-byte record in the entries' order, so a leaf test reads its three vertices there instead of "
           "following the entry to the triangle and its vertex indices. The same vertices, the same test: the same "
-          "hits. A binary BVH with the stack traversal: flat mode's tree, or in instanced mode each BLAS over "
+          "hits. A BVH with a stack traversal: flat mode's tree (binary, or its 8-wide collapse in the wide "
+          "tree's leaf order), or in instanced mode each BLAS over "
           "triangles (a static mesh's once per build, a deforming instance's every frame); not with "
           "vd.middle_level unified where a tree holds VD patch boxes (in instanced mode then no BLAS copies). "
           "Off: the leaf entries index the scene's triangles."},
@@ -720,7 +721,7 @@ std::vector<std::string> Options::inert() const {
     AccelOptions copying = accel;
     copying.copyLeafTris = true;
     note(!copiesLeafTris(copying, false) && accel.copyLeafTris != d.copyLeafTris, "accel.copy_leaf_tris",
-         "it changes the leaf tests of a binary BVH's stack traversal only");
+         "it changes the leaf tests of a BVH's stack traversals only");
     AccelOptions braiding = accel;
     braiding.rebraid = 1;
     note(!rebraids(braiding) && accel.rebraid != d.rebraid, "accel.rebraid",

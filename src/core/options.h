@@ -102,10 +102,11 @@ struct AccelOptions {
     // lbvh-apetrei and lbvh-skip meets at nodes within a block of leaves in
     // shared memory (the same tree; accel/lbvh/lbvh_block.cuh).
     bool lbvhBlockHandOver = false;
-    // strata's: the triangles are copied in the binary BVH's leaf order after
-    // each build or refit (accel/leaf_tris.h), so a leaf test reads one record
-    // instead of three dependent loads; the same hits. The stack traversal of
-    // flat mode's BVH or of instanced mode's BLASes (copiesLeafTris).
+    // strata's: the triangles are copied in the BVH's leaf order after each
+    // build or refit (accel/leaf_tris.h), so a leaf test reads one record
+    // instead of three dependent loads; the same hits. The stack traversals
+    // of flat mode's BVH (binary or 8 wide) or of instanced mode's BLASes
+    // (copiesLeafTris).
     bool copyLeafTris = true;
     // flat: instances baked into one structure (what the builder papers
     // measure); instanced: a top level over instances (rebuilt every frame),
@@ -151,15 +152,15 @@ struct AccelOptions {
 };
 
 // accel.copy_leaf_tris (accel/leaf_tris.h): whether a frame under o copies
-// the triangles of a binary BVH in its leaf order (flat mode's tree, or in
-// instanced mode each BLAS over triangles): where the stack traversal reads
-// that tree's leaves (stackless runs only with lbvh-skip) and all of them are
-// triangles (mixedPrims: not a tree that holds VD patch boxes too, as
-// vd.middle_level unified's do). The one rule of both backends, the memory
-// estimates and Options::inert().
+// the triangles of a BVH in its leaf order (flat mode's tree, binary or
+// collapsed 8 wide, or in instanced mode each BLAS over triangles): where a
+// stack traversal reads that tree's leaves (stackless runs only with
+// lbvh-skip) and all of them are triangles (mixedPrims: not a tree that
+// holds VD patch boxes too, as vd.middle_level unified's do). The one rule of
+// both backends, the memory estimates and Options::inert().
 inline bool copiesLeafTris(const AccelOptions& o, bool mixedPrims) {
     const bool stackless = o.traversal == Traversal::Stackless && o.builder == Builder::LbvhSkip;
-    return o.copyLeafTris && o.builder != Builder::KdTree && o.width == BvhWidth::Two && !stackless && !mixedPrims;
+    return o.copyLeafTris && o.builder != Builder::KdTree && !stackless && !mixedPrims;
 }
 
 // accel.rebraid: whether instanced mode's top level opens static BLASes into

@@ -53,13 +53,15 @@ void GpuStructures::build(const Scene& scene, const FlatScene& flat, GpuScene& g
             wide_.collapse(lbvh_.view(), o.wideCollapse, ctx);
         else
             wide_.release();
-        // accel.copy_leaf_tris: where the stack traversal of the binary tree
-        // reads the leaves, and all of them are triangles.
+        // accel.copy_leaf_tris: where a stack traversal reads the leaves and
+        // all of them are triangles; in the order of the tree traced (the
+        // wide tree's leaf entries are the binary tree's, regrouped).
         leafTrisCopied_ = copiesLeafTris(o, vdBoxes.count > 0);
         if (leafTrisCopied_) {
             const uint32_t n = gpu.numTris();
             leafTris_.resize(n);
-            copyLeafTrisGpu(lbvh_.view().primIndex, gpu.triangles(), gpu.positions(), n, leafTris_.data(), ctx);
+            const uint32_t* order = wideBuilt_ ? wide_.view().primIndex : lbvh_.view().primIndex;
+            copyLeafTrisGpu(order, gpu.triangles(), gpu.positions(), n, leafTris_.data(), ctx);
         } else {
             leafTris_.release();
         }
@@ -75,9 +77,10 @@ SceneView GpuStructures::view(const GpuScene& gpu, const AccelOptions& o, const 
         sv.tl = instanced_->view();
     else if (kd)
         sv.kd = kd_.view();
-    else if (o.width == BvhWidth::Eight && wideBuilt_)
+    else if (o.width == BvhWidth::Eight && wideBuilt_) {
         sv.wide = wide_.view();
-    else if (leafTrisCopied_)
+        if (leafTrisCopied_) sv.wide.leafTris = leafTris_.data();
+    } else if (leafTrisCopied_ && !wideBuilt_)  // (a copy in the binary tree's order)
         sv.bvh.leafTris = leafTris_.data();
     return sv;
 }

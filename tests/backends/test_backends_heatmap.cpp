@@ -5,7 +5,9 @@
 // kd-tree walk is Aila & Laine's speculative one (accel/kdtree/kd_traverse.h:
 // a thread walks on past a leaf until its warp agrees): it reads more nodes
 // and steps back more often than the host's one-thread walk over the same
-// tree, as many as its warps make it, and tests the same triangles.
+// tree, as many as its warps make it, and tests the same triangles. On the
+// GPU a ray whose two nearest hits differ in the last bit of their
+// distances may be counted one node off (fused multiply-adds: see the test).
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -103,13 +105,24 @@ TYPED_TEST(BackendHeatmap, TotalsAndColoursAreTheTraversalsOwnCountsWithEveryBui
         ASSERT_GT(ref.triangles, 0u) << v.name();
         // The GPU kd-tree's walk speculates (above), and its tree may move a
         // plane by a float against the CPU's (1% of triangles tested).
-        const bool exact = !(TypeParam::kind == Backend::Cuda && v.builder == Builder::KdTree);
+        const bool cuda = TypeParam::kind == Backend::Cuda;
+        const bool kd = cuda && v.builder == Builder::KdTree;
+        const bool exact = !cuda;
+        // On the GPU nvcc fuses the triangle test's multiply-adds, as the
+        // host does not, and each trace kernel (and each leaf test in it:
+        // copied or indexed) may fuse them differently: a hit distance can
+        // differ in its last bit, and a ray whose two candidates are that
+        // close may then cull one node more or less (2 of 960 rays, in the
+        // 8-wide H-PLOC tree with copied triangles). The same tree and walk:
+        // totals within 0.1%, at most 1% of pixels off.
+        const size_t offPixels = exact ? 0 : kd ? ref.pixels.size() / 20 : ref.pixels.size() / 100;
         for (Heatmap shown : {Heatmap::Nodes, Heatmap::Triangles, Heatmap::Steps}) {
             const HeatFrame f = heatFrame<TypeParam>(s, shown, t);
-            if (exact) {
-                EXPECT_EQ(f.rec.heatNodes, ref.nodes) << v.name();
-                EXPECT_EQ(f.rec.heatTriangles, ref.triangles) << v.name();
-                EXPECT_EQ(f.rec.heatSteps, ref.steps) << v.name();
+            if (!kd) {
+                const double slack = exact ? 0.0 : 0.001;
+                EXPECT_NEAR(double(f.rec.heatNodes), double(ref.nodes), slack * ref.nodes) << v.name();
+                EXPECT_NEAR(double(f.rec.heatTriangles), double(ref.triangles), slack * ref.triangles) << v.name();
+                EXPECT_NEAR(double(f.rec.heatSteps), double(ref.steps), slack * ref.steps) << v.name();
             } else {
                 EXPECT_NEAR(double(f.rec.heatTriangles), double(ref.triangles), 0.01 * ref.triangles) << v.name();
                 EXPECT_GE(double(f.rec.heatNodes), 0.99 * ref.nodes) << v.name();
@@ -126,8 +139,7 @@ TYPED_TEST(BackendHeatmap, TotalsAndColoursAreTheTraversalsOwnCountsWithEveryBui
                 differ += f.rgb[3 * i] != (c & 255) || f.rgb[3 * i + 1] != ((c >> 8) & 255) ||
                           f.rgb[3 * i + 2] != ((c >> 16) & 255);
             }
-            if (exact || shown == Heatmap::Triangles)
-                EXPECT_LE(differ, exact ? 0u : ref.pixels.size() / 20) << v.name() << " " << name(shown);
+            if (!kd || shown == Heatmap::Triangles) EXPECT_LE(differ, offPixels) << v.name() << " " << name(shown);
         }
     }
 }

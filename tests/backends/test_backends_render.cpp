@@ -241,18 +241,20 @@ TYPED_TEST(BackendRender, RefitRendersTheFramesOfRebuilding) {
 
 // accel.copy_leaf_tris: the triangles copied in the leaf order give the
 // indexed triangles' frames exactly (the same hits), built every frame and
-// refitted (the copy follows the moving vertices), in flat mode and in
-// instanced mode (each BLAS's copy: the ball's in object space, scaled and
-// turned; the swaying tree's in world space), and the copy is a stage of the
-// build.
+// refitted (the copy follows the moving vertices), in flat mode (the binary
+// tree's order, and the 8-wide tree's in its own) and in instanced mode
+// (each BLAS's copy: the ball's in object space, scaled and turned; the
+// swaying tree's in world space), and the copy is a stage of the build.
 TYPED_TEST(BackendRender, CopiedLeafTrianglesRenderTheIndexedFrames) {
     REQUIRE_BACKEND();
     Scene s = smallAnimatedScene<TypeParam>();
-    for (const char* mode : {"flat", "instanced"})
+    for (const char* mode : {"flat", "instanced", "flat, 8 wide"})
         for (const char* builder : {"lbvh-karras", "hploc", "lbvh-skip"})
             for (const char* rebuild : {"every-frame", "refit"}) {
                 SCOPED_TRACE(std::string(mode) + " " + builder + " " + rebuild);
-                s.options.set("accel.mode", mode);
+                const bool wide = std::string(mode) == "flat, 8 wide";  // the copy in the wide tree's order
+                s.options.set("accel.mode", wide ? "flat" : mode);
+                s.options.set("accel.width", wide ? "8" : "2");
                 s.options.set("accel.builder", builder);
                 s.options.set("accel.rebuild", rebuild);
                 auto [indexed, copied] = renderersWith<TypeParam>(s, "accel.copy_leaf_tris", "false", "true");

@@ -1,8 +1,9 @@
 // accel.copy_leaf_tris (accel/leaf_tris.h): the triangles copied in a tree's
 // leaf order give the indexed triangles' hits bit for bit, closest and any,
 // on random, coincident and real triangles, through every traversal path
-// (the fast stack, the deep restart); the CPU backend's copy is made only
-// where the stack traversal of a binary tree reads it.
+// (the fast stack, the deep restart, the scan), in the binary tree and in
+// its 8-wide collapse; the CPU backend's copy is made only where a stack
+// traversal reads it, in the order of the tree traced.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -11,6 +12,8 @@
 #include "accel/cpu/sah_builder.h"
 #include "accel/host_accel.h"
 #include "accel/lbvh/lbvh_host.h"
+#include "accel/wide/collapse_host.h"
+#include "accel/wide/cwbvh_traverse.h"
 #include "lbvh_cases.h"
 #include "loader_test_util.h"
 #include "render/flat_scene.h"
@@ -97,13 +100,75 @@ TEST(LeafTris, CoincidentTrianglesAndTheDeepRestart) {
     EXPECT_EQ(overflowed, rays.size());
 }
 
+// The same for the binary tree collapsed 8 wide, its triangles copied in
+// the wide tree's leaf order, through stacks of FastStack and DeepStack
+// entries (1 and 2 make every ray restart, then scan). Returns the hits and
+// counts the rays that scanned.
+template <int FastStack = kBvhStackSize, int DeepStack = kBvhDeepStackSize>
+int expectWideCopyTracesAsIndexed(const Mesh& m, const HostCwbvh& wide, const std::vector<Ray>& rays,
+                                  const std::string& what, uint32_t* scanned = nullptr) {
+    std::vector<LeafTri> copy;
+    copyLeafTris(wide.primIndex, m.positions.data(), m.triangles.data(), copy);
+    GeometryView g;
+    g.pos = m.positions.data();
+    g.tris = m.triangles.data();
+    g.numTris = uint32_t(m.triangles.size());
+    const CwbvhView indexed = wide.view();
+    CwbvhView copied = indexed;
+    copied.leafTris = copy.data();
+    auto tri = [&](uint32_t p, const Ray& r, float tm) { return intersectTri(g, p, r, tm); };
+    auto trace = [&](const CwbvhView& w, const Ray& r, bool any, TraversalStats* st) {
+        float tmax = r.tmax;
+        const uint32_t p = any ? traverseCwbvh<true, FastStack, DeepStack>(w, r, tmax, tri, st)
+                               : traverseCwbvh<false, FastStack, DeepStack>(w, r, tmax, tri, st);
+        return p == ~0u ? kNoHit : packHit(tmax, p);
+    };
+    int hits = 0;
+    for (size_t i = 0; i < rays.size(); ++i) {
+        const Ray& r = rays[i];
+        TraversalStats st;
+        const HitRecord ha = trace(indexed, r, false, nullptr), hb = trace(copied, r, false, &st);
+        const HitRecord ref = traceBruteForce(g, r);
+        EXPECT_EQ(hb, ha) << what << " ray " << i;  // packed id and distance: bit for bit
+        EXPECT_EQ(isHit(ha), isHit(ref)) << what << " ray " << i;
+        if (isHit(ha) && isHit(ref)) EXPECT_EQ(hitDistance(ha), hitDistance(ref)) << what << " ray " << i;
+        EXPECT_EQ(isHit(trace(copied, r, true, nullptr)), isHit(ha)) << what << " ray " << i;
+        hits += isHit(ha);
+        if (scanned) *scanned += st.scanRestarts;
+    }
+    return hits;
+}
+
+TEST(LeafTris, TheWideTreesCopyTracesAsItsIndexedTriangles) {
+    const Mesh m = test::makeRandomTriangles(3000, 0.08f, 7);
+    const std::vector<Aabb> bounds = test::boundsOf(m);
+    const std::vector<Ray> rays = raysInto(m, 2000);
+    const HostBvh sah = buildSahBvh(bounds);
+    const LbvhHostResult hploc = buildLbvhHost(bounds, 63, LbvhVariant::Hploc);
+    for (WideCollapse how : {WideCollapse::Sah, WideCollapse::Greedy}) {
+        const std::string name = strata::name(how);
+        EXPECT_GT(expectWideCopyTracesAsIndexed(m, collapseToCwbvh(sah.view(), how), rays, "binned SAH " + name), 700);
+        const HostCwbvh wide = collapseToCwbvh(hploc.bvh.view(), how);
+        EXPECT_GT(expectWideCopyTracesAsIndexed(m, wide, rays, "hploc " + name), 700);
+        uint32_t scanned = 0;
+        const int small = expectWideCopyTracesAsIndexed<1, 2>(m, wide, rays, "hploc, stacks of 1 and 2 " + name,
+                                                              &scanned);  // (a macro's arguments cannot hold <1, 2>)
+        EXPECT_GT(small, 700);
+        EXPECT_GT(scanned, rays.size() / 4) << "rays that overflow both stacks scan the copied entries";
+    }
+}
+
 // A real model made elsewhere (../shared/testdata), where present.
 TEST(LeafTris, TheRealBunny) {
     const std::string path = test::testdataFile("stanford-bunny.obj");
     if (path.empty()) GTEST_SKIP() << "stanford-bunny.obj not found (../shared/testdata)";
     const Mesh m = loadObj(path).mesh;
     const LbvhHostResult r = buildLbvhHost(test::boundsOf(m), 63, LbvhVariant::Hploc);
-    EXPECT_GT(expectCopyTracesAsIndexed(m, r.bvh.view(), raysInto(m, 1000), "bunny, hploc"), 300);
+    const std::vector<Ray> rays = raysInto(m, 1000);
+    EXPECT_GT(expectCopyTracesAsIndexed(m, r.bvh.view(), rays, "bunny, hploc"), 300);
+    EXPECT_GT(
+        expectWideCopyTracesAsIndexed(m, collapseToCwbvh(r.bvh.view(), WideCollapse::Sah), rays, "bunny, hploc 8 wide"),
+        300);
 }
 
 // The CPU backend copies only where the stack traversal of the binary tree
@@ -120,18 +185,24 @@ TEST(LeafTris, TheHostCopyIsMadeWhereItIsRead) {
         buildHostAccel(bounds, o.accel, a);
         collapseHostAccel(o.accel, a);
         copyHostLeafTris(o.accel, unified, m.positions.data(), m.triangles.data(), m.triangles.size(), a);
-        const bool seen = a.view(o.accel).leafTris != nullptr;
+        // The tree traced reads the copy, in its own order; the other does not.
+        const bool wide = o.accel.width == BvhWidth::Eight;
+        const bool seen = (wide ? a.wideView(o.accel).leafTris : a.view(o.accel).leafTris) != nullptr;
+        EXPECT_EQ(wide ? a.view(o.accel).leafTris : a.wideView(o.accel).leafTris, nullptr);
         EXPECT_EQ(seen, !a.leafTris.empty()) << (key ? key : "defaults");
         if (seen) {
+            const std::vector<uint32_t>& order = wide ? a.wide.primIndex : a.bvh.primIndex;
+            for (size_t k = 0; k < order.size(); ++k) EXPECT_EQ(a.leafTris[k].prim, order[k]) << k;
             buildHostAccel(bounds, o.accel, a);
             EXPECT_TRUE(a.leafTris.empty());
             EXPECT_EQ(a.view(o.accel).leafTris, nullptr);
+            EXPECT_EQ(a.wideView(o.accel).leafTris, nullptr);
         }
         return seen;
     };
     EXPECT_TRUE(copied(nullptr, nullptr));
     EXPECT_FALSE(copied("accel.copy_leaf_tris", "false"));
-    EXPECT_FALSE(copied("accel.width", "8"));
+    EXPECT_TRUE(copied("accel.width", "8"));
     EXPECT_FALSE(copied("accel.traversal", "stackless"));
     EXPECT_FALSE(copied(nullptr, nullptr, true));  // vd.middle_level unified: patch boxes in the tree
     EXPECT_TRUE(copied("accel.builder", "cpu-sah"));

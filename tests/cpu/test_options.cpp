@@ -333,8 +333,8 @@ TEST(Options, LbvhBlockHandOver) {
     ASSERT_EQ(o.inert().size(), 1u) << "the CPU backend's LBVHs run the published pass";
 }
 
-// accel.copy_leaf_tris (on by default) changes the leaf tests of a binary
-// BVH's stack traversal (flat mode's tree, instanced mode's BLASes): turned off, it is named where it
+// accel.copy_leaf_tris (on by default) changes the leaf tests of a BVH's
+// stack traversals (flat mode's tree, binary or 8 wide, instanced mode's BLASes): turned off, it is named where it
 // would do nothing anyway; part of the build options.
 TEST(Options, CopyLeafTris) {
     Options o;
@@ -354,8 +354,13 @@ TEST(Options, CopyLeafTris) {
         p.set("accel.mode", "instanced");
         EXPECT_TRUE(p.inert().empty()) << "instanced mode copies each BLAS's triangles";
     }
-    const std::pair<const char*, const char*> elsewhere[] = {
-        {"accel.builder", "kdtree"}, {"accel.width", "8"}, {"accel.traversal", "stackless"}};
+    {
+        Options p = o;
+        p.set("accel.width", "8");
+        EXPECT_TRUE(p.inert().empty()) << "the wide tree's triangles are copied in its leaf order";
+    }
+    const std::pair<const char*, const char*> elsewhere[] = {{"accel.builder", "kdtree"},
+                                                             {"accel.traversal", "stackless"}};
     for (auto [key, value] : elsewhere) {
         Options p = o;
         p.set("accel.builder", "lbvh-skip");

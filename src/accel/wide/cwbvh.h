@@ -58,12 +58,17 @@ constexpr uint8_t kCwbvhInnerMeta = 0x20;  // 001 in the high bits
 
 STRATA_HD constexpr bool cwbvhIsInnerMeta(uint8_t meta) { return (meta & 0x1f) >= 24; }
 
+struct LeafTri;  // accel/leaf_tris.h
+
 // The tree as the traversal reads it (host or device memory).
 struct CwbvhView {
     const CwbvhNode* nodes = nullptr;     // root: node 0
     const uint32_t* primIndex = nullptr;  // leaf entries -> primitive ids
     uint32_t numNodes = 0;                // 0: no tree; on the GPU an upper bound (the count stays on the device)
     uint32_t numPrims = 0;
+    // accel.copy_leaf_tris: primIndex's triangles in its order (leafTris[k]
+    // is entry k's), which the leaf tests read instead; null: indexed.
+    const LeafTri* leafTris = nullptr;
 };
 
 // The grid step's biased exponent for a node box extent (per axis): the

@@ -6,6 +6,8 @@
 // and children are taken nearest first by their slots' order for the ray's
 // octant. The primitive test is the binary traversal's callback:
 //   float intersect(uint32_t prim, const Ray& ray, float tmax)  // < tmax on hit
+// or, where the view holds its triangles in leaf order (CwbvhView::leafTris,
+// accel.copy_leaf_tris), the copied record's test (accel/leaf_tris.h).
 #pragma once
 
 #include "accel/bvh_traverse.h"
@@ -114,9 +116,28 @@ STRATA_HD Vec3 cwbvhInverse(Vec3 d) {
     return {fminf(fmaxf(i.x, -c), c), fminf(fmaxf(i.y, -c), c), fminf(fmaxf(i.z, -c), c)};
 }
 
+// Tests leaf entry `entry`: the copied triangle (Copied) or the indexed one;
+// true when it is hit nearer than tmax (then tmax and hitPrim are the hit's).
+template <bool Copied, class Intersect>
+STRATA_HD bool intersectCwbvhEntry(const CwbvhView& w, uint32_t entry, const Ray& ray, float& tmax, uint32_t& hitPrim,
+                                   Intersect& intersect) {
+    uint32_t prim;
+    float t;
+    if constexpr (Copied) {
+        t = intersectLeafTri(w.leafTris, int32_t(entry), ray, tmax, prim);
+    } else {
+        prim = w.primIndex[entry];
+        t = intersect(prim, ray, tmax);
+    }
+    if (!(t < tmax)) return false;
+    tmax = t;
+    hitPrim = prim;
+    return true;
+}
+
 // One traversal from the root with a StackSize-entry stack; false when a
 // push would overflow it (the hits so far stay in tmax / hitPrim).
-template <bool AnyHit, int StackSize, class Intersect>
+template <bool AnyHit, bool Copied, int StackSize, class Intersect>
 STRATA_HD bool traverseCwbvhWithStack(const CwbvhView& w, const Ray& ray, Vec3 invDir, float& tmax, uint32_t& hitPrim,
                                       Intersect& intersect, TraversalStats* stats) {
     // The octant of the ray's direction as the slab test sees it (a -0 component has a negative inverse).
@@ -142,14 +163,8 @@ STRATA_HD bool traverseCwbvhWithStack(const CwbvhView& w, const Ray& ray, Vec3 i
         while (triGroup.bits) {
             const uint32_t k = lowestBit(triGroup.bits);
             triGroup.bits &= triGroup.bits - 1u;
-            const uint32_t prim = w.primIndex[triGroup.base + k];
             if (stats) stats->primsTested++;
-            const float t = intersect(prim, ray, tmax);
-            if (t < tmax) {
-                tmax = t;
-                hitPrim = prim;
-                if (AnyHit) return true;
-            }
+            if (intersectCwbvhEntry<Copied>(w, triGroup.base + k, ray, tmax, hitPrim, intersect) && AnyHit) return true;
         }
         if (!(nodeGroup.bits & 0xff000000u)) {
             if (sp == 0) return true;
@@ -159,39 +174,42 @@ STRATA_HD bool traverseCwbvhWithStack(const CwbvhView& w, const Ray& ray, Vec3 i
     }
 }
 
+// The whole traversal with the leaf test Copied names (traverseCwbvh below).
+template <bool AnyHit, bool Copied, int FastStack, int DeepStack, class Intersect>
+STRATA_HD uint32_t traverseCwbvhAs(const CwbvhView& w, const Ray& ray, float& tmax, Intersect& intersect,
+                                   TraversalStats* stats) {
+    uint32_t hitPrim = ~0u;
+    const Vec3 invDir = cwbvhInverse(ray.dir);
+    if (traverseCwbvhWithStack<AnyHit, Copied, FastStack>(w, ray, invDir, tmax, hitPrim, intersect, stats))
+        return hitPrim;
+    if (stats) {
+        stats->stackOverflow = true;
+        stats->deepRestarts++;
+    }
+    if (traverseCwbvhWithStack<AnyHit, Copied, DeepStack>(w, ray, invDir, tmax, hitPrim, intersect, stats))
+        return hitPrim;
+    if (stats) stats->scanRestarts++;
+    for (uint32_t k = 0; k < w.numPrims; ++k) {
+        if (stats) stats->primsTested++;
+        if (intersectCwbvhEntry<Copied>(w, k, ray, tmax, hitPrim, intersect) && AnyHit) break;
+    }
+    return hitPrim;
+}
+
 }  // namespace detail
 
 // Closest hit (AnyHit = false) or any hit within (ray.tmin, tmax): the hit
 // primitive id or ~0u, tmax updated. A stack overflow restarts as
 // traverseBvh does (DeepStack entries, then every leaf entry): a wide tree
 // is no deeper than the binary tree it was made from. (The stack sizes are
-// parameters for the tests, which make both restarts happen.)
+// parameters for the tests, which make both restarts happen.) The leaf test
+// is chosen once per ray, as traverseBvh chooses it.
 template <bool AnyHit, int FastStack = kBvhStackSize, int DeepStack = kBvhDeepStackSize, class Intersect>
 STRATA_HD uint32_t traverseCwbvh(const CwbvhView& w, const Ray& ray, float& tmax, Intersect intersect,
                                  TraversalStats* stats = nullptr) {
-    uint32_t hitPrim = ~0u;
-    if (w.numNodes == 0) return hitPrim;
-    const Vec3 invDir = detail::cwbvhInverse(ray.dir);
-    if (detail::traverseCwbvhWithStack<AnyHit, FastStack>(w, ray, invDir, tmax, hitPrim, intersect, stats))
-        return hitPrim;
-    if (stats) {
-        stats->stackOverflow = true;
-        stats->deepRestarts++;
-    }
-    if (detail::traverseCwbvhWithStack<AnyHit, DeepStack>(w, ray, invDir, tmax, hitPrim, intersect, stats))
-        return hitPrim;
-    if (stats) stats->scanRestarts++;
-    for (uint32_t k = 0; k < w.numPrims; ++k) {
-        const uint32_t prim = w.primIndex[k];
-        if (stats) stats->primsTested++;
-        const float t = intersect(prim, ray, tmax);
-        if (t < tmax) {
-            tmax = t;
-            hitPrim = prim;
-            if (AnyHit) break;
-        }
-    }
-    return hitPrim;
+    if (w.numNodes == 0) return ~0u;
+    return w.leafTris ? detail::traverseCwbvhAs<AnyHit, true, FastStack, DeepStack>(w, ray, tmax, intersect, stats)
+                      : detail::traverseCwbvhAs<AnyHit, false, FastStack, DeepStack>(w, ray, tmax, intersect, stats);
 }
 
 }  // namespace strata
