@@ -1,6 +1,7 @@
-// accel/leaf_tris_gpu.h — accel.copy_leaf_tris on the GPU: a binary BVH's
+// accel/leaf_tris_gpu.h — accel.copy_leaf_tris on the GPU: a BVH's
 // triangles copied in its leaf order (accel/leaf_tris.h), for flat mode's
-// tree and for each BLAS of instanced mode.
+// tree (binary, or the 8-wide tree's own entries) and for each BLAS of
+// instanced mode.
 #pragma once
 
 #include <cstdint>
