@@ -43,10 +43,31 @@ std::vector<Ray> raysInto(const Mesh& m, int n) {
     return rays;
 }
 
-// Traces the rays through bvh over m, indexed and with the copy: the same
-// closest hit (id and distance bits), the same any hit, and brute force's
-// closest. Returns the hits and counts the copy's rays that overflowed the
-// fast stack.
+// Each ray traced indexed and with the copy (closest(copied, ray, stats) ->
+// HitRecord, any(copied, ray) -> bool): the same closest hit (id and
+// distance bits), the same any hit, and brute force's closest over g.
+// Returns the hits; counted(stats) of the copy's rays is added to *count.
+template <class Closest, class Any, class Counted>
+int expectSameHits(const GeometryView& g, const std::vector<Ray>& rays, const std::string& what, Closest closest,
+                   Any any, Counted counted, uint32_t* count) {
+    int hits = 0;
+    for (size_t i = 0; i < rays.size(); ++i) {
+        const Ray& r = rays[i];
+        TraversalStats st;
+        const HitRecord ha = closest(false, r, nullptr), hb = closest(true, r, &st), ref = traceBruteForce(g, r);
+        EXPECT_EQ(hb, ha) << what << " ray " << i;  // packed id and distance: bit for bit
+        EXPECT_EQ(isHit(ha), isHit(ref)) << what << " ray " << i;
+        if (isHit(ha) && isHit(ref)) EXPECT_EQ(hitDistance(ha), hitDistance(ref)) << what << " ray " << i;
+        EXPECT_EQ(any(true, r), any(false, r)) << what << " ray " << i;
+        hits += isHit(ha);
+        if (count) *count += counted(st);
+    }
+    return hits;
+}
+
+// Traces the rays through bvh over m, indexed and with the copy
+// (expectSameHits). Returns the hits and counts the copy's rays that
+// overflowed the fast stack.
 int expectCopyTracesAsIndexed(const Mesh& m, const BvhView& indexed, const std::vector<Ray>& rays,
                               const std::string& what, uint32_t* overflowed = nullptr) {
     std::vector<LeafTri> copy;
@@ -54,24 +75,13 @@ int expectCopyTracesAsIndexed(const Mesh& m, const BvhView& indexed, const std::
                  m.triangles.data(), copy);
     for (size_t k = 0; k < copy.size(); ++k) EXPECT_EQ(copy[k].prim, indexed.primIndex[k]) << what;
     SceneView a, b;
-    a.geo.pos = b.geo.pos = m.positions.data();
-    a.geo.tris = b.geo.tris = m.triangles.data();
-    a.geo.numTris = b.geo.numTris = uint32_t(m.triangles.size());
+    a.geo = b.geo = test::geometryOf(m);
     a.bvh = b.bvh = indexed;
     b.bvh.leafTris = copy.data();
-    int hits = 0;
-    for (size_t i = 0; i < rays.size(); ++i) {
-        const Ray& r = rays[i];
-        TraversalStats st;
-        const HitRecord ha = traceClosest(a, r), hb = traceClosest(b, r, &st), ref = traceBruteForce(a.geo, r);
-        EXPECT_EQ(hb, ha) << what << " ray " << i;  // packed id and distance: bit for bit
-        EXPECT_EQ(isHit(ha), isHit(ref)) << what << " ray " << i;
-        if (isHit(ha) && isHit(ref)) EXPECT_EQ(hitDistance(ha), hitDistance(ref)) << what << " ray " << i;
-        EXPECT_EQ(traceAny(b, r), traceAny(a, r)) << what << " ray " << i;
-        hits += isHit(ha);
-        if (overflowed) *overflowed += st.stackOverflow;
-    }
-    return hits;
+    auto closest = [&](bool copied, const Ray& r, TraversalStats* st) { return traceClosest(copied ? b : a, r, st); };
+    auto any = [&](bool copied, const Ray& r) { return traceAny(copied ? b : a, r); };
+    return expectSameHits(
+        a.geo, rays, what, closest, any, [](const TraversalStats& st) { return st.stackOverflow; }, overflowed);
 }
 
 TEST(LeafTris, TheCopyTracesAsTheIndexedTriangles) {
@@ -102,41 +112,29 @@ TEST(LeafTris, CoincidentTrianglesAndTheDeepRestart) {
 
 // The same for the binary tree collapsed 8 wide, its triangles copied in
 // the wide tree's leaf order, through stacks of FastStack and DeepStack
-// entries (1 and 2 make every ray restart, then scan). Returns the hits and
-// counts the rays that scanned.
+// entries (1 and 2 make the rays that need more restart, then scan).
+// Returns the hits and counts the rays that scanned.
 template <int FastStack = kBvhStackSize, int DeepStack = kBvhDeepStackSize>
 int expectWideCopyTracesAsIndexed(const Mesh& m, const HostCwbvh& wide, const std::vector<Ray>& rays,
                                   const std::string& what, uint32_t* scanned = nullptr) {
     std::vector<LeafTri> copy;
     copyLeafTris(wide.primIndex, m.positions.data(), m.triangles.data(), copy);
-    GeometryView g;
-    g.pos = m.positions.data();
-    g.tris = m.triangles.data();
-    g.numTris = uint32_t(m.triangles.size());
+    const GeometryView g = test::geometryOf(m);
     const CwbvhView indexed = wide.view();
     CwbvhView copied = indexed;
     copied.leafTris = copy.data();
     auto tri = [&](uint32_t p, const Ray& r, float tm) { return intersectTri(g, p, r, tm); };
-    auto trace = [&](const CwbvhView& w, const Ray& r, bool any, TraversalStats* st) {
+    auto closest = [&](bool c, const Ray& r, TraversalStats* st) {
         float tmax = r.tmax;
-        const uint32_t p = any ? traverseCwbvh<true, FastStack, DeepStack>(w, r, tmax, tri, st)
-                               : traverseCwbvh<false, FastStack, DeepStack>(w, r, tmax, tri, st);
+        const uint32_t p = traverseCwbvh<false, FastStack, DeepStack>(c ? copied : indexed, r, tmax, tri, st);
         return p == ~0u ? kNoHit : packHit(tmax, p);
     };
-    int hits = 0;
-    for (size_t i = 0; i < rays.size(); ++i) {
-        const Ray& r = rays[i];
-        TraversalStats st;
-        const HitRecord ha = trace(indexed, r, false, nullptr), hb = trace(copied, r, false, &st);
-        const HitRecord ref = traceBruteForce(g, r);
-        EXPECT_EQ(hb, ha) << what << " ray " << i;  // packed id and distance: bit for bit
-        EXPECT_EQ(isHit(ha), isHit(ref)) << what << " ray " << i;
-        if (isHit(ha) && isHit(ref)) EXPECT_EQ(hitDistance(ha), hitDistance(ref)) << what << " ray " << i;
-        EXPECT_EQ(isHit(trace(copied, r, true, nullptr)), isHit(ha)) << what << " ray " << i;
-        hits += isHit(ha);
-        if (scanned) *scanned += st.scanRestarts;
-    }
-    return hits;
+    auto any = [&](bool c, const Ray& r) {
+        float tmax = r.tmax;
+        return traverseCwbvh<true, FastStack, DeepStack>(c ? copied : indexed, r, tmax, tri) != ~0u;
+    };
+    return expectSameHits(
+        g, rays, what, closest, any, [](const TraversalStats& st) { return st.scanRestarts; }, scanned);
 }
 
 TEST(LeafTris, TheWideTreesCopyTracesAsItsIndexedTriangles) {
