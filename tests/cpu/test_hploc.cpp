@@ -1,5 +1,6 @@
 // H-PLOC on the CPU (accel/lbvh/hploc.h, hploc_host.cpp): a valid tree of
-// one primitive per leaf with the root made last; for at most 9 leaves (every
+// one primitive per leaf, each node numbered by the first leaf of its right
+// child (the one its merge retires); for at most 9 leaves (every
 // pair within PLOC's radius) the tree greedy agglomerative clustering builds
 // (Walter et al. 2008: locally-ordered clustering gives the greedy result);
 // independent of the order in which Apetrei's pass meets the leaves; a lower
@@ -35,6 +36,18 @@ void collect(const HostBvh& t, int32_t index, int32_t count, std::set<LeafSet>& 
     collect(t, n.right, n.rightCount, out, mine);
     out.insert(mine);
     below.insert(mine.begin(), mine.end());
+}
+
+// The lowest sorted position under a child (a leaf's is its own), and
+// whether every inner node below is numbered as hploc.h says: its right
+// child's lowest position minus one, above its left child's.
+uint32_t firstLeafChecked(const HostBvh& t, int32_t index, int32_t count, bool& numbered) {
+    if (count > 0) return uint32_t(index);
+    const BvhNode& n = t.nodes[index];
+    const uint32_t left = firstLeafChecked(t, n.left, n.leftCount, numbered);
+    const uint32_t right = firstLeafChecked(t, n.right, n.rightCount, numbered);
+    numbered = numbered && left < right && right == uint32_t(index) + 1u;
+    return left;
 }
 
 std::set<LeafSet> clustersOf(const HostBvh& t) {
@@ -74,14 +87,17 @@ std::set<LeafSet> greedyClusters(const std::vector<Aabb>& bounds) {
 
 }  // namespace
 
-TEST(Hploc, ValidTreeWithTheRootMadeLast) {
+TEST(Hploc, ValidTreeNumberedByTheFirstLeavesMergesRetire) {
     for (const test::LbvhCase& c : test::lbvhCases())
         for (int bits : {30, 63}) {
             auto bounds = test::boundsOf(c.mesh);
             LbvhHostResult r = buildLbvhHost(bounds, bits, LbvhVariant::Hploc);
             const size_t n = bounds.size();
             ASSERT_EQ(r.bvh.nodes.size(), n > 1 ? n - 1 : 1) << c.name;
-            EXPECT_EQ(r.bvh.root, n > 1 ? uint32_t(n - 2) : 0u) << c.name;
+            ASSERT_LT(r.bvh.root, r.bvh.nodes.size()) << c.name;
+            bool numbered = true;
+            if (n > 1) EXPECT_EQ(firstLeafChecked(r.bvh, int32_t(r.bvh.root), 0, numbered), 0u) << c.name;
+            EXPECT_TRUE(numbered) << c.name;
             BvhReport rep = validateBvh(r.bvh.view(), bounds);
             EXPECT_TRUE(rep.ok) << c.name << ": " << (rep.errors.empty() ? "" : rep.errors[0]);
             EXPECT_EQ(rep.maxLeafSize, 1u) << c.name;

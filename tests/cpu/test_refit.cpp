@@ -14,6 +14,7 @@
 #include "accel/host_accel.h"
 #include "accel/toplevel/blas_refit.h"
 #include "accel/lbvh/lbvh_compare.h"
+#include "accel/lbvh/lbvh_host.h"
 #include "core/error.h"
 #include "lbvh_cases.h"
 
@@ -138,7 +139,10 @@ TEST(Refit, ANewTreeWhenTheBuilderOrCountChanges) {
     buildHostAccel(test::boundsOf(m), refitOptions(Builder::LbvhKarras), a);
     buildHostAccel(test::boundsOf(m), refitOptions(Builder::Hploc), a);  // another builder: built anew
     EXPECT_EQ(a.builtWith, Builder::Hploc);
-    EXPECT_EQ(a.bvh.root, uint32_t(m.triangles.size() - 2));  // H-PLOC's root
+    const LbvhHostResult hploc =
+        buildLbvhHost(test::boundsOf(m), refitOptions(Builder::Hploc).mortonBits, LbvhVariant::Hploc);
+    EXPECT_EQ(a.bvh.root, hploc.bvh.root);  // H-PLOC's tree
+    EXPECT_EQ(countDifferentNodes(a.bvh.nodes, hploc.bvh.nodes), 0u);
     const Mesh more = test::makeRandomTriangles(700, 0.02f, 6);
     buildHostAccel(test::boundsOf(more), refitOptions(Builder::Hploc), a);  // another count
     EXPECT_EQ(a.bvh.primIndex.size(), 700u);

@@ -22,9 +22,15 @@
 //     keep their order.
 // The smallest pair of a round is always mutual, so every round merges.
 //
-// Node order: internal nodes are numbered as they are made (the GPU counts
-// them with an atomic, so numbers differ between runs; the tree does not).
-// The root is made last: its index is n - 2.
+// Node numbers: a cluster's first leaf is the lowest sorted position it
+// holds. The clusters stay in Morton order, so a merge keeps the lower
+// cluster's first leaf and retires the higher one's, and every sorted
+// position but 0 is retired exactly once (n - 1 merges): the node a merge
+// makes is numbered by it, hplocNodeOf(retired first leaf) in [0, n - 2],
+// known at once without a counter. Two contiguous clusters [a, p] and
+// [p + 1, b] make node p, as Karras's and Apetrei's split p does. Both
+// builders number alike, so their trees are equal node for node; the root
+// is wherever the last merge puts it (LbvhBuilder finds it on the device).
 #pragma once
 
 #include <cmath>
@@ -47,6 +53,8 @@ constexpr int32_t kHplocNoCluster = -1;
 STRATA_HD int32_t hplocLeafRef(int32_t sortedPos) { return -2 - sortedPos; }
 STRATA_HD bool hplocIsLeaf(int32_t ref) { return ref <= -2; }
 STRATA_HD int32_t hplocLeafPos(int32_t ref) { return -2 - ref; }
+// The node made by the merge that retires first leaf p (p >= 1).
+STRATA_HD int32_t hplocNodeOf(int32_t retiredFirst) { return retiredFirst - 1; }
 
 // PLOC's distance: half the surface area of the union of two boxes. Written
 // without fused multiply-adds on the GPU, so both builders compare the same

@@ -12,10 +12,12 @@ constexpr unsigned kFullWarp = 0xffffffffu;
 constexpr int kWarp = 32;
 static_assert(2 * kHplocThreshold == kWarp, "two subtrees' clusters fill one warp");
 
-// One cluster per lane: its box and its reference (hploc.h's slot encoding).
+// One cluster per lane: its box, its reference (hploc.h's slot encoding) and
+// its first leaf (the lowest sorted position it holds: hploc.h's numbering).
 struct LaneCluster {
     Aabb box;
     int32_t ref = kHplocNoCluster;
+    int32_t first = 0;
 };
 
 __device__ Aabb shuffleBox(const Aabb& b, int src) {
@@ -33,8 +35,8 @@ __device__ Aabb shuffleBoxDown(const Aabb& b, int d) {
 }
 
 // A cluster slot (hploc.h's encoding) with its box: lo.xyz and the
-// reference in one float4, hi.xyz in another (two arrays of n, so a warp's
-// loads and stores of consecutive slots are contiguous).
+// reference in one float4, hi.xyz and the first leaf in another (two arrays
+// of n, so a warp's loads and stores of consecutive slots are contiguous).
 struct ClusterSlots {
     float4* lo;
     float4* hi;
@@ -44,6 +46,16 @@ struct ClusterSlots {
 __device__ int32_t childIndex(int32_t ref) { return hplocIsLeaf(ref) ? hplocLeafPos(ref) : ref; }
 __device__ int32_t childCount(int32_t ref) { return hplocIsLeaf(ref) ? 1 : 0; }
 
+__device__ LaneCluster clusterOf(float4 lo, float4 hi) {
+    return LaneCluster{Aabb{{lo.x, lo.y, lo.z}, {hi.x, hi.y, hi.z}}, __float_as_int(lo.w), __float_as_int(hi.w)};
+}
+__device__ float4 loWord(const LaneCluster& c, int32_t ref) {
+    return make_float4(c.box.lo.x, c.box.lo.y, c.box.lo.z, __int_as_float(ref));
+}
+__device__ float4 hiWord(const LaneCluster& c) {
+    return make_float4(c.box.hi.x, c.box.hi.y, c.box.hi.z, __int_as_float(c.first));
+}
+
 // The warp's clusters packed to lanes 0..count-1 in lane order (Morton
 // order) through the warp's part of shared memory; returns count.
 __device__ int compact(LaneCluster& c, bool keep, float4* shLo, float4* shHi) {
@@ -51,15 +63,13 @@ __device__ int compact(LaneCluster& c, bool keep, float4* shLo, float4* shHi) {
     const unsigned kept = __ballot_sync(kFullWarp, keep);
     if (keep) {
         int dst = __popc(kept & ((1u << lane) - 1u));
-        shLo[dst] = make_float4(c.box.lo.x, c.box.lo.y, c.box.lo.z, __int_as_float(c.ref));
-        shHi[dst] = make_float4(c.box.hi.x, c.box.hi.y, c.box.hi.z, 0.0f);
+        shLo[dst] = loWord(c, c.ref);
+        shHi[dst] = hiWord(c);
     }
     __syncwarp();
     const int count = __popc(kept);
     if (lane < count) {
-        float4 lo = shLo[lane], hi = shHi[lane];
-        c.box = Aabb{{lo.x, lo.y, lo.z}, {hi.x, hi.y, hi.z}};
-        c.ref = __float_as_int(lo.w);
+        c = clusterOf(shLo[lane], shHi[lane]);
     } else {
         c.ref = kHplocNoCluster;
     }
@@ -67,23 +77,11 @@ __device__ int compact(LaneCluster& c, bool keep, float4* shLo, float4* shHi) {
     return count;
 }
 
-// The nodes one merge makes, kept in the warp's shared memory until the
-// merge is done and numbered then with one atomic: a node made in this merge
-// is referenced as firstLocal + its number here (firstLocal = n: above every
-// node index), its children by their references (fixed when written).
-struct MadeNodes {
-    BvhNode* node;  // kWarp - 1 entries (32 clusters make at most 31 nodes)
-    int count;
-    int32_t firstLocal;
-    __device__ int32_t final(int32_t ref, uint32_t base) const {
-        return ref >= firstLocal ? int32_t(base) + (ref - firstLocal) : ref;
-    }
-};
-
 // One PLOC round over the warp's `count` clusters (hploc.h): nearest
 // neighbours within kHplocRadius lanes, mutual pairs merged into new nodes
-// (made in lane order), then compacted.
-__device__ int plocRound(LaneCluster& c, int count, MadeNodes& made, float4* shLo, float4* shHi) {
+// (each written at once where hploc.h's numbering puts it: the lower lane
+// makes it, and the higher one's first leaf names it), then compacted.
+__device__ int plocRound(LaneCluster& c, int count, BvhNode* nodes, float4* shLo, float4* shHi) {
     const int lane = threadIdx.x % kWarp;
     float best = INFINITY;
     int nearest = lane + 2 * kWarp;  // "none": farther than every real candidate
@@ -111,68 +109,40 @@ __device__ int plocRound(LaneCluster& c, int count, MadeNodes& made, float4* shL
     const bool mutual = lane < count && nearestOfNearest == lane && nearest != lane;
     const Aabb partnerBox = shuffleBox(c.box, nearest);
     const int32_t partnerRef = __shfl_sync(kFullWarp, c.ref, nearest);
-    const bool makes = mutual && lane < nearest;
-    const unsigned makers = __ballot_sync(kFullWarp, makes);
-    if (makes) {
-        const int local = made.count + __popc(makers & ((1u << lane) - 1u));
-        made.node[local] = makeNode(c.box, c.ref, 0, partnerBox, partnerRef, 0);
+    const int32_t partnerFirst = __shfl_sync(kFullWarp, c.first, nearest);
+    if (mutual && lane < nearest) {
+        const int32_t node = hplocNodeOf(partnerFirst);
+        storeNode(nodes + node, makeNode(c.box, childIndex(c.ref), childCount(c.ref), partnerBox,
+                                         childIndex(partnerRef), childCount(partnerRef)));
         c.box = merge(c.box, partnerBox);
-        c.ref = made.firstLocal + local;
+        c.ref = node;
     }
-    made.count += __popc(makers);
     return compact(c, lane < count && !(mutual && lane > nearest), shLo, shHi);
-}
-
-// Numbers the merge's nodes (one atomic: consecutive indices in the order
-// they were made) and writes them with their children's final references;
-// returns the number of the first.
-__device__ uint32_t writeMadeNodes(const MadeNodes& made, BvhNode* nodes, uint32_t* nodeCounter) {
-    const int lane = threadIdx.x % kWarp;
-    if (made.count == 0) return 0;
-    uint32_t base = 0;
-    if (lane == 0) base = atomicAdd(nodeCounter, uint32_t(made.count));
-    base = __shfl_sync(kFullWarp, base, 0);
-    if (lane < made.count) {
-        const BvhNode& m = made.node[lane];
-        const int32_t left = made.final(m.left, base), right = made.final(m.right, base);
-        storeNode(nodes + base + lane, makeNode(m.leftBox(), childIndex(left), childCount(left), m.rightBox(),
-                                                childIndex(right), childCount(right)));
-    }
-    return base;
 }
 
 // The range [lo, hi] (split after sorted leaf `split`) completed by one lane:
 // the warp loads both halves' clusters (lanes 0-15 the left's, 16-31 the
 // right's), merges them down to kHplocThreshold (1 at the root) and leaves
-// them in the range's first slots.
-__device__ void mergeRange(int lo, int hi, int split, uint32_t n, BvhNode* nodes, ClusterSlots slots,
-                           uint32_t* nodeCounter, float4* shLo, float4* shHi, BvhNode* shMade) {
+// them in the range's first slots (the root's index into *root).
+__device__ void mergeRange(int lo, int hi, int split, uint32_t n, BvhNode* nodes, ClusterSlots slots, uint32_t* root,
+                           float4* shLo, float4* shHi) {
     const int lane = threadIdx.x % kWarp;
     const bool leftHalf = lane < kHplocThreshold;
     const int k = leftHalf ? lane : lane - kHplocThreshold;
     const int first = leftHalf ? lo : split + 1;
     const int size = leftHalf ? split - lo + 1 : hi - split;
     LaneCluster c;
-    if (k < size) {  // its leaves, or the clusters a merge left (written by other warps: read from L2)
-        float4 boxLo = __ldcg(slots.lo + first + k), boxHi = __ldcg(slots.hi + first + k);
-        c.ref = __float_as_int(boxLo.w);
-        c.box = Aabb{{boxLo.x, boxLo.y, boxLo.z}, {boxHi.x, boxHi.y, boxHi.z}};
-    }
+    if (k < size)  // its leaves, or the clusters a merge left (written by other warps: read from L2)
+        c = clusterOf(__ldcg(slots.lo + first + k), __ldcg(slots.hi + first + k));
     int count = compact(c, c.ref != kHplocNoCluster, shLo, shHi);
-    const bool root = lo == 0 && hi == int(n) - 1;
-    const int target = root ? 1 : kHplocThreshold;
-    MadeNodes made{shMade, 0, int32_t(n)};
-    while (count > target) count = plocRound(c, count, made, shLo, shHi);
-    __syncwarp();
-    const uint32_t base = writeMadeNodes(made, nodes, nodeCounter);
-    c.ref = made.final(c.ref, base);
-    if (root) {
-        if (lane == 0) *nodeCounter = 0;  // every node is made: ready for the next build
+    const bool isRoot = lo == 0 && hi == int(n) - 1;
+    const int target = isRoot ? 1 : kHplocThreshold;
+    while (count > target) count = plocRound(c, count, nodes, shLo, shHi);
+    if (isRoot) {
+        if (lane == 0) *root = uint32_t(c.ref);
     } else if (lane < kHplocThreshold) {
-        const bool has = lane < count;
-        slots.lo[lo + lane] =
-            make_float4(c.box.lo.x, c.box.lo.y, c.box.lo.z, __int_as_float(has ? c.ref : kHplocNoCluster));
-        slots.hi[lo + lane] = make_float4(c.box.hi.x, c.box.hi.y, c.box.hi.z, 0.0f);
+        slots.lo[lo + lane] = loWord(c, lane < count ? c.ref : kHplocNoCluster);
+        slots.hi[lo + lane] = hiWord(c);
     }
 }
 
@@ -182,15 +152,16 @@ __device__ void mergeRange(int lo, int hi, int split, uint32_t n, BvhNode* nodes
 template <class Key>
 __global__ void __launch_bounds__(kBlock)
     hplocKernel(const Key* keys, uint32_t n, const Aabb* primBounds, const uint32_t* sortedPrim, BvhNode* nodes,
-                int32_t* store, ClusterSlots slots, uint32_t* nodeCounter) {
+                int32_t* store, ClusterSlots slots, uint32_t* root) {
     __shared__ float4 shLo[kBlock], shHi[kBlock];
-    __shared__ BvhNode shMade[kBlock / kWarp][kWarp - 1];
-    BvhNode* warpMade = shMade[threadIdx.x / kWarp];
     float4* warpLo = shLo + (threadIdx.x & ~(kWarp - 1));
     float4* warpHi = shHi + (threadIdx.x & ~(kWarp - 1));
     const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (n == 1) {
-        if (i == 0) setSingleLeafRoot(nodes[0], primBounds[sortedPrim[0]]);
+        if (i == 0) {
+            setSingleLeafRoot(nodes[0], primBounds[sortedPrim[0]]);
+            *root = 0;
+        }
         return;
     }
     bool active = i < n;
@@ -198,9 +169,9 @@ __global__ void __launch_bounds__(kBlock)
         // Every slot starts as its leaf (the ranges of up to kHplocThreshold
         // leaves are never merged: their slots stay so), visible to all
         // before any hand-over.
-        Aabb box = primBounds[sortedPrim[i]];
-        slots.lo[i] = make_float4(box.lo.x, box.lo.y, box.lo.z, __int_as_float(hplocLeafRef(int32_t(i))));
-        slots.hi[i] = make_float4(box.hi.x, box.hi.y, box.hi.z, 0.0f);
+        const LaneCluster leaf{primBounds[sortedPrim[i]], hplocLeafRef(int32_t(i)), int32_t(i)};
+        slots.lo[i] = loWord(leaf, leaf.ref);
+        slots.hi[i] = hiWord(leaf);
         __threadfence();
     }
     int lo = int(i), hi = int(i);
@@ -237,7 +208,7 @@ __global__ void __launch_bounds__(kBlock)
         for (unsigned pending = merging; pending; pending &= pending - 1) {
             const int src = __ffs(pending) - 1;
             mergeRange(__shfl_sync(kFullWarp, lo, src), __shfl_sync(kFullWarp, hi, src),
-                       __shfl_sync(kFullWarp, split, src), n, nodes, slots, nodeCounter, warpLo, warpHi, warpMade);
+                       __shfl_sync(kFullWarp, split, src), n, nodes, slots, root, warpLo, warpHi);
         }
         if (active && lo == 0 && hi == int(n) - 1) active = false;
         // The nodes and slots the warp wrote are visible before any of its
@@ -248,16 +219,16 @@ __global__ void __launch_bounds__(kBlock)
 
 }  // namespace
 
-void launchHploc(const LbvhSortedLeaves& in, BvhNode* nodes, int32_t* store, float4* slots, uint32_t* nodeCounter,
+void launchHploc(const LbvhSortedLeaves& in, BvhNode* nodes, int32_t* store, float4* slots, uint32_t* root,
                  const LaunchContext& ctx) {
     const LaunchShape shape = perItem(in.n, kBlock);
     const ClusterSlots slotArrays{slots, slots + in.n};
     if (in.wide)
         launch(ctx, "build/hierarchy", shape, hplocKernel<uint64_t>, static_cast<const uint64_t*>(in.keys), in.n,
-               in.primBounds, in.sortedPrim, nodes, store, slotArrays, nodeCounter);
+               in.primBounds, in.sortedPrim, nodes, store, slotArrays, root);
     else
         launch(ctx, "build/hierarchy", shape, hplocKernel<uint32_t>, static_cast<const uint32_t*>(in.keys), in.n,
-               in.primBounds, in.sortedPrim, nodes, store, slotArrays, nodeCounter);
+               in.primBounds, in.sortedPrim, nodes, store, slotArrays, root);
 }
 
 }  // namespace strata

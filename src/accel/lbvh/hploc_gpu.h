@@ -16,10 +16,10 @@
 
 namespace strata {
 
-// nodes: n-1 BvhNodes, made in merge order, root n-2. store: n-1 entries,
-// all ◇ (-1) on entry, left so. slots: 2n float4, the n cluster slots with
-// their boxes (no state between builds). nodeCounter: 0 on entry, left so.
-void launchHploc(const LbvhSortedLeaves& in, BvhNode* nodes, int32_t* store, float4* slots, uint32_t* nodeCounter,
+// nodes: n-1 BvhNodes, numbered as hploc.h says. store: n-1 entries, all ◇
+// (-1) on entry, left so. slots: 2n float4, the n cluster slots with their
+// boxes (no state between builds). root: the root's index, written.
+void launchHploc(const LbvhSortedLeaves& in, BvhNode* nodes, int32_t* store, float4* slots, uint32_t* root,
                  const LaunchContext& ctx);
 
 }  // namespace strata

@@ -12,6 +12,7 @@ struct Cluster {
     Aabb box;
     int32_t index;  // BvhNode child: a sorted position (count 1) or a node
     int32_t count;
+    int32_t first;  // its first leaf (hploc.h's numbering)
 };
 
 class HplocHost {
@@ -19,7 +20,10 @@ public:
     HplocHost(const std::vector<Aabb>& bounds, const std::vector<uint32_t>& sortedPrim, std::vector<BvhNode>& nodes)
         : bounds_(bounds), sortedPrim_(sortedPrim), nodes_(nodes) {}
 
-    Cluster leaf(int pos) const { return {bounds_[sortedPrim_[pos]], pos, 1}; }
+    Cluster leaf(int pos) const { return {bounds_[sortedPrim_[pos]], pos, 1, pos}; }
+
+    // The node the last merge made (the root once every merge is done).
+    int32_t lastMade() const { return lastMade_; }
 
     // PLOC rounds (hploc.h) until at most `target` clusters remain.
     void plocRounds(std::vector<Cluster>& c, size_t target) {
@@ -45,8 +49,10 @@ public:
                 if (nearest[m] != j) {
                     next.push_back(c[j]);
                 } else if (j < m) {
-                    nodes_.push_back(makeNode(c[j].box, c[j].index, c[j].count, c[m].box, c[m].index, c[m].count));
-                    next.push_back({merge(c[j].box, c[m].box), int32_t(nodes_.size() - 1), 0});
+                    lastMade_ = hplocNodeOf(c[m].first);
+                    nodes_[size_t(lastMade_)] =
+                        makeNode(c[j].box, c[j].index, c[j].count, c[m].box, c[m].index, c[m].count);
+                    next.push_back({merge(c[j].box, c[m].box), lastMade_, 0, c[j].first});
                 }
             }
             c.swap(next);
@@ -73,6 +79,7 @@ private:
     const std::vector<Aabb>& bounds_;
     const std::vector<uint32_t>& sortedPrim_;
     std::vector<BvhNode>& nodes_;
+    int32_t lastMade_ = 0;
 };
 
 }  // namespace
@@ -88,10 +95,10 @@ uint32_t buildHplocFromRanges(const std::vector<BvhNode>& apetreiNodes, uint32_t
         setSingleLeafRoot(nodes[0], primBounds[sortedPrim[0]]);
         return 0;
     }
-    nodes.reserve(n - 1);
+    nodes.assign(size_t(n - 1), BvhNode{});
     HplocHost h(primBounds, sortedPrim, nodes);
     h.clusters(apetreiNodes, int(apetreiRoot), 0, n - 1, true);
-    return uint32_t(nodes.size() - 1);
+    return uint32_t(h.lastMade());
 }
 
 }  // namespace strata

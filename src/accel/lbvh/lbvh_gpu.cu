@@ -155,16 +155,8 @@ void LbvhBuilder::build(const LbvhConfig& config, const Aabb* primBounds, uint32
             storeCleared_ = store_.data();
             storeClearedBytes_ = store_.bytes();
         }
-        if (variant == LbvhVariant::Apetrei) root_.resize(1);
-        if (variant == LbvhVariant::Hploc) {
-            slots_.resize(2 * size_t(n));
-            nodeCounter_.resize(1);
-            if (nodeCounter_.data() != counterCleared_) {
-                // 0 once per allocation; each build leaves it so.
-                STRATA_CUDA_CHECK(cudaMemsetAsync(nodeCounter_.data(), 0, sizeof(uint32_t), stream));
-                counterCleared_ = nodeCounter_.data();
-            }
-        }
+        if (variant == LbvhVariant::Apetrei || variant == LbvhVariant::Hploc) root_.resize(1);
+        if (variant == LbvhVariant::Hploc) slots_.resize(2 * size_t(n));
         if (variant == LbvhVariant::ApetreiSkip) skipNodes_.resize(2 * size_t(n) - 1);
     }
     if (n == 1) {
@@ -328,7 +320,7 @@ void LbvhBuilder::bottomUp(const Aabb* primBounds, const void* sortedKeys, bool 
     if (variant_ == LbvhVariant::Apetrei)
         launchApetreiBottomUp(in, nodes_.data(), store_.data(), root_.data(), ctx);
     else if (variant_ == LbvhVariant::Hploc)
-        launchHploc(in, nodes_.data(), store_.data(), slots_.data(), nodeCounter_.data(), ctx);
+        launchHploc(in, nodes_.data(), store_.data(), slots_.data(), root_.data(), ctx);
     else
         launchApetreiSkipBottomUp(in, skipNodes_.data(), nodes_.data(), store_.data(), ctx);
 }
@@ -351,8 +343,8 @@ cudaError_t LbvhBuilder::sortPairs(void* temp, size_t& tempBytes, uint32_t n, in
 BvhView LbvhBuilder::view(BvhTraversal traversal) const {
     BvhView v{nodes_.data(), sortedPrim_.data(), n_ > 1 ? n_ - 1 : (n_ ? 1u : 0u), n_};
     if (n_ == 0) return v;
-    if (variant_ == LbvhVariant::Apetrei) v.rootIndex = root_.data();  // found during the pass
-    if (variant_ == LbvhVariant::Hploc) v.root = n_ > 1 ? n_ - 2 : 0;  // made last
+    if (variant_ == LbvhVariant::Apetrei || variant_ == LbvhVariant::Hploc)
+        v.rootIndex = root_.data();  // found during the pass
     if (variant_ == LbvhVariant::ApetreiSkip) {
         v.skipNodes = skipNodes_.data();
         v.numSkipNodes = 2 * n_ - 1;
@@ -383,7 +375,7 @@ LbvhCopy LbvhBuilder::download() const {
 size_t LbvhBuilder::memoryBytes() const {
     return nodes_.bytes() + parent_.bytes() + visits_.bytes() + keys_.bytes() + sortedKeys_.bytes() + keys32_.bytes() +
            sortedKeys32_.bytes() + primIds_.bytes() + sortedPrim_.bytes() + sortTemp_.bytes() + store_.bytes() +
-           root_.bytes() + skipNodes_.bytes() + slots_.bytes() + nodeCounter_.bytes();
+           root_.bytes() + skipNodes_.bytes() + slots_.bytes();
 }
 
 size_t LbvhBuilder::estimateBytes(size_t n) {

@@ -121,16 +121,15 @@ private:
     DeviceBuffer<uint32_t> sceneBox_;  // order-preserving encoded min xyz, max xyz
     DeviceBuffer<uint8_t> sortTemp_;
     // Apetrei variants: the store array (◇ between builds: the pass resets
-    // what it uses, so it is cleared only when newly allocated), the root.
+    // what it uses, so it is cleared only when newly allocated), the root
+    // (Apetrei's and H-PLOC's, found on the device).
     DeviceBuffer<int32_t> store_;
     const int32_t* storeCleared_ = nullptr;
     size_t storeClearedBytes_ = 0;
     DeviceBuffer<uint32_t> root_;
     DeviceBuffer<StacklessNode> skipNodes_;
-    // H-PLOC: the cluster slots with their boxes, the node counter (0 between builds).
+    // H-PLOC: the cluster slots with their boxes.
     DeviceBuffer<float4> slots_;
-    DeviceBuffer<uint32_t> nodeCounter_;
-    const uint32_t* counterCleared_ = nullptr;
 };
 
 }  // namespace strata

@@ -17,8 +17,8 @@ inline size_t lbvhBytes(size_t n, LbvhVariant variant, bool wideKeys) {
     if (n == 0) return 0;
     size_t b = (n > 1 ? n - 1 : 1) * sizeof(BvhNode) + n * 4;  // nodes, sorted primitive ids
     if (variant != LbvhVariant::Karras) b += n * 4;            // Apetrei's store
-    if (variant == LbvhVariant::Hploc) b += n * 32 + 4;        // H-PLOC's cluster slots and boxes, node counter
-    if (variant == LbvhVariant::Apetrei) b += 4;               // the root's index
+    if (variant == LbvhVariant::Hploc) b += n * 32;            // H-PLOC's cluster slots and boxes
+    if (variant == LbvhVariant::Apetrei || variant == LbvhVariant::Hploc) b += 4;  // the root's index
     if (variant == LbvhVariant::ApetreiSkip) b += (2 * n - 1) * sizeof(StacklessNode);
     if (n == 1) return b;
     if (variant == LbvhVariant::Karras) b += (2 * n - 1) * 4 + (n - 1) * 4;  // parents, visit counters
