@@ -122,6 +122,28 @@ TEST(Hploc, SmallInputsGiveGreedyAgglomerativeClustering) {
 }
 
 // Three boxes in a row, the first two close: they pair first.
+// The GPU takes a cluster's nearest as the minimum of plocNearKey: the keys
+// must order every pair of candidates as plocNearer does, ties and infinite
+// distances included, and name their candidate.
+TEST(Hploc, NearKeysOrderAsPlocNearer) {
+    std::mt19937 rng(11);
+    const float distances[] = {0.0f, 0.5f, 1.0f, 2.0f, INFINITY};
+    for (int trial = 0; trial < 20000; ++trial) {
+        const int j = int(rng() % 32u);
+        auto candidate = [&] {
+            int gap = 1 + int(rng() % unsigned(kHplocRadius));
+            int i = (rng() & 1u) ? j + gap : j - gap;
+            return i < 0 || i > 31 ? j + 1 > 31 ? j - 1 : j + 1 : i;
+        };
+        const int a = candidate(), b = candidate();
+        const float da = distances[rng() % 5u], db = distances[rng() % 5u];
+        const uint64_t ka = plocNearKey(da, a, j), kb = plocNearKey(db, b, j);
+        ASSERT_EQ(plocKeyCandidate(ka, j), a) << j;
+        ASSERT_EQ(ka < kb, plocNearer(da, a, db, b, j)) << j << ": " << a << " at " << da << ", " << b << " at " << db;
+        ASSERT_EQ(ka == kb, a == b && da == db);
+    }
+}
+
 TEST(Hploc, NearestBoxesPairFirst) {
     std::vector<Aabb> b = {Aabb{{0, 0, 0}, {1, 1, 1}}, Aabb{{1.5f, 0, 0}, {2.5f, 1, 1}}, Aabb{{9, 0, 0}, {10, 1, 1}}};
     LbvhHostResult r = buildLbvhHost(b, 63, LbvhVariant::Hploc);

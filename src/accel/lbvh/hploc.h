@@ -35,6 +35,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
 #include "core/aabb.h"
 #include "core/hd.h"
@@ -84,6 +85,24 @@ STRATA_HD bool plocNearer(float d, int i, float bestD, int bestI, int j) {
     const int lo = i < j ? i : j, bestLo = bestI < j ? bestI : j;
     if ((lo & 1) != (bestLo & 1)) return (lo & 1) == 0;
     return lo < bestLo;
+}
+
+// plocNearer's order as one integer per candidate, for positions i, j in
+// [0, 32) (a warp's clusters): smaller means nearer. The distance's bits
+// first (it is never negative or NaN, and non-negative floats order as their
+// bits), then the gap, then whether the pair starts at an odd position, then
+// its lower position; so a cluster's nearest is the minimum of its
+// candidates' keys, which the GPU takes as a tree of comparisons.
+STRATA_HD uint64_t plocNearKey(float d, int i, int j) {
+    const uint32_t gap = uint32_t(i > j ? i - j : j - i), lo = uint32_t(i < j ? i : j);
+    uint32_t bits;
+    memcpy(&bits, &d, sizeof bits);
+    return uint64_t(bits) << 32 | gap << 6 | (lo & 1u) << 5 | lo;
+}
+// The candidate a key names, for cluster j.
+STRATA_HD int plocKeyCandidate(uint64_t key, int j) {
+    const int gap = int(key >> 6 & 63u), lo = int(key & 31u);
+    return lo == j ? j + gap : lo;
 }
 
 }  // namespace strata

@@ -77,33 +77,41 @@ __device__ int compact(LaneCluster& c, bool keep, float4* shLo, float4* shHi) {
     return count;
 }
 
+__device__ uint64_t minKey(uint64_t a, uint64_t b) { return b < a ? b : a; }
+
 // One PLOC round over the warp's `count` clusters (hploc.h): nearest
 // neighbours within kHplocRadius lanes, mutual pairs merged into new nodes
 // (each written at once where hploc.h's numbering puts it: the lower lane
 // makes it, and the higher one's first leaf names it), then compacted.
 __device__ int plocRound(LaneCluster& c, int count, BvhNode* nodes, float4* shLo, float4* shHi) {
     const int lane = threadIdx.x % kWarp;
-    float best = INFINITY;
-    int nearest = lane + 2 * kWarp;  // "none": farther than every real candidate
+    // Each candidate's key (hploc.h's plocNearKey; none: all ones), then
+    // their minimum by a tree of comparisons.
+    constexpr uint64_t kNone = ~0ull;
+    uint64_t key[2 * kHplocRadius];
     float ahead[kHplocRadius];
 #pragma unroll
     for (int d = 1; d <= kHplocRadius; ++d) {
-        Aabb other = shuffleBoxDown(c.box, d);
-        ahead[d - 1] = plocDistance(c.box, other);
-        if (lane + d < count && plocNearer(ahead[d - 1], lane + d, best, nearest, lane)) {
-            best = ahead[d - 1];
-            nearest = lane + d;
-        }
+        ahead[d - 1] = plocDistance(c.box, shuffleBoxDown(c.box, d));
+        key[d - 1] = lane + d < count ? plocNearKey(ahead[d - 1], lane + d, lane) : kNone;
     }
 #pragma unroll
     for (int d = 1; d <= kHplocRadius; ++d) {
         // The pair (lane - d, lane) as lane - d measured it ahead of itself.
-        float dist = __shfl_up_sync(kFullWarp, ahead[d - 1], d);
-        if (lane - d >= 0 && plocNearer(dist, lane - d, best, nearest, lane)) {
-            best = dist;
-            nearest = lane - d;
-        }
+        const float dist = __shfl_up_sync(kFullWarp, ahead[d - 1], d);
+        key[kHplocRadius + d - 1] = lane - d >= 0 ? plocNearKey(dist, lane - d, lane) : kNone;
     }
+    // (Each stage a loop of its own: the steps unrolled, so that the keys
+    // stay in registers.)
+    static_assert(kHplocRadius == 8, "the tree below takes the minimum of 16 keys");
+#pragma unroll
+    for (int k = 0; k < 8; ++k) key[k] = minKey(key[k], key[k + 8]);
+#pragma unroll
+    for (int k = 0; k < 4; ++k) key[k] = minKey(key[k], key[k + 4]);
+#pragma unroll
+    for (int k = 0; k < 2; ++k) key[k] = minKey(key[k], key[k + 2]);
+    key[0] = minKey(key[0], key[1]);
+    int nearest = plocKeyCandidate(key[0], lane);
     if (lane >= count) nearest = lane;
     const int nearestOfNearest = __shfl_sync(kFullWarp, nearest, nearest);
     const bool mutual = lane < count && nearestOfNearest == lane && nearest != lane;
