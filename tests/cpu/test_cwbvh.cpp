@@ -5,7 +5,11 @@
 // deep, coplanar and far-from-origin inputs.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <random>
+
 #include "accel/lbvh/lbvh_host.h"
+#include "accel/wide/collapse.h"
 #include "accel/wide/collapse_host.h"
 #include "accel/wide/cwbvh_traverse.h"
 #include "check/hit_compare.h"
@@ -260,4 +264,49 @@ TEST(Cwbvh, PairsOfLeavesBecomeOneSlot) {
             }
     EXPECT_GT(pairs, slots / 4) << pairs << " of " << slots << " leaf slots";
     EXPECT_TRUE(validateCwbvh(wide.view(), bounds).ok);  // every entry under its slot's box, once
+}
+
+// The slot assignment (collapse.h's assignCwbvhSlots, a tree of comparisons
+// per round) against the greedy loop it replaces, written here as a chain:
+// each round the unplaced child and free slot of the greatest cost, the
+// first pair in (child, slot) order of equals, costs that are not greater
+// than -inf never chosen, and a lone leftover's lowest free slot. Random
+// costs drawn from a few values (so that ties are common), with -0 and +0,
+// NaN and both infinities, for every child count.
+TEST(Cwbvh, SlotAssignmentIsTheGreedyChain) {
+    auto chain = [](const float(&cost)[kCwbvhWidth][kCwbvhWidth], int m, int(&slotOf)[kCwbvhWidth]) {
+        uint32_t freeSlots = 0xffu, unplaced = (1u << m) - 1u;
+        while (unplaced) {
+            int bc = -1, bs = -1;
+            float best = -INFINITY;
+            for (int k = 0; k < kCwbvhWidth; ++k)
+                for (int s = 0; s < kCwbvhWidth; ++s)
+                    if ((unplaced >> k & 1u) && (freeSlots >> s & 1u) && cost[k][s] > best) {
+                        best = cost[k][s];
+                        bc = k;
+                        bs = s;
+                    }
+            if (bc < 0) {
+                bc = int(lowestBit(unplaced));
+                bs = int(lowestBit(freeSlots));
+            }
+            unplaced &= ~(1u << bc);
+            freeSlots &= ~(1u << bs);
+            slotOf[bc] = bs;
+        }
+    };
+    const float values[] = {0.0f, -0.0f, 1.0f, -1.0f, 2.5f, -1e-40f, 1e-40f, INFINITY, -INFINITY, NAN};
+    std::mt19937 rng(8);
+    for (int trial = 0; trial < 20000; ++trial) {
+        const int m = 1 + trial % kCwbvhWidth;
+        const unsigned kinds = trial % 3 == 0 ? 10u : trial % 3 == 1 ? 6u : 3u;  // all, no specials, few values
+        float cost[kCwbvhWidth][kCwbvhWidth];
+        for (auto& row : cost)
+            for (float& v : row)
+                v = (rng() % 4u == 0u && kinds == 6u) ? float(rng() % 1000u) * 0.01f : values[rng() % kinds];
+        int want[kCwbvhWidth], got[kCwbvhWidth];
+        chain(cost, m, want);
+        assignCwbvhSlots(cost, m, got);
+        for (int k = 0; k < m; ++k) ASSERT_EQ(got[k], want[k]) << "trial " << trial << ", child " << k << " of " << m;
+    }
 }

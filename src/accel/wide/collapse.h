@@ -189,6 +189,81 @@ struct ChooseGreedy {
     }
 };
 
+// The order in which the slot assignment compares costs: a rank that keeps
+// the floats' order (-0 ranks as +0), at least 1 for a cost above -inf, and
+// 0 for one never chosen (-inf, NaN: no cost is greater than -inf).
+STRATA_HD uint32_t slotCostRank(float cost) {
+    if (!(cost > -INFINITY)) return 0u;
+    uint32_t bits;
+    memcpy(&bits, &cost, sizeof bits);
+    if (bits == 0x80000000u) bits = 0u;
+    return (bits & 0x80000000u) ? ~bits : bits | 0x80000000u;
+}
+
+// A rank and where it is; of two, the later wins only when greater, so a
+// tree of them over positions in order gives the first of the largest.
+struct RankedAt {
+    uint32_t rank;
+    int at;
+};
+STRATA_HD RankedAt firstLargest(RankedAt earlier, RankedAt later) {
+    return later.rank > earlier.rank ? later : earlier;
+}
+
+// The first of the largest of r[0 .. 8), as a tree of three levels over
+// neighbours (each side of a comparison holds the lower positions; each
+// level a loop of its own, so that it unrolls and stays in registers).
+STRATA_HD RankedAt firstLargestOf8(RankedAt (&r)[8]) {
+    STRATA_UNROLL
+    for (int j = 0; j < 8; j += 2) r[j] = firstLargest(r[j], r[j + 1]);
+    STRATA_UNROLL
+    for (int j = 0; j < 8; j += 4) r[j] = firstLargest(r[j], r[j + 2]);
+    return firstLargest(r[0], r[4]);
+}
+
+// The slot of each child c[0 .. m) for the traversal order (Ylitie et al.
+// §3.2): cost[k][s] is how well child k's direction from the node's centre
+// agrees with slot s's octant (slot bit a: + on axis a); greedily, the
+// unplaced child and free slot of the greatest cost take each other, the
+// first pair in (child, slot) order of equal costs; costs that are not
+// numbers (coordinates near the float range) are never chosen, and
+// children left with only such costs take the lowest free slots in order.
+// Each round takes the largest of its 64 ranks as a tree (per child over
+// its free slots, then over the unplaced children), not as a chain of 64
+// comparisons: the collapse waits on this per node, one level at a time.
+STRATA_HD void assignCwbvhSlots(const float (&cost)[kCwbvhWidth][kCwbvhWidth], int m, int (&slotOf)[kCwbvhWidth]) {
+    static_assert(kCwbvhWidth == 8, "firstLargestOf8 reduces one rank per slot or child");
+    uint32_t rank[kCwbvhWidth][kCwbvhWidth];
+    STRATA_UNROLL
+    for (int k = 0; k < kCwbvhWidth; ++k) STRATA_UNROLL
+    for (int s = 0; s < kCwbvhWidth; ++s) rank[k][s] = slotCostRank(cost[k][s]);
+    uint32_t freeSlots = 0xffu, unplaced = (1u << m) - 1u;
+    STRATA_UNROLL
+    for (int round = 0; round < kCwbvhWidth; ++round) {
+        if (!unplaced) break;
+        RankedAt child[kCwbvhWidth];
+        STRATA_UNROLL
+        for (int k = 0; k < kCwbvhWidth; ++k) {
+            RankedAt slot[kCwbvhWidth];
+            STRATA_UNROLL
+            for (int s = 0; s < kCwbvhWidth; ++s) slot[s] = RankedAt{(freeSlots >> s & 1u) ? rank[k][s] : 0u, s};
+            const RankedAt best = firstLargestOf8(slot);
+            child[k] = RankedAt{(unplaced >> k & 1u) ? best.rank : 0u, k * kCwbvhWidth + best.at};
+        }
+        const RankedAt best = firstLargestOf8(child);
+        int bc = best.at / kCwbvhWidth, bs = best.at % kCwbvhWidth;
+        if (best.rank == 0u) {  // only costs that are never chosen: any order
+            bc = int(lowestBit(unplaced));
+            bs = int(lowestBit(freeSlots));
+        }
+        unplaced &= ~(1u << bc);
+        freeSlots &= ~(1u << bs);
+        STRATA_UNROLL
+        for (int k = 0; k < kCwbvhWidth; ++k)
+            if (k == bc) slotOf[k] = bs;
+    }
+}
+
 // The wide node into nodes[wide] from its chosen children c[0 .. m) (a
 // leaf child of more than 3 entries still whole). Sink:
 //   uint32_t allocNodes(uint32_t k)  first of k consecutive wide nodes
@@ -218,9 +293,8 @@ STRATA_HD void emitWideNode(const BvhView& bvh, CollapseChild (&c)[kCwbvhWidth],
     const uint8_t ex = cwbvhExponent(double(box.hi.x) - double(box.lo.x)),
                   ey = cwbvhExponent(double(box.hi.y) - double(box.lo.y)),
                   ez = cwbvhExponent(double(box.hi.z) - double(box.lo.z));
-    // Slots for the traversal order: the pair (child, slot) whose direction
-    // agrees most, greedily (slot bit a: + on axis a; the first of equals).
-    // (Centres doubled, lo + hi: sums only, which no compiler fuses.)
+    // Slots for the traversal order (assignCwbvhSlots). (Centres doubled,
+    // lo + hi: sums only, which no compiler fuses.)
     const Vec3 centre2{addRn(box.lo.x, box.hi.x), addRn(box.lo.y, box.hi.y), addRn(box.lo.z, box.hi.z)};
     float cost[kCwbvhWidth][kCwbvhWidth];
     STRATA_UNROLL
@@ -233,30 +307,7 @@ STRATA_HD void emitWideNode(const BvhView& bvh, CollapseChild (&c)[kCwbvhWidth],
             cost[k][s] = ((s & 1) ? d.x : -d.x) + ((s & 2) ? d.y : -d.y) + ((s & 4) ? d.z : -d.z);
     }
     int slotOf[kCwbvhWidth];
-    uint32_t freeSlots = 0xffu, unplaced = (1u << m) - 1u;
-    STRATA_UNROLL
-    for (int round = 0; round < kCwbvhWidth; ++round) {
-        if (!unplaced) break;
-        int bc = -1, bs = -1;
-        float bestCost = -INFINITY;
-        STRATA_UNROLL
-        for (int k = 0; k < kCwbvhWidth; ++k) STRATA_UNROLL
-        for (int s = 0; s < kCwbvhWidth; ++s)
-            if ((unplaced >> k & 1u) && (freeSlots >> s & 1u) && cost[k][s] > bestCost) {
-                bestCost = cost[k][s];
-                bc = k;
-                bs = s;
-            }
-        if (bc < 0) {  // costs that are not numbers (coordinates near the float range): any order
-            bc = int(lowestBit(unplaced));
-            bs = int(lowestBit(freeSlots));
-        }
-        unplaced &= ~(1u << bc);
-        freeSlots &= ~(1u << bs);
-        STRATA_UNROLL
-        for (int k = 0; k < kCwbvhWidth; ++k)
-            if (k == bc) slotOf[k] = bs;
-    }
+    assignCwbvhSlots(cost, m, slotOf);
     // What the slots hold: inner children numbered, and leaf entries placed,
     // in slot order.
     uint32_t innerSlots = 0, inner = 0, entries = 0;
