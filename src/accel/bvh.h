@@ -5,8 +5,9 @@
 // traversal step reads one 64-byte node as four 16-byte loads and tests both
 // children at once. A child is a leaf when its count is > 0; then its index is
 // the first entry in primIndex (count entries). Otherwise it is an inner node
-// index. The root is BvhView::root (0 for every builder except Apetrei's,
-// whose node indices are split positions). A child with count 0 and an empty
+// index. The root is BvhView::root, or *BvhView::rootIndex where a GPU
+// build finds it during its pass (Apetrei's and H-PLOC's, whose node numbers
+// come from leaf positions; the CPU runs of those builders set root). A child with count 0 and an empty
 // box is absent (only the root of a one-primitive tree has one).
 #pragma once
 
@@ -64,8 +65,8 @@ struct BvhView {
     uint32_t numPrims = 0;
     uint32_t root = 0;  // index of the root node
     // When set, the root index lives in (device) memory: the GPU Apetrei
-    // build finds its root during the pass, and reading it back to fill
-    // `root` would stall the CPU every frame.
+    // and H-PLOC builds find their root during the pass, and reading it back
+    // to fill `root` would stall the CPU every frame.
     const uint32_t* rootIndex = nullptr;
     // The skip-link layout of the same tree (lbvh-skip only): 2n-1 nodes,
     // root 0, sentinel kSkipSentinel.

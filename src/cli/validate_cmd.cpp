@@ -216,14 +216,12 @@ std::function<int()> addValidateCommand(CLI::App& app) {
                 HostBvh gpuBvh{g.nodes, g.primIndex, g.root};
                 c.structure(name, gpuBvh.view(), gb);
                 LbvhHostResult cpu = buildLbvhHost(gb, bits, v);
-                {
-                    size_t diff =
-                        countDifferentNodes(cpu.bvh.nodes, g.nodes) + countDifferentNodes(cpu.skipNodes, g.skipNodes);
-                    bool sameOrder = cpu.bvh.primIndex == g.primIndex, sameRoot = cpu.bvh.root == g.root;
-                    c.report(name + " == cpu run", diff == 0 && sameOrder && sameRoot,
-                             std::to_string(diff) + " nodes differ, primitive order " +
-                                 (sameOrder ? "equal" : "differs") + ", root " + (sameRoot ? "equal" : "differs"));
-                }
+                const size_t diff =
+                    countDifferentNodes(cpu.bvh.nodes, g.nodes) + countDifferentNodes(cpu.skipNodes, g.skipNodes);
+                const bool sameOrder = cpu.bvh.primIndex == g.primIndex, sameRoot = cpu.bvh.root == g.root;
+                c.report(name + " == cpu run", diff == 0 && sameOrder && sameRoot,
+                         std::to_string(diff) + " nodes differ, primitive order " + (sameOrder ? "equal" : "differs") +
+                             ", root " + (sameRoot ? "equal" : "differs"));
                 // The GPU's collapse equals the CPU's of the same binary tree.
                 const std::string wideWhy =
                     compareCwbvhFromRoots(collapseToCwbvh(gpuBvh.view(), sv.options.accel.wideCollapse), g.wide);

@@ -1,6 +1,6 @@
 // H-PLOC on the CPU (accel/lbvh/hploc.h, hploc_host.cpp): a valid tree of
 // one primitive per leaf, each node numbered by the first leaf of its right
-// child (the one its merge retires); for at most 9 leaves (every
+// child (the one its merge retires) minus one; for at most 9 leaves (every
 // pair within PLOC's radius) the tree greedy agglomerative clustering builds
 // (Walter et al. 2008: locally-ordered clustering gives the greedy result);
 // independent of the order in which Apetrei's pass meets the leaves; a lower
@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <random>
 #include <set>
@@ -121,7 +122,6 @@ TEST(Hploc, SmallInputsGiveGreedyAgglomerativeClustering) {
     }
 }
 
-// Three boxes in a row, the first two close: they pair first.
 // The GPU takes a cluster's nearest as the minimum of plocNearKey: the keys
 // must order every pair of candidates as plocNearer does, ties and infinite
 // distances included, and name their candidate.
@@ -142,8 +142,18 @@ TEST(Hploc, NearKeysOrderAsPlocNearer) {
         ASSERT_EQ(ka < kb, plocNearer(da, a, db, b, j)) << j << ": " << a << " at " << da << ", " << b << " at " << db;
         ASSERT_EQ(ka == kb, a == b && da == db);
     }
+    // The keys order distances by their bits: plocDistance is never -0 or
+    // negative, also for a box inverted on one axis (NaN coordinates).
+    const Aabb inverted{{FLT_MAX, 0.0f, 0.0f}, {-FLT_MAX, 1.0f, 1.0f}};
+    const Aabb point{{1.0f, 2.0f, 3.0f}, {1.0f, 2.0f, 3.0f}};
+    for (const Aabb& b : {inverted, point}) {
+        const float d = plocDistance(b, b);
+        EXPECT_FALSE(std::signbit(d)) << d;
+        EXPECT_EQ(plocNearKey(d, 1, 0) >> 32, 0u) << d;
+    }
 }
 
+// Three boxes in a row, the first two close: they pair first.
 TEST(Hploc, NearestBoxesPairFirst) {
     std::vector<Aabb> b = {Aabb{{0, 0, 0}, {1, 1, 1}}, Aabb{{1.5f, 0, 0}, {2.5f, 1, 1}}, Aabb{{9, 0, 0}, {10, 1, 1}}};
     LbvhHostResult r = buildLbvhHost(b, 63, LbvhVariant::Hploc);

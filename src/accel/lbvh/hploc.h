@@ -28,7 +28,7 @@
 // position but 0 is retired exactly once (n - 1 merges): the node a merge
 // makes is numbered by it, hplocNodeOf(retired first leaf) in [0, n - 2],
 // known at once without a counter. Two contiguous clusters [a, p] and
-// [p + 1, b] make node p, as Karras's and Apetrei's split p does. Both
+// [p + 1, b] make node p, as Apetrei's split p does. Both
 // builders number alike, so their trees are equal node for node; the root
 // is wherever the last merge puts it (LbvhBuilder finds it on the device).
 #pragma once
@@ -61,15 +61,19 @@ STRATA_HD int32_t hplocNodeOf(int32_t retiredFirst) { return retiredFirst - 1; }
 // without fused multiply-adds on the GPU, so both builders compare the same
 // floats (nvcc would contract the sum of products; g++ for x86-64 does not).
 // Never NaN (fminf takes the other operand): a box too large for floats is
-// infinitely far, and ties go to the lower index like any other.
+// infinitely far, and ties go to the lower index like any other. Never
+// negative or -0 (plocNearKey orders distances by their bits): a box
+// inverted on one axis (a triangle with NaN coordinates through the CPU's
+// bounds) counts as +0.
 STRATA_HD float plocDistance(const Aabb& a, const Aabb& b) {
     Aabb u = merge(a, b);
     float ex = u.hi.x - u.lo.x, ey = u.hi.y - u.lo.y, ez = u.hi.z - u.lo.z;
 #if defined(__CUDA_ARCH__)
-    return fminf(__fadd_rn(__fadd_rn(__fmul_rn(ex, ey), __fmul_rn(ey, ez)), __fmul_rn(ez, ex)), INFINITY);
+    const float d = fminf(__fadd_rn(__fadd_rn(__fmul_rn(ex, ey), __fmul_rn(ey, ez)), __fmul_rn(ez, ex)), INFINITY);
 #else
-    return std::fmin((ex * ey + ey * ez) + ez * ex, INFINITY);
+    const float d = std::fmin((ex * ey + ey * ez) + ez * ex, INFINITY);
 #endif
+    return d > 0.0f ? d : 0.0f;
 }
 
 // Whether candidate i (at distance d) is nearer to cluster j than the best

@@ -30,7 +30,7 @@ void TopLevelGpu::StaticNodes::download(const BvhView& v, const LaunchContext& c
     if (v.numNodes)
         STRATA_CUDA_CHECK(cudaMemcpyAsync(nodes.data(), v.nodes, v.numNodes * sizeof(BvhNode),
                                           cudaMemcpyDeviceToHost, ctx.stream));
-    if (v.rootIndex)  // Apetrei's root, found on the device
+    if (v.rootIndex)  // Apetrei's or H-PLOC's root, found on the device
         STRATA_CUDA_CHECK(
             cudaMemcpyAsync(&root, v.rootIndex, sizeof(uint32_t), cudaMemcpyDeviceToHost, ctx.stream));
     STRATA_CUDA_CHECK(cudaStreamSynchronize(ctx.stream));
