@@ -73,9 +73,9 @@ void collapseHostAccel(const AccelOptions& o, HostAccel& a);
 // over the numTris triangles `tris` at `pos`, copied in its leaf order (the
 // CPU backend's stage build/leaf_tris; after collapseHostAccel, in the wide
 // tree's where accel.width = 8), where the stack traversal of the binary
-// tree or the wide tree's reads them and every primitive is a triangle (mixedPrims: not
-// a tree holding patch boxes too, as vd.middle_level unified's do; see
-// copiesLeafTris); otherwise a.leafTris is emptied.
+// tree or the wide tree's reads them and every primitive is a triangle
+// (mixedPrims: not a tree holding patch boxes too, as vd.middle_level
+// unified's do; see copiesLeafTris); otherwise a.leafTris is emptied.
 void copyHostLeafTris(const AccelOptions& o, bool mixedPrims, const Vec3* pos, const Tri* tris, size_t numTris,
                       HostAccel& a);
 

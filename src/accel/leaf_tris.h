@@ -3,11 +3,11 @@
 // record per primIndex entry, so that a leaf test reads its triangle in one
 // record (three 16-byte loads on the GPU) instead of following the entry to
 // the primitive id, the id to its vertex indices and the indices to three
-// vertices: three dependent loads less on the path of every ray. The copy is made anew after
-// each build or refit (the vertices move; a static BLAS of instanced mode is
-// built once, in object space, and copied then); the hits are the same,
-// bit for bit: the record holds the first vertex and the two edges as the
-// test computes them, and the test is the same.
+// vertices: three dependent loads less on the path of every ray. The copy
+// is made anew after each build or refit (the vertices move; a static BLAS
+// of instanced mode is built once, in object space, and copied then); the
+// hits are the same, bit for bit: the record holds the first vertex and the
+// two edges as the test computes them, and the test is the same.
 #pragma once
 
 #include <cstdint>
