@@ -7,8 +7,9 @@
 // the first entry in primIndex (count entries). Otherwise it is an inner node
 // index. The root is BvhView::root, or *BvhView::rootIndex where a GPU
 // build finds it during its pass (Apetrei's and H-PLOC's, whose node numbers
-// come from leaf positions; the CPU runs of those builders set root). A child with count 0 and an empty
-// box is absent (only the root of a one-primitive tree has one).
+// come from leaf positions; the CPU runs of those builders set root). A
+// child with count 0 and an empty box is absent (only the root of a
+// one-primitive tree has one).
 #pragma once
 
 #include <cstdint>

@@ -28,9 +28,9 @@
 // position but 0 is retired exactly once (n - 1 merges): the node a merge
 // makes is numbered by it, hplocNodeOf(retired first leaf) in [0, n - 2],
 // known at once without a counter. Two contiguous clusters [a, p] and
-// [p + 1, b] make node p, as Apetrei's split p does. Both
-// builders number alike, so their trees are equal node for node; the root
-// is wherever the last merge puts it (LbvhBuilder finds it on the device).
+// [p + 1, b] make node p, as Apetrei's split p does. Both builders number
+// alike, so their trees are equal node for node; the root is wherever the
+// last merge puts it (LbvhBuilder finds it on the device).
 #pragma once
 
 #include <cmath>
