@@ -106,20 +106,23 @@ int main(int argc, char** argv) {
     int runs = 100, warmup = 10, bits = 63;
     std::string objPath;
     std::string which = "all";
-    bool blockHandOver = false, mergeSort = false;
+    bool blockHandOver = false;
+    MortonSort sort = MortonSort::Radix;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         if (a == "--help" || a == "-h") {
             std::printf(
                 "usage: strata-bench-lbvh [--sizes N,N,...] [--runs R] [--warmup W] [--morton-bits 30|63]\n"
                 "                         [--builder karras|apetrei|skip|hploc|all] [--obj FILE]\n"
-                "                         [--block-hand-over] [--merge-sort]\n"
+                "                         [--block-hand-over] [--merge-sort | --split-sort]\n"
                 "--obj: also the triangles of an OBJ, zero-area ones kept (as peerbench keeps them),\n"
                 "       before the random sets (--sizes '' for none)\n"
                 "--block-hand-over: strata's block hand-over in the bottom-up pass of karras, apetrei\n"
                 "       and skip (accel.lbvh_block_hand_over; the same tree); default: as published\n"
                 "--merge-sort: CUB's stable merge sort of the codes (accel.morton_sort = merge; the\n"
-                "       same order); default: its radix sort, as published\n");
+                "       same order); default: its radix sort, as published\n"
+                "--split-sort: the top 32 bits by CUB's radix sort, then the runs of equal tops\n"
+                "       (accel.morton_sort = split; the same order; 63-bit codes only)\n");
             return 0;
         } else if (a == "--runs" && i + 1 < argc)
             runs = std::atoi(argv[++i]);
@@ -132,7 +135,9 @@ int main(int argc, char** argv) {
         else if (a == "--block-hand-over")
             blockHandOver = true;
         else if (a == "--merge-sort")
-            mergeSort = true;
+            sort = MortonSort::Merge;
+        else if (a == "--split-sort")
+            sort = MortonSort::Split;
         else if (a == "--obj" && i + 1 < argc)
             objPath = argv[++i];
         else if (a == "--sizes" && i + 1 < argc) {
@@ -185,8 +190,9 @@ int main(int argc, char** argv) {
                         !handOver       ? ""
                         : blockHandOver ? " (block hand-over)"
                                         : " (global hand-over)",
-                        bits, mergeSort ? "merge" : "radix", gpu.name.c_str(), runs, warmup);
-            const LbvhConfig config{v, bits, blockHandOver, mergeSort};
+                        bits, sort == MortonSort::Split && bits == 30 ? "radix" : name(sort), gpu.name.c_str(), runs,
+                        warmup);
+            const LbvhConfig config{v, bits, blockHandOver, sort};
             std::printf("%10s %9s %9s %9s %9s %9s %9s %8s %9s\n", "triangles", "bounds", "morton", "sort", "hierarchy",
                         "aabb", "total ms", "launches", "SAH(1.2,1)");
             if (!objBounds.empty() && !benchOne(config, objBounds, runs, warmup)) return 1;

@@ -32,7 +32,7 @@ const std::vector<std::string> kBackendNames = {"cuda", "cpu"};
 const std::vector<std::string> kBuilderNames = {"lbvh-karras", "lbvh-apetrei", "lbvh-skip", "hploc", "cpu-sah", "kdtree"};
 const std::vector<std::string> kTraversalNames = {"stack", "stackless"};
 const std::vector<std::string> kWidthNames = {"2", "8"};
-const std::vector<std::string> kMortonSortNames = {"radix", "merge"};
+const std::vector<std::string> kMortonSortNames = {"radix", "merge", "split"};
 const std::vector<std::string> kWideCollapseNames = {"sah", "greedy"};
 const std::vector<std::string> kModeNames = {"flat", "instanced"};
 const std::vector<std::string> kRebuildNames = {"every-frame", "animated", "refit", "auto"};
@@ -205,7 +205,8 @@ const std::vector<Field>& fields() {
             {"accel.traversal", OptionKind::String, "ray traversal (stackless needs accel.builder lbvh-skip)"},
             kTraversalNames, +[](Options & o) -> auto& { return o.accel.traversal; }),
         choiceField(
-            {"accel.width", OptionKind::String,
+            {"accel.width",
+             OptionKind::String,
              "BVH width: 2 (the builder's binary tree) or 8 (collapsed every frame into an 8-wide compressed BVH, "
              "Ylitie et al. 2017, and traced by its own kernels)",
              {},
@@ -215,8 +216,10 @@ const std::vector<Field>& fields() {
              "builder in flat mode, with the stack traversal."},
             kWidthNames, +[](Options & o) -> auto& { return o.accel.width; }),
         choiceField(
-            {"accel.wide_collapse", OptionKind::String,
-             "how accel.width = 8 collapses the binary tree: sah (the paper's) or greedy (strata's)", {},
+            {"accel.wide_collapse",
+             OptionKind::String,
+             "how accel.width = 8 collapses the binary tree: sah (the paper's) or greedy (strata's)",
+             {},
              "sah: Ylitie et al.'s SAH-optimal collapse (HPG 2017, section 4.1): a dynamic program over the binary "
              "tree, bottom up, finds for every node the cheapest forest of 1 to 8 roots (node cost 1, primitive "
              "cost 0.3, leaves of up to 3 primitives), then each wide node takes the subtrees it chose. greedy: "
@@ -227,12 +230,18 @@ const std::vector<Field>& fields() {
         {{"accel.morton_bits", OptionKind::Int, "LBVH Morton code bits (30 or 63)", {}},
          [](Options& o) -> void* { return &o.accel.mortonBits; }},
         choiceField(
-            {"accel.morton_sort", OptionKind::String,
-             "the GPU sort of the Morton codes: radix (the papers') or merge (strata's; the same order)", {},
+            {"accel.morton_sort",
+             OptionKind::String,
+             "the GPU sort of the Morton codes: radix (the papers'), merge or split (strata's; the same order)",
+             {},
              "radix: CUB's onesweep radix sort, 8 bits a pass (8 passes over 63-bit codes), as the LBVH papers sort. "
              "merge: strata's, CUB's stable merge sort (tiles sorted in blocks, then merged), whose passes do not "
-             "grow with the codes' bits: faster on the H100 up to about a million codes, slower above. Both keep "
-             "equal codes in primitive order: the same order, the same tree. Every Morton-order build on the GPU (the LBVHs, H-PLOC, the kd-tree's top and VD middle levels)."},
+             "grow with the codes' bits: faster on the H100 up to about a million codes, slower above. "
+             "split: strata's, 63-bit codes by their top 32 bits with CUB's radix sort (4 passes over 32-bit keys), "
+             "then each run of equal tops by the whole code (a thread per short run, a block per long one); slower "
+             "where most primitives share their tops (a tiny model beside a huge one); 30-bit codes sort by radix. "
+             "All keep equal codes in primitive order: the same order, the same tree. Every Morton-order build on "
+             "the GPU (the LBVHs, H-PLOC, the kd-tree's top and VD middle levels)."},
             kMortonSortNames, +[](Options & o) -> auto& { return o.accel.mortonSort; }),
         {{"accel.lbvh_block_hand_over",
           OptionKind::Bool,
@@ -271,7 +280,8 @@ const std::vector<Field>& fields() {
           "Each static instance is first one leaf of the top level. With N > 0 the largest leaves in world space "
           "(by surface area, whichever instance's) are opened into their two child subtrees, each a leaf of its "
           "own (the same instance, its BLAS walked from that node), until the top level has N more leaves per "
-          "static instance or none opens further: a node opens only when both its children are inner nodes. Made every frame "
+          "static instance or none opens further: a node opens only when both its children are inner nodes. Made every "
+          "frame "
           "from the instances' transforms; deforming instances stay whole. The paper's merge step is not done. "
           "BVH BLASes with the stack traversal (not kdtree, not stackless). Measured slower on the H100 at every "
           "N (docs/perf.md)."},
@@ -283,7 +293,8 @@ const std::vector<Field>& fields() {
              "each deforming instance's BLAS); auto: refit, and rebuild once the SAH has grown by accel.refit_growth "
              "(instanced: per BLAS, one such rebuild a frame, the BLAS grown most)"},
             kRebuildNames, +[](Options & o) -> auto& { return o.accel.rebuild; }),
-        {{"accel.refit_growth", OptionKind::Float,
+        {{"accel.refit_growth",
+          OptionKind::Float,
           "accel.rebuild = auto: rebuild once the refitted tree's SAH exceeds the built tree's by this fraction "
           "(0.02: 2%)",
           {}},
@@ -472,7 +483,8 @@ const std::vector<Field>& fields() {
          setVdMethod,
          getVdMethod},
         choiceField(
-            {"view.heatmap", OptionKind::String,
+            {"view.heatmap",
+             OptionKind::String,
              "show per pixel what the camera ray's traversal did: nodes (node records read), triangles (triangles "
              "tested), steps (backtracking: stack pops, skip-link jumps); off: the rendered image",
              {},
@@ -481,13 +493,15 @@ const std::vector<Field>& fields() {
              "builder and traversal counts the same way; both levels in instanced mode; VD patches are not "
              "counted. The frame's totals are the CSV's heat_* columns."},
             kHeatmapNames, +[](Options & o) -> auto& { return o.view.heatmap; }),
-        {{"view.heatmap_max", OptionKind::Float,
+        {{"view.heatmap_max",
+          OptionKind::Float,
           "view.heatmap: the count at the top of the colour scale, shared by every builder (0: nodes 100, "
           "triangles 20, steps 30)",
           {}},
          [](Options& o) -> void* { return &o.view.heatmapMax; }},
         choiceField(
-            {"view.filter", OptionKind::String,
+            {"view.filter",
+             OptionKind::String,
              "a picture while it moves: temporal (each frame blended into its reprojected history), svgf (that, then "
              "an edge-stopping a-trous filter, after Schied et al. 2017); off: the frame as rendered",
              {},
@@ -728,8 +742,11 @@ std::vector<std::string> Options::inert() const {
          "it opens static instances in instanced mode's top level, with BVH BLASes walked with the stack");
     note(accel.width != BvhWidth::Eight && accel.wideCollapse != d.wideCollapse, "accel.wide_collapse",
          "it changes how accel.width = 8 collapses the binary tree");
-    note((accel.builder == Builder::CpuSah || render.backend != Backend::Cuda) && accel.mortonSort != d.mortonSort,
-         "accel.morton_sort", "it changes the GPU's sort of Morton codes only");
+    const bool gpuSort = accel.builder != Builder::CpuSah && render.backend == Backend::Cuda;
+    note(!gpuSort && accel.mortonSort != d.mortonSort, "accel.morton_sort",
+         "it changes the GPU's sort of Morton codes only");
+    note(gpuSort && accel.mortonSort == MortonSort::Split && accel.mortonBits <= 32, "accel.morton_sort",
+         "it splits 63-bit codes; 30-bit ones sort by radix (accel.morton_bits = 30)");
     note(view.heatmap == Heatmap::Off && view.heatmapMax != ViewOptions{}.heatmapMax, "view.heatmap_max",
          "it scales view.heatmap, which is off");
     return out;

@@ -22,7 +22,7 @@ enum class Builder : uint8_t { LbvhKarras, LbvhApetrei, LbvhSkip, Hploc, CpuSah,
 enum class Traversal : uint8_t { Stack, Stackless };
 enum class BvhWidth : uint8_t { Two, Eight };
 enum class WideCollapse : uint8_t { Sah, Greedy };
-enum class MortonSort : uint8_t { Radix, Merge };
+enum class MortonSort : uint8_t { Radix, Merge, Split };
 enum class AccelMode : uint8_t { Flat, Instanced };
 enum class Rebuild : uint8_t { EveryFrame, Animated, Refit, Auto };
 enum class KdSmall : uint8_t { Zhou, Subtree };

@@ -57,6 +57,7 @@ VdMemoryComparison compareVdMemory(const VdSceneCounts& c, const Options& o, uin
     const bool instanced = runsInstanced(o.accel);
     const bool wide = o.accel.mortonBits > 32;
     const LbvhVariant variant = lbvhVariantOf(o.accel);
+    const MortonSort sort = o.accel.mortonSort;
     const uint64_t shift = o.vd.pairCull ? kVdQuadrantShift : 0;  // middle-level boxes per patch: 4 quadrants, or 1
 
     uint64_t members = 0, largestBlas = 0;
@@ -78,13 +79,13 @@ VdMemoryComparison compareVdMemory(const VdSceneCounts& c, const Options& o, uin
         // per instance. Direct: a BLAS per VD mesh over its patches' boxes, and their object boxes.
         // accel.copy_leaf_tris: each BLAS's triangles in its leaf order.
         const uint64_t blasBytes =
-            lbvhBytes(tris, variant, wide) + (copiesLeafTris(o.accel, false) ? tris * sizeof(LeafTri) : 0);
+            lbvhBytes(tris, variant, wide, sort) + (copiesLeafTris(o.accel, false) ? tris * sizeof(LeafTri) : 0);
         if (m.deforms)
             r.pretess.accel += m.instances * blasBytes;
         else
             r.pretess.accel += blasBytes + tris * sizeof(Tri);
         largestBlas = std::max(largestBlas, tris);
-        r.direct.accel += lbvhBytes(m.quads << shift, variant, wide) + m.quads * kAabb;
+        r.direct.accel += lbvhBytes(m.quads << shift, variant, wide, sort) + m.quads * kAabb;
     }
     // accel.copy_leaf_tris: pre-tessellation copies every triangle; direct
     // mode the scene's others only with its middle level separate (in
@@ -92,7 +93,7 @@ VdMemoryComparison compareVdMemory(const VdSceneCounts& c, const Options& o, uin
     const bool directUnified = o.vd.middle == VdMiddle::Unified && o.accel.builder != Builder::KdTree;
     const uint64_t otherCopies = copiesLeafTris(o.accel, false) && directUnified ? c.flatTriangles * sizeof(LeafTri) : 0;
     if (!instanced) {
-        r.pretess.accel += lbvhBytes(r.pretessTriangles, variant, wide) + otherCopies;
+        r.pretess.accel += lbvhBytes(r.pretessTriangles, variant, wide, sort) + otherCopies;
         if (copiesLeafTris(o.accel, false)) r.pretess.accel += r.pretessTriangles * sizeof(LeafTri);
     } else {
         r.pretess.accel += largestBlas * kAabb + otherCopies;  // the static BLASes' shared bounds buffer
@@ -107,10 +108,10 @@ VdMemoryComparison compareVdMemory(const VdSceneCounts& c, const Options& o, uin
     if (!instanced) {
         // World boxes (and sixteenths) each frame, and the tree over them.
         r.direct.accel += (r.patches << shift) * kAabb + (o.vd.pairCull ? r.patches * kVdCullBoxes * kAabb : 0) +
-                          lbvhBytes(r.patches << shift, variant, wide);
+                          lbvhBytes(r.patches << shift, variant, wide, sort);
     } else {
         r.direct.accel += members * (kAabb + sizeof(InstanceView)) + c.meshes.size() * sizeof(BlasView) +
-                          lbvhBytes(members, variant, wide);  // the top level: accel.builder's, as the BLASes
+                          lbvhBytes(members, variant, wide, sort);  // the top level: accel.builder's, as the BLASes
     }
     const bool grid = o.vd.leaf == VdLeaf::Triangles;
     if (o.vd.maxLevel > kVdSharedLevel || !o.vd.sharedTrees)  // the bottom level's global-memory work buffers

@@ -54,6 +54,18 @@ inline Mesh makeDuplicateHeavy(uint32_t n, uint32_t points, uint32_t seed) {
     return m;
 }
 
+// n small triangles in a cluster `size` across at the origin, and one far
+// triangle that stretches the centroid box to 1e4: with size 2 the
+// cluster's 63-bit codes share their top 32 bits in a few runs of tens of
+// thousands (the split sort's worst case), with size 100 in runs of tens
+// (up to hundreds), while their low bits still order them.
+inline Mesh makeClusterBesideFarTriangle(uint32_t n, float size, uint32_t seed) {
+    Mesh m = makeRandomTriangles(n, 0.05f, seed);
+    for (Vec3& p : m.positions) p = p * size;
+    addTriangle(m, make3(1.0e4f), make3(1.0e4f) + Vec3{1, 0, 0}, make3(1.0e4f) + Vec3{0, 1, 0});
+    return m;
+}
+
 // A tree deeper than kBvhStackSize, and a ray set that needs the whole depth
 // on the stack. With 63-bit codes, triangles centred at the origin (the
 // cluster, all coincident) and pairs centred at x, y or z = 2^j (j = 0..20,

@@ -371,8 +371,9 @@ TEST(Options, CopyLeafTris) {
     }
 }
 
-// accel.morton_sort: radix (the papers') by default, merge strata's; the
-// GPU's sort only, named where it does nothing; part of the build options.
+// accel.morton_sort: radix (the papers') by default, merge and split
+// strata's; the GPU's sort only (split: of 63-bit codes only), named where it
+// does nothing; part of the build options.
 TEST(Options, MortonSort) {
     Options o;
     EXPECT_EQ(o.accel.mortonSort, MortonSort::Radix);
@@ -390,6 +391,14 @@ TEST(Options, MortonSort) {
     ASSERT_EQ(o.inert().size(), 1u);
     EXPECT_NE(o.inert()[0].find("accel.morton_sort = merge does nothing here"), std::string::npos) << o.inert()[0];
     EXPECT_THROW(o.set("accel.morton_sort", "bubble"), Error);
+    // split: 63-bit codes only.
+    o.set("render.backend", "cuda");
+    o.set("accel.morton_sort", "split");
+    EXPECT_EQ(o.accel.mortonSort, MortonSort::Split);
+    EXPECT_TRUE(o.inert().empty());
+    o.set("accel.morton_bits", "30");
+    ASSERT_EQ(o.inert().size(), 1u);
+    EXPECT_NE(o.inert()[0].find("accel.morton_sort = split does nothing here"), std::string::npos) << o.inert()[0];
 }
 
 // "did you mean ...?" (core/suggest.h): the closest name by edit distance,

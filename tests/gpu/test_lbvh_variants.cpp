@@ -23,6 +23,8 @@
 #include "render/cuda_renderer.h"
 #include "render/renderer.h"
 #include "require_gpu.h"
+#include "scene/obj_loader.h"
+#include "loader_test_util.h"
 
 using namespace strata;
 
@@ -43,8 +45,8 @@ std::string differences(const LbvhCopy& g, const LbvhHostResult& cpu) {
 }
 
 LbvhCopy buildOnce(LbvhBuilder& b, const DeviceBuffer<Aabb>& bounds, uint32_t n, int bits, LbvhVariant v,
-                   cudaStream_t stream, bool blockHandOver = false, bool mergeSort = false) {
-    b.build(LbvhConfig{v, bits, blockHandOver, mergeSort}, bounds.data(), n, LaunchContext{stream});
+                   cudaStream_t stream, bool blockHandOver = false, MortonSort sort = MortonSort::Radix) {
+    b.build(LbvhConfig{v, bits, blockHandOver, sort}, bounds.data(), n, LaunchContext{stream});
     STRATA_CUDA_CHECK(cudaStreamSynchronize(stream));
     return b.download();
 }
@@ -209,11 +211,39 @@ TEST(GpuLbvhVariants, BlockAndGlobalHandOverEqualTheCpuRun) {
 TEST(GpuLbvhVariants, MergeSortGivesTheRadixSortsTree) {
     REQUIRE_GPU();
     const std::vector<SizedCase> cases = randomAndDuplicateCases({2u, 3u, 255u, 4096u, 66454u, 300001u});
-    expectEachBuildIsTheCpuRun(
-        cases, std::vector<LbvhVariant>(std::begin(kLbvhVariants), std::end(kLbvhVariants)),
-        {"merge sort", "radix sort"},
-        [](LbvhBuilder& b, const DeviceBuffer<Aabb>& d, uint32_t n, int bits, LbvhVariant v, cudaStream_t stream,
-           bool merge) { return buildOnce(b, d, n, bits, v, stream, false, merge); });
+    expectEachBuildIsTheCpuRun(cases, std::vector<LbvhVariant>(std::begin(kLbvhVariants), std::end(kLbvhVariants)),
+                               {"merge sort", "radix sort"},
+                               [](LbvhBuilder& b, const DeviceBuffer<Aabb>& d, uint32_t n, int bits, LbvhVariant v,
+                                  cudaStream_t stream, bool merge) {
+                                   return buildOnce(b, d, n, bits, v, stream, false,
+                                                    merge ? MortonSort::Merge : MortonSort::Radix);
+                               });
+}
+
+// accel.morton_sort = split: the tops by radix, then the runs, give the radix
+// sort's order: random sets (almost every run of 1), duplicate-heavy ones
+// (runs far longer than a block sorts in shared memory: the merge passes),
+// a cluster beside one far triangle (nearly all primitives in runs of
+// equal tops, of every length), and the real Conference room where present
+// (runs of up to thousands); builds alternating with the radix sort.
+TEST(GpuLbvhVariants, SplitSortGivesTheRadixSortsTree) {
+    REQUIRE_GPU();
+    std::vector<SizedCase> cases = randomAndDuplicateCases({2u, 3u, 255u, 66454u, 1000000u});
+    cases.push_back({"tight cluster beside a far triangle", test::makeClusterBesideFarTriangle(300000, 2.0f, 5)});
+    cases.push_back({"loose cluster beside a far triangle", test::makeClusterBesideFarTriangle(300000, 100.0f, 6)});
+    cases.push_back({"deep coincident", test::makeDeepCoincident(1u << 15)});
+    const std::string conference = test::testdataFile("conference.obj");
+    if (!conference.empty())
+        cases.push_back({"Conference", loadObj(conference).mesh});
+    else
+        std::printf("conference.obj not found (set STRATA_TESTDATA_DIR): that case is left out\n");
+    expectEachBuildIsTheCpuRun(cases, std::vector<LbvhVariant>(std::begin(kLbvhVariants), std::end(kLbvhVariants)),
+                               {"split sort", "radix sort"},
+                               [](LbvhBuilder& b, const DeviceBuffer<Aabb>& d, uint32_t n, int bits, LbvhVariant v,
+                                  cudaStream_t stream, bool split) {
+                                   return buildOnce(b, d, n, bits, v, stream, false,
+                                                    split ? MortonSort::Split : MortonSort::Radix);
+                               });
 }
 
 // Apetrei's claim checked where races are real: a million duplicate-heavy
@@ -309,16 +339,19 @@ TEST(GpuLbvhVariants, MemoryFromTheCountMatchesTheBuildersBuffers) {
     STRATA_CUDA_CHECK(cudaStreamCreate(&stream));
     for (uint32_t n : {2000u, 300000u, 2000000u})
         for (LbvhVariant v : kVariants)
-            for (int bits : {30, 63}) {
-                Mesh m = test::makeRandomTriangles(n, 0.01f, n);
-                DeviceBuffer<Aabb> d;
-                d.upload(test::boundsOf(m), stream);
-                LbvhBuilder b;
-                buildOnce(b, d, n, bits, v, stream);
-                const double got = double(b.memoryBytes()), est = double(lbvhBytes(n, v, bits > 32));
-                std::printf("lbvh %u %s %d bits: %.0f bytes, estimated %.0f\n", n, lbvhVariantName(v), bits, got, est);
-                EXPECT_NEAR(est, got, 0.05 * got + 65536) << n << " " << lbvhVariantName(v) << " " << bits;
-            }
+            for (int bits : {30, 63})
+                for (MortonSort sort : {MortonSort::Radix, MortonSort::Split}) {
+                    Mesh m = test::makeRandomTriangles(n, 0.01f, n);
+                    DeviceBuffer<Aabb> d;
+                    d.upload(test::boundsOf(m), stream);
+                    LbvhBuilder b;
+                    buildOnce(b, d, n, bits, v, stream, false, sort);
+                    const double got = double(b.memoryBytes()), est = double(lbvhBytes(n, v, bits > 32, sort));
+                    std::printf("lbvh %u %s %d bits, %s sort: %.0f bytes, estimated %.0f\n", n, lbvhVariantName(v),
+                                bits, name(sort), got, est);
+                    EXPECT_NEAR(est, got, 0.05 * got + 65536)
+                        << n << " " << lbvhVariantName(v) << " " << bits << " " << name(sort);
+                }
     STRATA_CUDA_CHECK(cudaStreamDestroy(stream));
 }
 

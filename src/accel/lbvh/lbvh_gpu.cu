@@ -12,6 +12,7 @@
 #include "accel/lbvh/lbvh_block.cuh"
 #include "accel/lbvh/lbvh_memory.h"
 #include "accel/lbvh/refit.h"
+#include "accel/lbvh/split_sort.h"
 #include "gpu/block_reduce.cuh"
 #include "gpu/launch.cuh"
 #include "gpu/ordered_float.cuh"
@@ -38,15 +39,21 @@ __global__ void centroidBoundsKernel(const Aabb* bounds, uint32_t n, uint32_t* b
         atomicMax(&box[threadIdx.x], encodeOrderedFloat(b.hi[threadIdx.x - 3]));
 }
 
-// build/morton: Karras §3, one key per primitive, plus the identity order.
+// build/morton: Karras §3, one key per primitive, and the identity order
+// where `ids` is not null; accel.morton_sort = split: also the 63-bit codes'
+// tops, and the run lists' two counts cleared (else both null).
 template <class Key>
-__global__ void mortonKernel(const Aabb* bounds, uint32_t n, const uint32_t* box, Key* keys, uint32_t* ids) {
+__global__ void mortonKernel(const Aabb* bounds, uint32_t n, const uint32_t* box, Key* keys, uint32_t* ids,
+                             uint32_t* tops, uint32_t* runCounts) {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
     Aabb scene = decodeBox(box);
     Vec3 u = unitPosition(bounds[i].center(), scene);
-    keys[i] = sizeof(Key) == 8 ? Key(morton63(u)) : Key(morton30(u));
-    ids[i] = i;
+    const Key key = sizeof(Key) == 8 ? Key(morton63(u)) : Key(morton30(u));
+    keys[i] = key;
+    if (ids) ids[i] = i;
+    if (tops) tops[i] = uint32_t(uint64_t(key) >> kSplitTopShift);
+    if (runCounts && i < 2) runCounts[i] = 0;
 }
 
 // build/hierarchy: Karras 2012 Fig. 4, one thread per internal node; also
@@ -176,10 +183,14 @@ void LbvhBuilder::build(const LbvhConfig& config, const Aabb* primBounds, uint32
     }
     sceneBox_.resize(6);
     const bool wide = config.mortonBits > 32;
-    // The radix sort's input arrays; the merge sort sorts the sorted ones in place.
-    const bool merge = config.mergeSort;
+    // The radix sort's input arrays; the merge sort sorts the sorted ones in
+    // place; the split sort sorts the tops (32-bit keys) by radix, then the
+    // runs from the unsorted codes into the sorted ones.
+    const bool merge = config.sort == MortonSort::Merge;
+    const bool split = config.sort == MortonSort::Split && wide;
     if (merge) {
         primIds_.release();
+        idsIdentityOf_ = nullptr;
         keys_.release();
         keys32_.release();
     } else {
@@ -191,8 +202,17 @@ void LbvhBuilder::build(const LbvhConfig& config, const Aabb* primBounds, uint32
     }
     if (wide)
         sortedKeys_.resize(n);
-    else
-        sortedKeys32_.resize(n);
+    if (!wide || split) sortedKeys32_.resize(n);
+    if (split) {
+        keys32_.resize(n);
+        runList_.resize(splitSortRunListWords(n));
+    } else {
+        runList_.release();
+        if (wide) {
+            keys32_.release();
+            sortedKeys32_.release();
+        }
+    }
 
     {
         StageScope s(ctx.timer, "build/bounds");
@@ -205,34 +225,62 @@ void LbvhBuilder::build(const LbvhConfig& config, const Aabb* primBounds, uint32
     }
     const LaunchShape perPrim = perItem(n, kBlock);
     // The radix sort reads the codes and writes them sorted elsewhere; the
-    // merge sort sorts them where they are, the sorted arrays.
-    uint32_t* ids = merge ? sortedPrim_.data() : primIds_.data();
+    // merge sort sorts them where they are, the sorted arrays. The radix
+    // and split sorts read the identity order from primIds_ and leave it as
+    // it is: written once per allocation (the merge sort sorts sortedPrim_
+    // in place, from the identity written every build).
+    uint32_t* ids = nullptr;
+    if (merge) {
+        ids = sortedPrim_.data();
+    } else if (primIds_.data() != idsIdentityOf_ || n > idsIdentityCount_) {
+        ids = primIds_.data();
+        idsIdentityOf_ = primIds_.data();
+        idsIdentityCount_ = n;
+    }
     if (wide)
         launch(ctx, "build/morton", perPrim, mortonKernel<uint64_t>, primBounds, n, sceneBox_.data(),
-               merge ? sortedKeys_.data() : keys_.data(), ids);
+               merge ? sortedKeys_.data() : keys_.data(), ids, split ? keys32_.data() : nullptr,
+               split ? runList_.data() : nullptr);
     else
         launch(ctx, "build/morton", perPrim, mortonKernel<uint32_t>, primBounds, n, sceneBox_.data(),
-               merge ? sortedKeys32_.data() : keys32_.data(), ids);
+               merge ? sortedKeys32_.data() : keys32_.data(), ids, nullptr, nullptr);
     {
         StageScope s(ctx.timer, "build/sort");
-        const int endBit = wide ? 63 : 30;
+        // CUB sorts the 63-bit codes, the 30-bit ones, or the split sort's tops.
+        const bool keys64 = wide && !split;
+        const int endBit = split ? 63 - kSplitTopShift : wide ? 63 : 30;
         size_t tempBytes = 0;
-        STRATA_CUDA_CHECK(sortPairs(nullptr, tempBytes, n, endBit, wide, merge, stream));
-        sortTemp_.resize(tempBytes);
+        STRATA_CUDA_CHECK(sortPairs(nullptr, tempBytes, n, endBit, keys64, merge, stream));
+        // The split sort's merges use the scratch as n codes and n primitives
+        // once CUB is done.
+        const size_t scratchBytes = n * (sizeof(uint64_t) + sizeof(uint32_t));
+        sortTemp_.resize(split ? std::max(tempBytes, scratchBytes) : tempBytes);
         if (n != sortLaunchesFor_ || endBit != sortBitsFor_ || merge != sortMergeFor_) {
             // CUB chooses its kernels at run time; capture one sort into a
             // graph (not executed) and count its kernel nodes, so the launch
             // count is exact.
             sortLaunches_ = countKernelLaunches([&](cudaStream_t side) {
-                return sortPairs(sortTemp_.data(), tempBytes, n, endBit, wide, merge, side);
+                return sortPairs(sortTemp_.data(), tempBytes, n, endBit, keys64, merge, side);
             });
             sortLaunchesFor_ = n;
             sortBitsFor_ = endBit;
             sortMergeFor_ = merge;
         }
         libraryCall(ctx, "build/sort", sortLaunches_, [&](cudaStream_t st) {
-            return sortPairs(sortTemp_.data(), tempBytes, n, endBit, wide, merge, st);
+            return sortPairs(sortTemp_.data(), tempBytes, n, endBit, keys64, merge, st);
         });
+        if (split) {
+            SplitSortRuns runs;
+            runs.codes = keys_.data();
+            runs.sortedTops = sortedKeys32_.data();
+            runs.sortedPrim = sortedPrim_.data();
+            runs.sortedCodes = sortedKeys_.data();
+            runs.runList = runList_.data();
+            runs.scratchCodes = reinterpret_cast<uint64_t*>(sortTemp_.data());
+            runs.scratchPrim = reinterpret_cast<uint32_t*>(sortTemp_.data() + n * sizeof(uint64_t));
+            runs.n = n;
+            launchSplitSortRuns(runs, "build/sort", ctx);
+        }
     }
     if (apetrei) {
         // One bottom-up pass builds the hierarchy and its boxes.
@@ -325,15 +373,15 @@ void LbvhBuilder::bottomUp(const Aabb* primBounds, const void* sortedKeys, bool 
         launchApetreiSkipBottomUp(in, skipNodes_.data(), nodes_.data(), store_.data(), ctx);
 }
 
-cudaError_t LbvhBuilder::sortPairs(void* temp, size_t& tempBytes, uint32_t n, int endBit, bool wide, bool merge,
+cudaError_t LbvhBuilder::sortPairs(void* temp, size_t& tempBytes, uint32_t n, int endBit, bool keys64, bool merge,
                                    cudaStream_t stream) {
-    if (merge && wide)
+    if (merge && keys64)
         return cub::DeviceMergeSort::StableSortPairs(temp, tempBytes, sortedKeys_.data(), sortedPrim_.data(), int(n),
                                                      CodeLess{}, stream);
     if (merge)
         return cub::DeviceMergeSort::StableSortPairs(temp, tempBytes, sortedKeys32_.data(), sortedPrim_.data(), int(n),
                                                      CodeLess{}, stream);
-    if (wide)
+    if (keys64)
         return cub::DeviceRadixSort::SortPairs(temp, tempBytes, keys_.data(), sortedKeys_.data(), primIds_.data(),
                                                sortedPrim_.data(), int(n), 0, endBit, stream);
     return cub::DeviceRadixSort::SortPairs(temp, tempBytes, keys32_.data(), sortedKeys32_.data(), primIds_.data(),
@@ -374,13 +422,15 @@ LbvhCopy LbvhBuilder::download() const {
 
 size_t LbvhBuilder::memoryBytes() const {
     return nodes_.bytes() + parent_.bytes() + visits_.bytes() + keys_.bytes() + sortedKeys_.bytes() + keys32_.bytes() +
-           sortedKeys32_.bytes() + primIds_.bytes() + sortedPrim_.bytes() + sortTemp_.bytes() + store_.bytes() +
-           root_.bytes() + skipNodes_.bytes() + slots_.bytes();
+           sortedKeys32_.bytes() + primIds_.bytes() + sortedPrim_.bytes() + sortTemp_.bytes() + runList_.bytes() +
+           store_.bytes() + root_.bytes() + skipNodes_.bytes() + slots_.bytes();
 }
 
 size_t LbvhBuilder::estimateBytes(size_t n) {
     size_t most = 0;
-    for (LbvhVariant v : kLbvhVariants) most = std::max(most, lbvhBytes(n, v, true));
+    for (LbvhVariant v : kLbvhVariants)
+        for (MortonSort sort : {MortonSort::Radix, MortonSort::Split})
+            most = std::max(most, lbvhBytes(n, v, true, sort));
     return most;
 }
 

@@ -7,7 +7,8 @@
 //   build/bounds     scene box of the centroids (one reduction kernel)
 //   build/morton     Morton code per primitive (30 or 63 bits)
 //   build/sort       CUB radix sort of (code, primitive) pairs (accel.morton_sort
-//                    = merge: CUB's stable merge sort)
+//                    = merge: CUB's stable merge sort; = split: the top 32
+//                    bits by CUB's radix sort, then the runs, split_sort.h)
 //   build/hierarchy  lbvh-karras: Karras Fig. 4, one thread per internal node;
 //                    lbvh-apetrei, lbvh-skip: the whole bottom-up pass
 //                    (hierarchy and boxes), one thread per leaf;
@@ -40,15 +41,15 @@ struct LbvhConfig {
     // within a block in shared memory. False: in global memory, as published.
     // H-PLOC has its own pass and ignores it.
     bool blockHandOver = false;
-    // accel.morton_sort = merge (strata's): CUB's stable merge sort instead
-    // of its radix sort; the same order.
-    bool mergeSort = false;
+    // accel.morton_sort (strata's merge and split; the same order as the
+    // papers' radix sort). split sorts 63-bit codes only (30-bit ones by radix).
+    MortonSort sort = MortonSort::Radix;
 };
 
 // The options' build: accel.builder's variant, its Morton bits, and strata's
 // block hand-over and sort.
 inline LbvhConfig lbvhConfigOf(const AccelOptions& o) {
-    return LbvhConfig{lbvhVariantOf(o), o.mortonBits, o.lbvhBlockHandOver, o.mortonSort == MortonSort::Merge};
+    return LbvhConfig{lbvhVariantOf(o), o.mortonBits, o.lbvhBlockHandOver, o.mortonSort};
 }
 
 // A built structure copied to the host (validation and tests).
@@ -90,7 +91,9 @@ public:
 
 private:
     void bottomUp(const Aabb* primBounds, const void* sortedKeys, bool wide, const LaunchContext& ctx);
-    cudaError_t sortPairs(void* temp, size_t& tempBytes, uint32_t n, int endBit, bool wide, bool merge,
+    // CUB's sort of the keys build() chose: 64-bit or 32-bit keys, merge or
+    // radix (over bits [0, endBit)).
+    cudaError_t sortPairs(void* temp, size_t& tempBytes, uint32_t n, int endBit, bool keys64, bool merge,
                           cudaStream_t stream);
 
     uint32_t n_ = 0;
@@ -112,12 +115,20 @@ private:
     uint32_t sortLaunches_ = 0, sortLaunchesFor_ = 0;
     int sortBitsFor_ = 0;
     bool sortMergeFor_ = false;
+    // accel.morton_sort = split: the run lists (split_sort.h); the tops sort
+    // in keys32_ / sortedKeys32_, the runs' merges use sortTemp_.
+    DeviceBuffer<uint32_t> runList_;
     DeviceBuffer<BvhNode> nodes_;
     DeviceBuffer<int32_t> parent_;
     DeviceBuffer<uint32_t> visits_;
     DeviceBuffer<uint64_t> keys_, sortedKeys_;
     DeviceBuffer<uint32_t> keys32_, sortedKeys32_;
     DeviceBuffer<uint32_t> primIds_, sortedPrim_;
+    // primIds_ holds the identity order in its first idsIdentityCount_
+    // entries while its allocation is idsIdentityOf_ (the radix and split
+    // sorts only read it).
+    const uint32_t* idsIdentityOf_ = nullptr;
+    uint32_t idsIdentityCount_ = 0;
     DeviceBuffer<uint32_t> sceneBox_;  // order-preserving encoded min xyz, max xyz
     DeviceBuffer<uint8_t> sortTemp_;
     // Apetrei variants: the store array (◇ between builds: the pass resets
