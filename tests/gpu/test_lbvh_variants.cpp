@@ -203,21 +203,28 @@ TEST(GpuLbvhVariants, BlockAndGlobalHandOverEqualTheCpuRun) {
            bool block) { return buildOnce(b, d, n, bits, v, stream, block); });
 }
 
+namespace {
+
+// Each case built by every Morton-order builder with `sort` and with the
+// radix sort, alternating in one builder (its buffers follow the switch),
+// equals the CPU run node for node.
+void expectSortGivesTheRadixSortsTree(const std::vector<SizedCase>& cases, MortonSort sort) {
+    expectEachBuildIsTheCpuRun(
+        cases, std::vector<LbvhVariant>(std::begin(kLbvhVariants), std::end(kLbvhVariants)), {name(sort), "radix"},
+        [sort](LbvhBuilder& b, const DeviceBuffer<Aabb>& d, uint32_t n, int bits, LbvhVariant v, cudaStream_t stream,
+               bool on) { return buildOnce(b, d, n, bits, v, stream, false, on ? sort : MortonSort::Radix); });
+}
+
+}  // namespace
+
 // accel.morton_sort = merge: CUB's stable merge sort gives the radix sort's
 // order, so every Morton-order builder's tree is the CPU run's, node for
 // node: sizes around the merge sort's tiles, duplicate keys (equal codes in
-// primitive order), both key widths; builds alternating with the radix sort
-// in one builder (its buffers follow the switch).
+// primitive order), both key widths.
 TEST(GpuLbvhVariants, MergeSortGivesTheRadixSortsTree) {
     REQUIRE_GPU();
-    const std::vector<SizedCase> cases = randomAndDuplicateCases({2u, 3u, 255u, 4096u, 66454u, 300001u});
-    expectEachBuildIsTheCpuRun(cases, std::vector<LbvhVariant>(std::begin(kLbvhVariants), std::end(kLbvhVariants)),
-                               {"merge sort", "radix sort"},
-                               [](LbvhBuilder& b, const DeviceBuffer<Aabb>& d, uint32_t n, int bits, LbvhVariant v,
-                                  cudaStream_t stream, bool merge) {
-                                   return buildOnce(b, d, n, bits, v, stream, false,
-                                                    merge ? MortonSort::Merge : MortonSort::Radix);
-                               });
+    expectSortGivesTheRadixSortsTree(randomAndDuplicateCases({2u, 3u, 255u, 4096u, 66454u, 300001u}),
+                                     MortonSort::Merge);
 }
 
 // accel.morton_sort = split: the tops by radix, then the runs, give the radix
@@ -225,7 +232,7 @@ TEST(GpuLbvhVariants, MergeSortGivesTheRadixSortsTree) {
 // (runs far longer than a block sorts in shared memory: the merge passes),
 // a cluster beside one far triangle (nearly all primitives in runs of
 // equal tops, of every length), and the real Conference room where present
-// (runs of up to thousands); builds alternating with the radix sort.
+// (runs of up to thousands).
 TEST(GpuLbvhVariants, SplitSortGivesTheRadixSortsTree) {
     REQUIRE_GPU();
     std::vector<SizedCase> cases = randomAndDuplicateCases({2u, 3u, 255u, 66454u, 1000000u});
@@ -237,13 +244,7 @@ TEST(GpuLbvhVariants, SplitSortGivesTheRadixSortsTree) {
         cases.push_back({"Conference", loadObj(conference).mesh});
     else
         std::printf("conference.obj not found (set STRATA_TESTDATA_DIR): that case is left out\n");
-    expectEachBuildIsTheCpuRun(cases, std::vector<LbvhVariant>(std::begin(kLbvhVariants), std::end(kLbvhVariants)),
-                               {"split sort", "radix sort"},
-                               [](LbvhBuilder& b, const DeviceBuffer<Aabb>& d, uint32_t n, int bits, LbvhVariant v,
-                                  cudaStream_t stream, bool split) {
-                                   return buildOnce(b, d, n, bits, v, stream, false,
-                                                    split ? MortonSort::Split : MortonSort::Radix);
-                               });
+    expectSortGivesTheRadixSortsTree(cases, MortonSort::Split);
 }
 
 // Apetrei's claim checked where races are real: a million duplicate-heavy
