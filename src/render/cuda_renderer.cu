@@ -147,7 +147,7 @@ void checkFits(const Scene& scene, const FlatScene& flat, const VdMemoryComparis
     size_t pixels = size_t(scene.options.render.width) * scene.options.render.height;
     size_t t = flat.tris.size();
     const bool flatMode = scene.options.accel.mode == AccelMode::Flat;
-    size_t accel = LbvhBuilder::estimateBytes(t) +
+    size_t accel = LbvhBuilder::estimateBytes(t, scene.options.accel.mortonSort) +
                    (flatMode && copiesLeafTris(scene.options.accel, false) ? t * sizeof(LeafTri) : 0);
     if (scene.options.accel.mode == AccelMode::Instanced) accel += InstancedGpu::estimateBytes(scene, flat);
     if (flatMode && scene.options.accel.width == BvhWidth::Eight)  // the binary tree's nodes: fewer than t

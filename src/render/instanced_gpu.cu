@@ -33,7 +33,8 @@ InstancedGpu::InstancedGpu(const Scene& scene, const FlatScene& flat, const GpuS
 size_t InstancedGpu::estimateBytes(const Scene& scene, const FlatScene& flat, const UnifiedPatches* unified) {
     const InstancePlan plan = trianglePlan(scene, flat, unified);
     const AccelOptions& o = scene.options.accel;
-    size_t b = TopLevelGpu::estimateBytes(plan, rebraids(o) ? rebraidBudget(plan, uint32_t(o.rebraid)) : 0u);
+    size_t b =
+        TopLevelGpu::estimateBytes(plan, o.mortonSort, rebraids(o) ? rebraidBudget(plan, uint32_t(o.rebraid)) : 0u);
     for (uint32_t k = 0; k < plan.numStatic; ++k)
         b += plan.meshes[plan.blas[k].mesh].prims * (sizeof(Tri) + sizeof(Aabb));
     if (copiesLeafTris(o, plan.holdsPatchBoxes()))  // each BLAS's triangles in leaf order

@@ -55,14 +55,36 @@ inline Mesh makeDuplicateHeavy(uint32_t n, uint32_t points, uint32_t seed) {
 }
 
 // n small triangles in a cluster `size` across at the origin, and one far
-// triangle that stretches the centroid box to 1e4: with size 2 the
-// cluster's 63-bit codes share their top 32 bits in a few runs of tens of
-// thousands (the split sort's worst case), with size 100 in runs of tens
-// (up to hundreds), while their low bits still order them.
+// triangle that stretches the centroid box to 1e4: with size 2 the whole
+// cluster shares the top 32 bits of its 63-bit codes (one run of n, the
+// split sort's worst case), with size 100 it falls into runs of up to about
+// a hundred; their low bits still order them.
 inline Mesh makeClusterBesideFarTriangle(uint32_t n, float size, uint32_t seed) {
     Mesh m = makeRandomTriangles(n, 0.05f, seed);
     for (Vec3& p : m.positions) p = p * size;
     addTriangle(m, make3(1.0e4f), make3(1.0e4f) + Vec3{1, 0, 0}, make3(1.0e4f) + Vec3{0, 1, 0});
+    return m;
+}
+
+// Runs of the given lengths, each within one top cell of the 63-bit codes
+// (the top 32 bits: 11 of x's and y's 21 bits, 10 of z's) with distinct low
+// bits where the cell allows, in cells apart from each other; two tiny
+// triangles at (0,0,0) and (1,1,1) fix the centroid box. The split sort's
+// tiers and their bounds (split_sort.h) whatever test data is at hand.
+inline Mesh makeRunsOfLengths(const std::vector<uint32_t>& lengths, uint32_t seed) {
+    const float tiny = 1.0e-7f;
+    auto triangleAt = [&](Mesh& m, Vec3 c) { addTriangle(m, c, c + Vec3{tiny, 0, 0}, c + Vec3{0, tiny, 0}); };
+    Mesh m;
+    m.name = "runs";
+    triangleAt(m, make3(0.0f));
+    triangleAt(m, make3(1.0f));
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(0.1f, 0.9f);  // inside a cell, off its borders
+    const Vec3 cell{1.0f / 2048, 1.0f / 2048, 1.0f / 1024};
+    for (size_t g = 0; g < lengths.size(); ++g) {
+        const Vec3 corner{float(100 + 8 * g) * cell.x, 1000 * cell.y, 500 * cell.z};
+        for (uint32_t k = 0; k < lengths[g]; ++k) triangleAt(m, corner + Vec3{u(rng), u(rng), u(rng)} * cell);
+    }
     return m;
 }
 

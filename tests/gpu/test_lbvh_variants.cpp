@@ -228,14 +228,16 @@ TEST(GpuLbvhVariants, MergeSortGivesTheRadixSortsTree) {
 }
 
 // accel.morton_sort = split: the tops by radix, then the runs, give the radix
-// sort's order: random sets (almost every run of 1), duplicate-heavy ones
-// (runs far longer than a block sorts in shared memory: the merge passes),
-// a cluster beside one far triangle (nearly all primitives in runs of
-// equal tops, of every length), and the real Conference room where present
-// (runs of up to thousands).
+// sort's order: random sets (almost every run of 1, a hundred of 2 at 1M),
+// runs of lengths at each tier's bounds with distinct low bits, duplicate-
+// heavy ones (runs of up to 14,000 equal codes: the merge passes), a cluster
+// beside one far triangle (one run of 300,000; and runs of up to about a
+// hundred), and the real Conference room where present (runs up to 6,749).
 TEST(GpuLbvhVariants, SplitSortGivesTheRadixSortsTree) {
     REQUIRE_GPU();
     std::vector<SizedCase> cases = randomAndDuplicateCases({2u, 3u, 255u, 66454u, 1000000u});
+    cases.push_back({"runs at the tiers' bounds",
+                     test::makeRunsOfLengths({2, 8, 9, 129, 256, 257, 4000, 8192, 8193, 16385, 3}, 9)});
     cases.push_back({"tight cluster beside a far triangle", test::makeClusterBesideFarTriangle(300000, 2.0f, 5)});
     cases.push_back({"loose cluster beside a far triangle", test::makeClusterBesideFarTriangle(300000, 100.0f, 6)});
     cases.push_back({"deep coincident", test::makeDeepCoincident(1u << 15)});

@@ -234,8 +234,7 @@ void LbvhBuilder::build(const LbvhConfig& config, const Aabb* primBounds, uint32
         ids = sortedPrim_.data();
     } else if (primIds_.data() != idsIdentityOf_ || n > idsIdentityCount_) {
         ids = primIds_.data();
-        idsIdentityOf_ = primIds_.data();
-        idsIdentityCount_ = n;
+        idsIdentityOf_ = nullptr;  // recorded once the kernel that writes it is launched
     }
     if (wide)
         launch(ctx, "build/morton", perPrim, mortonKernel<uint64_t>, primBounds, n, sceneBox_.data(),
@@ -244,6 +243,10 @@ void LbvhBuilder::build(const LbvhConfig& config, const Aabb* primBounds, uint32
     else
         launch(ctx, "build/morton", perPrim, mortonKernel<uint32_t>, primBounds, n, sceneBox_.data(),
                merge ? sortedKeys32_.data() : keys32_.data(), ids, nullptr, nullptr);
+    if (ids && !merge) {
+        idsIdentityOf_ = primIds_.data();
+        idsIdentityCount_ = n;
+    }
     {
         StageScope s(ctx.timer, "build/sort");
         // CUB sorts the 63-bit codes, the 30-bit ones, or the split sort's tops.
@@ -426,11 +429,9 @@ size_t LbvhBuilder::memoryBytes() const {
            store_.bytes() + root_.bytes() + skipNodes_.bytes() + slots_.bytes();
 }
 
-size_t LbvhBuilder::estimateBytes(size_t n) {
+size_t LbvhBuilder::estimateBytes(size_t n, MortonSort sort) {
     size_t most = 0;
-    for (LbvhVariant v : kLbvhVariants)
-        for (MortonSort sort : {MortonSort::Radix, MortonSort::Split})
-            most = std::max(most, lbvhBytes(n, v, true, sort));
+    for (LbvhVariant v : kLbvhVariants) most = std::max(most, lbvhBytes(n, v, true, sort));
     return most;
 }
 

@@ -85,9 +85,9 @@ public:
     LbvhVariant variant() const { return variant_; }
     uint32_t numPrims() const { return n_; }
     size_t memoryBytes() const;
-    // Device bytes of a build over n primitives by the variant that needs the
-    // most (accel/lbvh/lbvh_memory.h).
-    static size_t estimateBytes(size_t n);
+    // Device bytes of a build over n primitives with `sort` by the variant
+    // that needs the most (accel/lbvh/lbvh_memory.h).
+    static size_t estimateBytes(size_t n, MortonSort sort);
 
 private:
     void bottomUp(const Aabb* primBounds, const void* sortedKeys, bool wide, const LaunchContext& ctx);

@@ -267,7 +267,10 @@ void launchSplitSortRuns(const SplitSortRuns& s, const char* label, const Launch
     STRATA_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     STRATA_CUDA_CHECK(cudaFuncSetAttribute(runsKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kShared)));
     launch(ctx, label, perItem(s.n, 256), firstOfRunKernel, s);
-    // Two blocks a multiprocessor, no more than there can be warps' runs for.
+    // Twice as many blocks as multiprocessors (as measured; at 64 registers a
+    // thread one block of 1,024 is resident per multiprocessor, so the
+    // second half waits for the first), no more than there can be warps'
+    // runs for.
     const uint32_t mostRuns = uint32_t(splitSortWarpRunsMost(s.n));
     const uint32_t blocks = std::min((mostRuns + kWarps - 1) / kWarps, 2u * uint32_t(sms));
     launch(ctx, label, LaunchShape{dim3(blocks), dim3(kRunThreads), kShared}, runsKernel, s);

@@ -54,13 +54,13 @@ TopLevelGpu::TopLevelGpu(InstancePlan plan) : plan_(std::move(plan)) {
     STRATA_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
-size_t TopLevelGpu::estimateBytes(const InstancePlan& plan, size_t extraLeaves) {
+size_t TopLevelGpu::estimateBytes(const InstancePlan& plan, MortonSort sort, size_t extraLeaves) {
     const size_t leaves = plan.members.size() + extraLeaves;
     // An opened part has a view of its own (a member's first opening makes two).
-    size_t b = LbvhBuilder::estimateBytes(leaves) + leaves * (sizeof(InstanceView) + sizeof(Aabb)) +
+    size_t b = LbvhBuilder::estimateBytes(leaves, sort) + leaves * (sizeof(InstanceView) + sizeof(Aabb)) +
                (plan.blas.size() + 2 * extraLeaves) * sizeof(BlasView);
     for (const InstancePlan::Blas& x : plan.blas) {
-        b += LbvhBuilder::estimateBytes(plan.meshes[x.mesh].prims);
+        b += LbvhBuilder::estimateBytes(plan.meshes[x.mesh].prims, sort);
         // accel.rebuild = refit | auto: a deforming BLAS's refit finds its
         // parent entries once (2n - 1) and counts visits (n - 1).
         if (x.instance >= 0) b += size_t(plan.meshes[x.mesh].prims) * 2 * sizeof(int32_t);

@@ -59,8 +59,9 @@ public:
 
     // Device bytes of the structures of a plan (before allocating): per BLAS an
     // LBVH over its primitives (a deforming one is rebuilt in place), the top
-    // level over its members and extraLeaves opened parts (accel.rebraid).
-    static size_t estimateBytes(const InstancePlan& plan, size_t extraLeaves = 0);
+    // level over its members and extraLeaves opened parts (accel.rebraid),
+    // their codes sorted by `sort`.
+    static size_t estimateBytes(const InstancePlan& plan, MortonSort sort, size_t extraLeaves = 0);
 
 private:
     InstancePlan plan_;
