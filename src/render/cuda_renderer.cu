@@ -47,14 +47,16 @@ __global__ void traceClosestKernel(SceneView s, PathBuffers b, int bounce, uint3
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < maxCount) stageTraceClosestAs<K, Fused>(s, b, bounce, i);
 }
-// The two-level kinds' are held to 64 registers (kTwoLevelBlocks blocks of
-// kBlock threads per SM): their nested walk keeps the top level's ray and
-// stack live beside the BLAS's, and at the 78-80 registers nvcc gives it
-// unbounded they ran at 37.5% occupancy against the flat kernels' 62.5%; at
-// 64 they spill about 200 bytes a thread and trace 10% faster on the H100
-// (perf.md, "Instanced mode"). The other kinds keep nvcc's own choice (any
-// bounds, even 1,024 threads a block, change their registers).
-constexpr int kTwoLevelBlocks = 8;
+// The two-level kinds' are held to 56 registers (kTwoLevelBlocks blocks of
+// kBlock threads per SM): their walk keeps the top level's state live beside
+// the BLAS's, and unbounded nvcc gives them 72 registers (43.75% occupancy
+// against the flat kernels' 62.5%). With the BLAS walk inlined once
+// (TopLevelWalk), on the H200 they traced 3-5% faster at 56 than at 64 and
+// 8% faster than at 72, and 3-10% slower at 48 (kitchen-3, atrium-3, SR3, the
+// Conference room; perf.md, "Instanced mode"). The other
+// kinds keep nvcc's own choice (any bounds, even 1,024 threads a block,
+// change their registers).
+constexpr int kTwoLevelBlocks = 9;
 template <TraceKind K, bool Fused = false>
 __global__ void __launch_bounds__(kBlock, kTwoLevelBlocks)
     traceClosestTwoLevelKernel(SceneView s, PathBuffers b, int bounce, uint32_t maxCount) {

@@ -27,6 +27,7 @@
 #include "accel/bvh_traverse.h"
 #include "accel/kdtree/kd_traverse.h"
 #include "accel/stackless_traverse.h"
+#include "accel/toplevel/top_walk.h"
 #include "accel/triangle.h"
 #include "core/transform.h"
 #include "core/geometry.h"
@@ -78,26 +79,33 @@ STRATA_HD uint32_t traverseView(const BvhView& v, const Ray& ray, float& tmax, I
 // level's hit instance or ~0u; tmax shrinks to the hit, and *hitLocal (when
 // given) to the hit's local primitive. A BLAS with copied triangles
 // (BvhView::leafTris) tests them itself, without visit. KdBlas: the BLASes
-// are kd-trees (compiled apart, as flat mode's kinds are).
+// are kd-trees (compiled apart, as flat mode's kinds are). The top level's
+// entries come from TopLevelWalk, in traverseBvh's order, and each one's
+// BLAS is walked here, from one place in the loop.
 template <bool AnyHit, bool KdBlas = false, class Visit>
 STRATA_HD uint32_t traverseInstances(const TwoLevelView& tl, const Ray& ray, float& tmax, Visit visit,
                                      TraversalStats* stats, uint32_t* hitLocal = nullptr) {
-    auto instance = [&](uint32_t i, const Ray& r, float tm) -> float {
+    uint32_t hitInstance = ~0u;
+    TopLevelWalk walk(tl.top, ray);
+    for (uint32_t i; (i = walk.next(tmax, stats)) != ~0u;) {
+        if (stats) stats->primsTested++;  // a BLAS entered counts as one leaf test
         const InstanceView& inst = tl.instances[i];
         const BlasView& b = tl.blas[inst.blas];
-        const Ray o = objectRay(inst.objectFromWorld, r);
+        const Ray o = objectRay(inst.objectFromWorld, ray);
         auto prim = [&](uint32_t p, const Ray& rr, float tmx) { return visit(inst, b, p, rr, tmx); };
-        float t = tm;
+        float t = tmax;
         uint32_t local;
         if constexpr (KdBlas)
             local = traverseKd<AnyHit>(b.kd, o, t, prim, stats);
         else
             local = traverseView<AnyHit>(b.bvh, o, t, prim, stats);
-        if (local == ~0u) return 3.0e38f;
-        if (hitLocal) *hitLocal = local;  // each accepted hit is closer than the last
-        return t;
-    };
-    return traverseBvh<AnyHit>(tl.top, ray, tmax, instance, stats);
+        if (local == ~0u) continue;
+        tmax = t;  // each accepted hit is closer than the last
+        hitInstance = i;
+        if (hitLocal) *hitLocal = local;
+        if (AnyHit) break;
+    }
+    return hitInstance;
 }
 
 // A BLAS's local triangle p: whether the ray meets it before tmax (h: where).
