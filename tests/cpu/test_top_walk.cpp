@@ -16,16 +16,16 @@ namespace strata {
 namespace {
 
 // A leaf test on boxes: entry p "hits" at its box's entry distance plus a
-// small multiple of its index (no two entries at one distance), if p is not
-// a multiple of 3; a deterministic test whose hits shrink tmax as real BLAS
-// walks do.
+// small multiple of its index (so that two entries almost never hit at one
+// distance), if p is not a multiple of 3; a deterministic test whose hits
+// shrink tmax as real BLAS walks do.
 struct BoxHits {
     const std::vector<Aabb>* boxes;
     float operator()(uint32_t p, const Ray& r, float tmax) const {
         if (p % 3 == 0) return 3.0e38f;
         const Aabb& b = (*boxes)[p];
         const float t = slabEntry(b.lo, b.hi, r.org, safeInverse(r.dir), r.tmin, tmax);
-        return t <= tmax ? t + 1e-5f * float(p % 1000) : 3.0e38f;
+        return t <= tmax ? t + 1e-6f * float(p) : 3.0e38f;
     }
 };
 
@@ -117,38 +117,39 @@ TEST(TopLevelWalk, GivesTraverseBvhsEntriesInItsOrder) {
         }
 }
 
-// A tree whose walk needs a stack deeper than kBvhDeepStackSize: a spine of
-// inner nodes, each with a second inner child holding two leaves, every box
-// the whole space's. The walk scans every entry after the overflow, so the
-// closest hit is the brute-force one.
+// A tree whose walk needs a stack deeper than kBvhDeepStackSize, with leaves
+// reached before the overflow: each spine node S_i has an inner child A_i
+// (a leaf, then S_i+1) and an inner child B_i (two leaves), every box the
+// whole space's, so the walk pushes B_i, takes A_i's leaf and goes down to
+// S_i+1. After the overflow it scans every entry: each comes at most twice,
+// and the closest hit is brute force's and traverseBvh's (which ends in a
+// scan too).
 TEST(TopLevelWalk, ScansEveryEntryWhenTheStackOverflows) {
     const int spine = kBvhDeepStackSize + 20;
     const Aabb all{{-10, -10, -10}, {10, 10, 10}};
-    std::vector<BvhNode> nodes(2 * spine);
+    std::vector<BvhNode> nodes;
     std::vector<uint32_t> primIndex;
     std::vector<Aabb> boxes;
     std::mt19937 rng(5);
     std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    auto leaf = [&] {  // a new entry: its first primIndex slot
+        primIndex.push_back(uint32_t(boxes.size()));
+        boxes.push_back(Aabb{{u(rng), u(rng), u(rng)}, {2, 2, 2}});
+        return int32_t(primIndex.size() - 1);
+    };
+    // S_i at 3i, A_i at 3i + 1, B_i at 3i + 2; the last spine node holds two leaves.
+    nodes.resize(3 * spine + 1);
     for (int i = 0; i < spine; ++i) {
-        const int side = spine + i;
-        const bool last = i + 1 == spine;
-        // The spine's next node, or at the end a leaf.
-        if (last) {
-            nodes[i].setLeft(all, int32_t(primIndex.size()), 1);
-            primIndex.push_back(uint32_t(boxes.size()));
-            boxes.push_back(Aabb{{u(rng), u(rng), u(rng)}, {2, 2, 2}});
-        } else {
-            nodes[i].setLeft(all, i + 1, 0);
-        }
-        nodes[i].setRight(all, side, 0);
-        for (int leaf = 0; leaf < 2; ++leaf) {
-            const Aabb b{{u(rng), u(rng), u(rng)}, {2, 2, 2}};
-            (leaf ? nodes[side].setRight(all, int32_t(primIndex.size()), 1)
-                  : nodes[side].setLeft(all, int32_t(primIndex.size()), 1));
-            primIndex.push_back(uint32_t(boxes.size()));
-            boxes.push_back(b);
-        }
+        BvhNode &s = nodes[3 * i], &a = nodes[3 * i + 1], &b = nodes[3 * i + 2];
+        s.setLeft(all, 3 * i + 1, 0);
+        s.setRight(all, 3 * i + 2, 0);
+        a.setLeft(all, leaf(), 1);
+        a.setRight(all, 3 * i + 3, 0);
+        b.setLeft(all, leaf(), 1);
+        b.setRight(all, leaf(), 1);
     }
+    nodes[3 * spine].setLeft(all, leaf(), 1);
+    nodes[3 * spine].setRight(all, leaf(), 1);
     BvhView v;
     v.nodes = nodes.data();
     v.primIndex = primIndex.data();
@@ -171,6 +172,16 @@ TEST(TopLevelWalk, ScansEveryEntryWhenTheStackOverflows) {
         EXPECT_TRUE(w.stats.stackOverflow);
         EXPECT_EQ(w.hit, bestPrim);
         EXPECT_EQ(w.tmax, best);
+        std::vector<int> seen(boxes.size(), 0);
+        for (uint32_t p : w.entries) seen[p]++;
+        for (uint32_t p = 0; p < boxes.size(); ++p) {
+            EXPECT_GE(seen[p], 1) << "entry " << p;
+            EXPECT_LE(seen[p], 2) << "entry " << p;
+        }
+        EXPECT_GT(w.entries.size(), boxes.size()) << "leaves were reached before the overflow";
+        const Walked b = byTraverseBvh<false>(v, r, hits);
+        EXPECT_EQ(b.hit, w.hit);
+        EXPECT_EQ(b.tmax, w.tmax);
     }
 }
 

@@ -5,8 +5,9 @@
 //   TopLevelWalk walk(top, ray);
 //   for (uint32_t i; (i = walk.next(tmax, stats)) != ~0u;)  // walk instance i's BLAS
 //
-// The entries come in the order traverseBvh's leaf tests would take them,
-// with the same culling: at each inner node both child boxes are tested
+// The entries come in the order traverseBvh's leaf tests would take them
+// (for top levels its kBvhStackSize-entry stack holds; past that it restarted
+// from the root), with the same culling: at each inner node both child boxes are tested
 // against the current tmax; a hit leaf child's entries come at once, the
 // left's before the right's, and of two hit inner children the nearer is
 // walked first. With the BLAS walk inlined into the top level's leaf tests,
@@ -16,7 +17,8 @@
 // The stack has kBvhDeepStackSize entries (any LBVH over the instances fits);
 // should a push overflow it, the walk returns every leaf entry in turn from
 // the first (a scan): entries already walked come again, which finds no hit
-// closer than tmax, so nothing is lost or counted twice as a hit.
+// closer than tmax, so nothing is lost or counted twice as a hit (a visit
+// with side effects, such as the VD pairs', sees them again).
 //
 // The walk copies what it reads of the view and the ray: a version that held
 // references to them, recomputed the inverse direction per node and queued a

@@ -103,7 +103,7 @@ STRATA_HD uint32_t traverseInstances(const TwoLevelView& tl, const Ray& ray, flo
         tmax = t;  // each accepted hit is closer than the last
         hitInstance = i;
         if (hitLocal) *hitLocal = local;
-        if (AnyHit) break;
+        if constexpr (AnyHit) break;
     }
     return hitInstance;
 }
