@@ -2,6 +2,7 @@
 
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <sstream>
 
 #include "gpu/cuda_check.h"
@@ -22,6 +23,17 @@ int cudaDeviceCount() {
         return 0;
     }
     return count;
+}
+
+int currentDeviceSmCount() {
+    constexpr int kCached = 64;  // devices past this are queried every time
+    static std::atomic<int> cache[kCached] = {};
+    int device = 0, sms = 0;
+    STRATA_CUDA_CHECK(cudaGetDevice(&device));
+    if (device < kCached && (sms = cache[device].load(std::memory_order_relaxed)) > 0) return sms;
+    STRATA_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    if (device < kCached) cache[device].store(sms, std::memory_order_relaxed);
+    return sms;
 }
 
 GpuInfo queryGpu() {

@@ -22,5 +22,8 @@ struct GpuInfo {
 GpuInfo queryGpu();
 // The CUDA devices visible, without opening a context on any (0 on error).
 int cudaDeviceCount();
+// The current device's multiprocessor count, queried once per device (the
+// builds size their grids by it every frame). Throws on a CUDA error.
+int currentDeviceSmCount();
 
 }  // namespace strata

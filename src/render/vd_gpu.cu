@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "accel/lbvh/lbvh_variant.h"
+#include "gpu/device.h"
 #include "gpu/launch.cuh"
 #include "render/instancing.h"
 
@@ -257,9 +258,8 @@ VdGpu::VdGpu(const Scene& scene, const FlatScene& flat) {
     frozen_.resize(numPatches_);
     STRATA_CUDA_CHECK(cudaMemset(frozen_.data(), 0, numPatches_));
     hostCounts_.resize(2);
-    int device = 0, sms = 0, perSm = 0;
-    STRATA_CUDA_CHECK(cudaGetDevice(&device));
-    STRATA_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    const int sms = currentDeviceSmCount();
+    int perSm = 0;
     STRATA_CUDA_CHECK(
         cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, vdBottomKernel<false, false>, kBottomBlock, 0));
     blocks_ = uint32_t(std::max(1, sms * std::max(1, perSm)));

@@ -8,6 +8,7 @@
 #include "accel/kdtree/kd_clip.h"
 #include "accel/kdtree/kd_gpu_internal.cuh"
 #include "gpu/block_scan.cuh"
+#include "gpu/device.h"
 #include "gpu/launch.cuh"
 #include "gpu/ordered_float.cuh"
 #include "gpu/stage_timer.h"
@@ -753,11 +754,7 @@ uint32_t KdGpuBuilder::largeNodeStage(KdPassScratch& z, const KdConfig& cfg, con
     const Vec3* pos = a.pos;
     const Tri* tris = a.tris;
     // Launch grids: fixed, the kernels loop over what the level has (see LevelArgs).
-    if (smCount_ == 0) {
-        int device = 0;
-        STRATA_CUDA_CHECK(cudaGetDevice(&device));
-        STRATA_CUDA_CHECK(cudaDeviceGetAttribute(&smCount_, cudaDevAttrMultiProcessorCount, device));
-    }
+    if (smCount_ == 0) smCount_ = currentDeviceSmCount();
     const uint32_t residentBlocks = uint32_t(smCount_) * (2048 / kBlock);
     const uint32_t chunkGrid = std::min(chunkCap, residentBlocks), nodeGrid = std::min(activeCap, residentBlocks);
     const uint32_t nodeThreadGrid = std::min(blocksFor(activeCap, kBlock), residentBlocks);

@@ -1,9 +1,11 @@
 #include "accel/lbvh/split_sort.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cub/block/block_radix_sort.cuh>
 
 #include "gpu/cuda_check.h"
+#include "gpu/device.h"
 #include "gpu/launch.cuh"
 
 namespace strata {
@@ -257,15 +259,24 @@ __global__ void __launch_bounds__(kRunThreads) runsKernel(SplitSortRuns s) {
         sortWarpRun(s, warpRuns[2 * r], warpRuns[2 * r + 1], shared.warp[warp], lane);
 }
 
+// The runs kernel's dynamic shared memory past 48 KB, allowed once per device.
+void allowRunsKernelShared(size_t bytes) {
+    static std::atomic<uint64_t> allowed{0};  // bit d: device d (devices past 63 every time)
+    int device = 0;
+    STRATA_CUDA_CHECK(cudaGetDevice(&device));
+    const uint64_t bit = device < 64 ? uint64_t(1) << device : 0;
+    if (bit && (allowed.load(std::memory_order_relaxed) & bit)) return;
+    STRATA_CUDA_CHECK(cudaFuncSetAttribute(runsKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
+    allowed.fetch_or(bit, std::memory_order_relaxed);
+}
+
 }  // namespace
 
 void launchSplitSortRuns(const SplitSortRuns& s, const char* label, const LaunchContext& ctx) {
     // The lists' counts are zero: build/morton cleared them.
     constexpr size_t kShared = sizeof(RunShared);
-    int device = 0, sms = 0;
-    STRATA_CUDA_CHECK(cudaGetDevice(&device));
-    STRATA_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    STRATA_CUDA_CHECK(cudaFuncSetAttribute(runsKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kShared)));
+    const int sms = currentDeviceSmCount();
+    allowRunsKernelShared(kShared);
     launch(ctx, label, perItem(s.n, 256), firstOfRunKernel, s);
     // Twice as many blocks as multiprocessors (as measured; at 64 registers a
     // thread one block of 1,024 is resident per multiprocessor, so the

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "accel/wide/collapse_sah.h"
+#include "gpu/device.h"
 #include "gpu/launch.cuh"
 
 #include <cooperative_groups.h>
@@ -123,9 +124,8 @@ void launchCollapse(const BvhView& binary, Choose choose, uint32_t capacity, Cwb
                     int32_t* tasks, uint32_t* counters, int& workers, const LaunchContext& ctx) {
     auto* kernel = collapseKernel<Choose>;
     if (!workers) {
-        int device = 0, sms = 0, perSm = 0;
-        STRATA_CUDA_CHECK(cudaGetDevice(&device));
-        STRATA_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+        const int sms = currentDeviceSmCount();
+        int perSm = 0;
         STRATA_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, kBlock, 0));
         // Resident at once (the barrier needs it); two blocks per SM suffice
         // for the widest levels, and a barrier over fewer blocks is quicker.
