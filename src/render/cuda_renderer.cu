@@ -51,9 +51,9 @@ __global__ void traceClosestKernel(SceneView s, PathBuffers b, int bounce, uint3
 // kBlock threads per SM): their walk keeps the top level's state live beside
 // the BLAS's, and unbounded nvcc gives them 72 registers (43.75% occupancy
 // against the flat kernels' 62.5%). With the BLAS walk inlined once
-// (TopLevelWalk), on the H200 they traced 3-5% faster at 56 than at 64, which
-// was 3-8% faster than 72, and 5-10% slower at 48 (kitchen-3, atrium-3, SR3, the
-// Conference room; perf.md, "Instanced mode"). The other
+// (TopLevelWalk), on the H200 they traced 3-5% faster at 56 than at 64,
+// which was 3-8% faster than 72, and 5-10% slower at 48 (kitchen-3,
+// atrium-3, SR3, the Conference room; perf.md, "Instanced mode"). The other
 // kinds keep nvcc's own choice (any bounds, even 1,024 threads a block,
 // change their registers).
 constexpr int kTwoLevelBlocks = 9;

@@ -754,8 +754,7 @@ uint32_t KdGpuBuilder::largeNodeStage(KdPassScratch& z, const KdConfig& cfg, con
     const Vec3* pos = a.pos;
     const Tri* tris = a.tris;
     // Launch grids: fixed, the kernels loop over what the level has (see LevelArgs).
-    if (smCount_ == 0) smCount_ = currentDeviceSmCount();
-    const uint32_t residentBlocks = uint32_t(smCount_) * (2048 / kBlock);
+    const uint32_t residentBlocks = uint32_t(currentDeviceSmCount()) * (2048 / kBlock);
     const uint32_t chunkGrid = std::min(chunkCap, residentBlocks), nodeGrid = std::min(activeCap, residentBlocks);
     const uint32_t nodeThreadGrid = std::min(blocksFor(activeCap, kBlock), residentBlocks);
     const uint32_t nodeWarpGrid = std::min(blocksFor(activeCap, kBlock / 32), residentBlocks);

@@ -82,7 +82,6 @@ private:
     PinnedBuffer<uint32_t> levelCounters_;  // a snapshot after each large-node level
     PinnedBuffer<Aabb> hostBounds_;
     CudaEvent levelDone_[kKdMaxLookahead + 1];  // the last lookahead + 1 levels
-    int smCount_ = 0;
     DeviceBuffer<float> nodeF32_, chunkF32_;
     DeviceBuffer<Aabb> cutCell_, bounds_d_, rightBox_;
     DeviceBuffer<uint32_t> refFlags_, bins_;

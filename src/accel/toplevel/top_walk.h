@@ -6,13 +6,14 @@
 //   for (uint32_t i; (i = walk.next(tmax, stats)) != ~0u;)  // walk instance i's BLAS
 //
 // The entries come in the order traverseBvh's leaf tests would take them
-// (for top levels its kBvhStackSize-entry stack holds; past that it restarted
-// from the root), with the same culling: at each inner node both child boxes are tested
-// against the current tmax; a hit leaf child's entries come at once, the
-// left's before the right's, and of two hit inner children the nearer is
-// walked first. With the BLAS walk inlined into the top level's leaf tests,
-// each of traverseBvh's leaf-test sites (left and right child, fast and deep
-// stack, scan) held a copy of the whole BLAS traversal; here there is one.
+// (for top levels its kBvhStackSize-entry stack holds; past that it
+// restarted from the root), with the same culling: at each inner node both
+// child boxes are tested against the current tmax; a hit leaf child's
+// entries come at once, the left's before the right's, and of two hit inner
+// children the nearer is walked first. With the BLAS walk inlined into the
+// top level's leaf tests, each of traverseBvh's leaf-test sites (left and
+// right child, fast and deep stack, scan) held a copy of the whole BLAS
+// traversal; here there is one.
 //
 // The stack has kBvhDeepStackSize entries (any LBVH over the instances fits);
 // should a push overflow it, the walk returns every leaf entry in turn from
