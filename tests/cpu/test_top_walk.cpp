@@ -52,7 +52,8 @@ template <bool AnyHit>
 Walked byTopLevelWalk(const BvhView& v, const Ray& r, const BoxHits& hits) {
     Walked w;
     w.tmax = r.tmax;
-    TopLevelWalk walk(v, r);
+    TopLevelWalk::Stack stack;
+    TopLevelWalk walk(v, r, stack);
     for (uint32_t p; (p = walk.next(w.tmax, &w.stats)) != ~0u;) {
         w.entries.push_back(p);
         const float t = hits(p, r, w.tmax);

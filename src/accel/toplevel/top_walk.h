@@ -2,7 +2,8 @@
 // entries (instances), so that the two-level traversal (two_level.h) walks
 // the BLAS of each one from a single place in its loop:
 //
-//   TopLevelWalk walk(top, ray);
+//   TopLevelWalk::Stack stack;
+//   TopLevelWalk walk(top, ray, stack);
 //   for (uint32_t i; (i = walk.next(tmax, stats)) != ~0u;)  // walk instance i's BLAS
 //
 // The entries come in the order traverseBvh's leaf tests would take them
@@ -21,9 +22,12 @@
 // closer than tmax, so nothing is lost or counted twice as a hit (a visit
 // with side effects, such as the VD pairs', sees them again).
 //
-// The walk copies what it reads of the view and the ray: a version that held
-// references to them, recomputed the inverse direction per node and queued a
-// right leaf on the stack traced 20-30% slower on the H200 (perf.md).
+// The walk refers to the view and the ray (in a kernel, its parameters and
+// registers) and computes the inverse direction once per next(); its stack
+// is the caller's. As members, the stack put the whole walk in local memory
+// (every member a load and a store in SASS) and the view's pointers and the
+// inverse direction kept registers through each BLAS walk. Computing the
+// inverse direction per node instead traced 20-30% slower (perf.md).
 #pragma once
 
 #include "accel/bvh_traverse.h"
@@ -32,22 +36,19 @@ namespace strata {
 
 class TopLevelWalk {
 public:
-    STRATA_HD TopLevelWalk(const BvhView& top, const Ray& ray)
-        : nodes_(top.nodes),
-          primIndex_(top.primIndex),
-          numPrims_(top.numPrims),
-          org_(ray.org),
-          invDir_(safeInverse(ray.dir)),
-          tmin_(ray.tmin),
-          node_(top.numNodes ? int32_t(rootOf(top)) : -1) {}
+    using Stack = int32_t[kBvhDeepStackSize];
+
+    STRATA_HD TopLevelWalk(const BvhView& top, const Ray& ray, Stack& stack)
+        : top_(top), ray_(ray), stack_(stack), node_(top.numNodes ? int32_t(rootOf(top)) : -1) {}
 
     // The next instance whose leaf the walk reaches within tmax, or ~0u when
     // it is over. tmax is the closest hit so far (it only shrinks).
     STRATA_HD uint32_t next(float tmax, TraversalStats* stats) {
+        const Vec3 invDir = safeInverse(ray_.dir);
         for (;;) {
             if (count_ > 0) {
                 --count_;
-                return primIndex_[first_++];
+                return top_.primIndex[first_++];
             }
             if (pendingCount_ > 0) {  // the right leaf child, after the left's entries
                 first_ = pendingFirst_;
@@ -61,18 +62,18 @@ public:
                 node_ = stack_[--sp_];
                 if (stats) stats->steps++;
             }
-            step(tmax, stats);
+            step(invDir, tmax, stats);
         }
     }
 
 private:
     // Visits node_: queues its hit leaf children's entries and moves node_ to
     // the inner child to walk next (-1: pop), pushing the farther of two.
-    STRATA_HD void step(float tmax, TraversalStats* stats) {
-        const NodeBoxes n = loadNode(nodes_, node_);
+    STRATA_HD void step(Vec3 invDir, float tmax, TraversalStats* stats) {
+        const NodeBoxes n = loadNode(top_.nodes, node_);
         if (stats) stats->nodesVisited++;
-        const float tl = slabEntry(n.lLo, n.lHi, org_, invDir_, tmin_, tmax);
-        const float tr = slabEntry(n.rLo, n.rHi, org_, invDir_, tmin_, tmax);
+        const float tl = slabEntry(n.lLo, n.lHi, ray_.org, invDir, ray_.tmin, tmax);
+        const float tr = slabEntry(n.rLo, n.rHi, ray_.org, invDir, ray_.tmin, tmax);
         // An absent right child (index -1: the root of a one-instance tree)
         // has an empty box, which the slab test would take for all space.
         bool hitL = tl <= tmax, hitR = tr <= tmax && n.right >= 0;
@@ -114,21 +115,18 @@ private:
         }
         scan_ = true;
         first_ = 0;
-        count_ = int32_t(numPrims_);
+        count_ = int32_t(top_.numPrims);
         pendingCount_ = 0;
     }
 
-    const BvhNode* nodes_;
-    const uint32_t* primIndex_;
-    uint32_t numPrims_;
-    Vec3 org_, invDir_;
-    float tmin_;
+    const BvhView& top_;
+    const Ray& ray_;
+    int32_t* stack_;
     int32_t node_;
     int32_t first_ = 0, count_ = 0;                // leaf entries to return now
     int32_t pendingFirst_ = 0, pendingCount_ = 0;  // then these (a right leaf child)
     bool scan_ = false;
     int sp_ = 0;
-    int32_t stack_[kBvhDeepStackSize];
 };
 
 }  // namespace strata

@@ -86,11 +86,15 @@ template <bool AnyHit, bool KdBlas = false, class Visit>
 STRATA_HD uint32_t traverseInstances(const TwoLevelView& tl, const Ray& ray, float& tmax, Visit visit,
                                      TraversalStats* stats, uint32_t* hitLocal = nullptr) {
     uint32_t hitInstance = ~0u;
-    TopLevelWalk walk(tl.top, ray);
+    TopLevelWalk::Stack stack;
+    TopLevelWalk walk(tl.top, ray, stack);
     for (uint32_t i; (i = walk.next(tmax, stats)) != ~0u;) {
         if (stats) stats->primsTested++;  // a BLAS entered counts as one leaf test
         const InstanceView& inst = tl.instances[i];
-        const BlasView& b = tl.blas[inst.blas];
+        // A copy: walked through a reference into global memory, the BLAS's
+        // node and triangle pointers were loaded again at every node and
+        // every leaf triangle (SASS), each a load before the node's own.
+        const BlasView b = tl.blas[inst.blas];
         const Ray o = objectRay(inst.objectFromWorld, ray);
         auto prim = [&](uint32_t p, const Ray& rr, float tmx) { return visit(inst, b, p, rr, tmx); };
         float t = tmax;
