@@ -22,12 +22,14 @@
 // closer than tmax, so nothing is lost or counted twice as a hit (a visit
 // with side effects, such as the VD pairs', sees them again).
 //
-// The walk refers to the view and the ray (in a kernel, its parameters and
-// registers) and computes the inverse direction once per next(); its stack
-// is the caller's. As members, the stack put the whole walk in local memory
-// (every member a load and a store in SASS) and the view's pointers and the
-// inverse direction kept registers through each BLAS walk. Computing the
-// inverse direction per node instead traced 20-30% slower (perf.md).
+// The walk refers to the view and the ray (in the render kernels, their
+// parameters and registers: neither may be a temporary) and computes the
+// inverse direction once per next(); its stack is the caller's. As members,
+// the stack put the whole walk in local memory (every member a load and a
+// store in SASS) and the view's pointers and the inverse direction kept
+// registers through each BLAS walk. A version that also recomputed the
+// inverse direction per node and queued a right leaf on the stack traced
+// 20-30% slower (perf.md).
 #pragma once
 
 #include "accel/bvh_traverse.h"
@@ -40,6 +42,10 @@ public:
 
     STRATA_HD TopLevelWalk(const BvhView& top, const Ray& ray, Stack& stack)
         : top_(top), ray_(ray), stack_(stack), node_(top.numNodes ? int32_t(rootOf(top)) : -1) {}
+    TopLevelWalk(const BvhView&, Ray&&, Stack&) = delete;  // the walk would outlive them
+    TopLevelWalk(BvhView&&, const Ray&, Stack&) = delete;
+    TopLevelWalk(const TopLevelWalk&) = delete;  // a copy would share the stack
+    TopLevelWalk& operator=(const TopLevelWalk&) = delete;
 
     // The next instance whose leaf the walk reaches within tmax, or ~0u when
     // it is over. tmax is the closest hit so far (it only shrinks).
