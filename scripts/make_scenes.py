@@ -4,7 +4,9 @@
 The meshes are procedural (src/scene/generators/); what this script computes
 is the runners' keyframed paths: laps around the atrium's nave and around the
 kitchen table, keyed by arc length at a steady running speed, each runner
-turned (about +Y) to face along its path (the runner mesh faces +Z).
+turned (about +Y) to face along its path (the runner mesh faces +Z); and
+rigid-160's 160 props, each tumbling round its own loop through the atrium's
+nave (issue 21's "scene of 160 moving rigid instances").
 
 assets/scenes/real/ has the scenes on real models, found in the data folder
 ("data:FILE", see docs/scene-format.md): the Dabrovic Sponza alone and with
@@ -15,6 +17,7 @@ assets/scenes/real/ has the scenes on real models, found in the data folder
 import json
 import math
 import os
+import random
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "assets", "scenes")
 RENDER = {"width": 1280, "height": 720, "spp": 1, "bounces": 3}
@@ -151,6 +154,68 @@ def kitchen(n):
     }
 
 
+# rigid-160: four rigid meshes (three spheres of 24, 32 and 64 segments and a
+# box), 40 instances of each, flying round loops in the atrium's nave (inside
+# the colonnades: |x| < 12, |z| < 2.6, 0.4 < y < 10). Every instance moves
+# every frame; no mesh deforms, so instanced mode builds its BLASes once and
+# only the top level per frame, while flat mode rebuilds every posed triangle.
+RIGID_MESHES = [
+    ("ball-24", {"generator": "sphere", "params": {"segments": 24}, "material": "prop-red"}, (0.15, 0.35)),
+    ("ball-32", {"generator": "sphere", "params": {"segments": 32}, "material": "prop-blue"}, (0.2, 0.4)),
+    ("ball-64", {"generator": "sphere", "params": {"segments": 64}, "material": "prop-metal"}, (0.25, 0.5)),
+    ("crate", {"generator": "box", "params": {"size": 1}, "material": "prop-crate"}, (0.25, 0.6)),
+]
+RIGID_KEYS = 12  # keys per loop: 30 degrees of its path and of its tumble apart
+
+
+def rigid_instance(rng, name, mesh, size_range):
+    size = rng.uniform(*size_range)
+    reach = size * (math.sqrt(3) / 2 if mesh == "crate" else 1.0)  # the prop's radius
+    ax, ay = rng.uniform(0.5, 3.0), rng.uniform(0.2, 1.5)
+    az = rng.uniform(0.1, 0.8)
+    cx = rng.uniform(-12.0 + ax + reach, 12.0 - ax - reach)
+    cy = rng.uniform(0.4 + ay + reach, 10.0 - ay - reach)
+    cz = rng.uniform(-2.6 + az + reach, 2.6 - az - reach)
+    phase, twist = rng.uniform(0, 2 * math.pi), rng.uniform(0, 2 * math.pi)
+    period = rng.uniform(6.0, 14.0) * (1 if rng.random() < 0.5 else -1)
+    axis = [rng.gauss(0, 1) for _ in range(3)]
+    norm = math.sqrt(sum(a * a for a in axis)) or 1.0
+    axis = [r4(a / norm) for a in axis]
+    turns = rng.choice([-2, -1, 1, 2])  # whole turns per loop, so the loop closes
+    keys = []
+    for k in range(RIGID_KEYS + 1):
+        f = k / RIGID_KEYS
+        th = phase + 2 * math.pi * f
+        keys.append({"time": r4(abs(period) * f),
+                     "translate": [r4(cx + ax * math.cos(th)), r4(cy + ay * math.sin(th)),
+                                   r4(cz + az * math.sin(th + twist))],
+                     "rotate": {"axis": axis, "degrees": r4(360.0 * turns * f)}})
+    return {"mesh": mesh, "name": name, "scale": r4(size), "animation": {"loop": True, "keys": keys}}
+
+
+def rigid(count=160, seed=21):
+    rng = random.Random(seed)
+    instances = [{"mesh": "atrium", "name": "hall"}]
+    for i in range(count):
+        mesh, _, size_range = RIGID_MESHES[i % len(RIGID_MESHES)]
+        instances.append(rigid_instance(rng, f"{mesh}-{i // len(RIGID_MESHES) + 1}", mesh, size_range))
+    meshes = [{"name": "atrium", "generator": "atrium", "params": {}}]
+    meshes += [dict({"name": name}, **desc) for name, desc, _ in RIGID_MESHES]
+    return {
+        "camera": {"position": [-13.0, 2.6, 0.0], "target": [0.0, 2.0, -0.6], "up": [0, 1, 0], "fov": 60},
+        "materials": {"prop-red": {"type": "diffuse", "albedo": [0.7, 0.12, 0.08]},
+                      "prop-blue": {"type": "diffuse", "albedo": [0.1, 0.2, 0.65]},
+                      "prop-metal": {"type": "conductor", "albedo": [0.9, 0.75, 0.45], "roughness": 0.25},
+                      "prop-crate": {"type": "diffuse", "albedo": [0.55, 0.4, 0.22]}},
+        "meshes": meshes,
+        "instances": instances,
+        "lights": {"environment": {"color": SKY},
+                   "sun": {"direction": [0.3, 1.0, 0.15], "radiance": [7.0, 6.5, 5.8]}},
+        "render": RENDER,
+        "animation": {"fps": 30},
+    }
+
+
 def forest():
     return {
         "camera": {"position": [-19.0, 2.5, 17.0], "target": [0.0, 4.0, 0.0], "up": [0, 1, 0], "fov": 55},
@@ -211,12 +276,28 @@ def conference():
     }
 
 
-def write(folder, scenes):
+def dump_rows(scene, f):
+    """As json.dump with indent 2, but an instance or mesh a line each (rigid-160's 161)."""
+    f.write("{\n")
+    for i, (key, value) in enumerate(scene.items()):
+        f.write(f'  "{key}": ')
+        if key in ("instances", "meshes"):
+            f.write("[\n" + ",\n".join("    " + json.dumps(v) for v in value) + "\n  ]")
+        else:
+            f.write(json.dumps(value, indent=2).replace("\n", "\n  "))
+        f.write(",\n" if i + 1 < len(scene) else "\n")
+    f.write("}\n")
+
+
+def write(folder, scenes, rows=()):
     os.makedirs(folder, exist_ok=True)
     for name, scene in scenes.items():
         with open(os.path.join(folder, name), "w") as f:
-            json.dump(scene, f, indent=2)
-            f.write("\n")
+            if name in rows:
+                dump_rows(scene, f)
+            else:
+                json.dump(scene, f, indent=2)
+                f.write("\n")
         print(os.path.relpath(os.path.join(folder, name), os.path.join(OUT, "..", "..")))
 
 
@@ -224,9 +305,10 @@ def main():
     scenes = {f"atrium-{n}.json": atrium(n) for n in (1, 2, 3)}
     scenes.update({f"kitchen-{n}.json": kitchen(n) for n in (1, 2, 3)})
     scenes["forest.json"] = forest()
+    scenes["rigid-160.json"] = rigid()
     scenes["cornell.json"] = cornell()
     scenes["default.json"] = atrium(2)
-    write(OUT, scenes)
+    write(OUT, scenes, rows=("rigid-160.json",))
     real = {"sponza.json": sponza(0), "conference.json": conference()}
     real.update({f"sr-{n}.json": sponza(n) for n in (1, 2, 3)})
     write(os.path.join(OUT, "real"), real)

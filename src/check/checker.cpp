@@ -92,16 +92,25 @@ std::vector<HitRecord> Checker::traceAll(const SceneView& s, const std::vector<R
 void Checker::traversalCost(const std::string& name, const SceneView& s, const std::vector<Ray>& rays) {
     std::vector<TraversalStats> stats(rays.size());
     pool.parallelFor(uint32_t(rays.size()), [&](uint32_t i) { traceClosest(s, rays[i], &stats[i]); });
-    double nodes[2] = {}, prims[2] = {}, count[2] = {};
+    double nodes[2] = {}, prims[2] = {}, entries[2] = {}, count[2] = {};
     for (size_t i = 0; i < rays.size(); ++i) {
         nodes[i % 2] += stats[i].nodesVisited;
         prims[i % 2] += stats[i].primsTested;
+        entries[i % 2] += stats[i].blasEntries;
         count[i % 2] += 1.0;
     }
     auto per = [](double v, double n) { return n > 0.0 ? v / n : 0.0; };
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "per camera ray %.1f nodes, %.2f triangles; per scene ray %.1f nodes, %.2f triangles",
-                  per(nodes[0], count[0]), per(prims[0], count[0]), per(nodes[1], count[1]), per(prims[1], count[1]));
+    // Instanced mode: the BLASes each ray entered (the nodes are both levels').
+    auto blas = [&](int k) {
+        char e[48] = "";
+        if (s.tl.numInstances) std::snprintf(e, sizeof e, ", %.2f BLAS entries", per(entries[k], count[k]));
+        return std::string(e);
+    };
+    char buf[240];
+    std::snprintf(buf, sizeof buf,
+                  "per camera ray %.1f nodes, %.2f triangles%s; per scene ray %.1f nodes, %.2f triangles%s",
+                  per(nodes[0], count[0]), per(prims[0], count[0]), blas(0).c_str(), per(nodes[1], count[1]),
+                  per(prims[1], count[1]), blas(1).c_str());
     if (!quiet) std::printf("%-46s       %s\n", (name + " traversal").c_str(), buf);
 }
 

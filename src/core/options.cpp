@@ -287,6 +287,18 @@ const std::vector<Field>& fields() {
           "BVH BLASes with the stack traversal (not kdtree, not stackless). Measured slower on the H100 at every "
           "N (docs/perf.md)."},
          [](Options& o) -> void* { return &o.accel.rebraid; }},
+        {{"accel.tight_instance_boxes",
+          OptionKind::Bool,
+          "strata: instanced mode: a static instance's top-level box clipped to its transformed bounding sphere",
+          {},
+          "strata's: in instanced mode each static instance's world box in the top level is its transformed "
+          "object box clipped to the box of its transformed bounding sphere (about the object box's centre, "
+          "holding every vertex; under scaling an ellipsoid, whose box is exact). A turned instance's box no "
+          "longer grows with the turn (a sphere turned by 45 degrees keeps its width, where its turned box "
+          "reaches 1.41 to 1.73 times as far), so fewer rays enter a BLAS they miss. The same hits. Off: the "
+          "transformed object box. Deforming instances' boxes are their world-space primitives' union either "
+          "way; re-braided parts (accel.rebraid) keep their nodes' transformed boxes."},
+         [](Options& o) -> void* { return &o.accel.tightInstanceBoxes; }},
         choiceField(
             {"accel.rebuild", OptionKind::String,
              "every-frame: animate and rebuild each frame; animated: only when scene time or a build option changed; "
@@ -741,6 +753,8 @@ std::vector<std::string> Options::inert() const {
     braiding.rebraid = 1;
     note(!rebraids(braiding) && accel.rebraid != d.rebraid, "accel.rebraid",
          "it opens static instances in instanced mode's top level, with BVH BLASes walked with the stack");
+    note(accel.mode != AccelMode::Instanced && accel.tightInstanceBoxes != d.tightInstanceBoxes,
+         "accel.tight_instance_boxes", "it sets instanced mode's top-level boxes");
     note(accel.width != BvhWidth::Eight && accel.wideCollapse != d.wideCollapse, "accel.wide_collapse",
          "it changes how accel.width = 8 collapses the binary tree");
     const bool gpuSort = accel.builder != Builder::CpuSah && render.backend == Backend::Cuda;
@@ -771,12 +785,11 @@ void Options::check() const {
 
 bool AccelOptions::operator==(const AccelOptions& o) const {
     return builder == o.builder && traversal == o.traversal && width == o.width && wideCollapse == o.wideCollapse &&
-           mortonBits == o.mortonBits &&
-           mortonSort == o.mortonSort &&
-           lbvhBlockHandOver == o.lbvhBlockHandOver && copyLeafTris == o.copyLeafTris && mode == o.mode &&
-           rebraid == o.rebraid && rebuild == o.rebuild && refitGrowth == o.refitGrowth && kdOpts == o.kdOpts && kdLookahead == o.kdLookahead &&
-           kdSnsCompact == o.kdSnsCompact && kdSmall == o.kdSmall && kdLargeSplit == o.kdLargeSplit &&
-           kdClipLeaves == o.kdClipLeaves;
+           mortonBits == o.mortonBits && mortonSort == o.mortonSort && lbvhBlockHandOver == o.lbvhBlockHandOver &&
+           copyLeafTris == o.copyLeafTris && mode == o.mode && rebraid == o.rebraid &&
+           tightInstanceBoxes == o.tightInstanceBoxes && rebuild == o.rebuild && refitGrowth == o.refitGrowth &&
+           kdOpts == o.kdOpts && kdLookahead == o.kdLookahead && kdSnsCompact == o.kdSnsCompact &&
+           kdSmall == o.kdSmall && kdLargeSplit == o.kdLargeSplit && kdClipLeaves == o.kdClipLeaves;
 }
 
 bool VdOptions::operator==(const VdOptions& o) const {

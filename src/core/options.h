@@ -118,6 +118,11 @@ struct AccelOptions {
     // among them, the largest world-space boxes first (0: each instance one
     // leaf, the plain two levels).
     int rebraid = 0;
+    // strata's: in instanced mode a static instance's top-level box is its
+    // transformed object box clipped to its transformed bounding sphere
+    // (accel/toplevel/instance_plan.h: memberWorldBox); false: the transformed
+    // object box alone.
+    bool tightInstanceBoxes = true;
     // every-frame: animate and rebuild each frame (what the tool measures);
     // animated: only when scene time or a build option changed since the last
     // build (a paused scene keeps its structure); refit: animate each frame

@@ -29,6 +29,18 @@ InstancePlan trianglePlan(const Scene& scene, const FlatScene& flat, const Unifi
         }
         for (size_t i = 0; i < scene.instances.size(); ++i) instances[i].patchBase = mp.instanceBase[i];
     }
+    for (size_t m = 0; m < scene.meshes.size(); ++m) {  // the static meshes' spheres (accel.tight_instance_boxes)
+        const Mesh& mesh = scene.meshes[m];
+        if (mesh.deforms() || meshes[m].objectBox.isEmpty()) continue;
+        SphereRadius r{meshes[m].objectBox.center()};
+        for (const Tri& t : mesh.triangles)
+            for (int k = 0; k < 3; ++k) r.grow(mesh.positions[t.v[k]]);
+        if (unified && !flat.patches.empty()) {
+            const MeshPatches mp = meshPatchRanges(scene, flat);
+            for (uint32_t k = 0; k < mp.meshCount[m]; ++k) r.growBox(flat.patches[mp.meshFirst[m] + k].box);
+        }
+        meshes[m].radius = r.radius();
+    }
     return planInstances(PlanPrims::Triangles, std::move(meshes), instances);
 }
 
@@ -38,6 +50,9 @@ InstancePlan patchPlan(const Scene& scene, const FlatScene& flat) {
     for (size_t m = 0; m < scene.meshes.size(); ++m) {
         meshes[m].prims = mp.meshCount[m];
         for (uint32_t k = 0; k < mp.meshCount[m]; ++k) meshes[m].objectBox.grow(flat.patches[mp.meshFirst[m] + k].box);
+        SphereRadius r{meshes[m].objectBox.center()};
+        for (uint32_t k = 0; k < mp.meshCount[m]; ++k) r.growBox(flat.patches[mp.meshFirst[m] + k].box);
+        meshes[m].radius = r.radius();
     }
     std::vector<PlanInstance> instances(scene.instances.size());
     for (size_t i = 0; i < scene.instances.size(); ++i)

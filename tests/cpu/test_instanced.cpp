@@ -167,6 +167,146 @@ TEST(Instanced, RebraidedTopLevelGivesThePlainHits) {
             }
 }
 
+// accel.tight_instance_boxes: each static instance's world box (its
+// transformed object box clipped to its transformed bounding sphere) holds
+// every vertex of the instance and lies inside the transformed object box
+// (the scaled ball's and the turned box's among them; how much tighter a
+// turned sphere's is, the next test); the hits are those of
+// the transformed object boxes for every builder, bit for bit.
+TEST(Instanced, TightInstanceBoxesHoldTheirVerticesAndGiveTheSameHits) {
+    PosedScene p;
+    const InstancePlan plan = trianglePlan(p.s, p.flat);
+    const std::vector<Affine> w = instanceTransforms(p.s, p.t);
+    int checked = 0;
+    for (const InstancePlan::Member& mb : plan.members) {
+        if (!plan.isStatic(mb.blas)) continue;
+        const PlanMesh& pm = plan.meshes[plan.blas[mb.blas].mesh];
+        const Mesh& mesh = p.s.meshes[plan.blas[mb.blas].mesh];
+        const Aabb tight = memberWorldBox(w[mb.instance], pm, true), loose = memberWorldBox(w[mb.instance], pm, false);
+        EXPECT_TRUE(loose.contains(tight)) << "instance " << mb.instance;
+        for (const Tri& t : mesh.triangles)
+            for (int k = 0; k < 3; ++k) {
+                const Vec3 v = w[mb.instance].point(mesh.positions[t.v[k]]);
+                ASSERT_TRUE(tight.contains(Aabb{v, v})) << "instance " << mb.instance;
+            }
+        ++checked;
+    }
+    EXPECT_EQ(checked, 4);  // the floor, the two balls (one scaled) and the turned box
+    const std::vector<Ray> rays = test::instancedSceneRays(3000);
+    for (const char* builder : {"lbvh-karras", "lbvh-skip", "hploc", "cpu-sah", "kdtree"}) {
+        SCOPED_TRACE(builder);
+        Options opts;
+        opts.set("accel.builder", builder);
+        opts.set("accel.mode", "instanced");
+        InstancedHost tightHost, looseHost;
+        tightHost.build(p.s, p.flat, p.pos, p.bounds, p.t, opts.accel);
+        opts.set("accel.tight_instance_boxes", "false");
+        looseHost.build(p.s, p.flat, p.pos, p.bounds, p.t, opts.accel);
+        SceneView a = p.base, b = p.base;
+        a.tl = tightHost.view();
+        b.tl = looseHost.view();
+        int hits = 0, ties = 0;
+        for (const Ray& r : rays) {
+            const HitRecord h = traceClosest(a, r), ref = traceClosest(b, r);
+            ASSERT_EQ(isHit(h), isHit(ref));
+            ASSERT_EQ(traceAny(a, r), traceAny(b, r));
+            if (!isHit(h)) continue;
+            ++hits;
+            ASSERT_EQ(hitDistance(h), hitDistance(ref));
+            ties += h != ref;
+        }
+        EXPECT_GT(hits, 500);
+        EXPECT_LE(ties, 3);
+    }
+}
+
+// A sphere turned about two axes keeps its own width in the tight box (its
+// radius, scaled per axis), where the turned object box reaches past it;
+// a scaled sphere's box is its ellipsoid's.
+TEST(Instanced, TightBoxOfATurnedSphereIsTheSpheres) {
+    PlanMesh ball;
+    std::mt19937 rng(3);
+    std::normal_distribution<float> g;
+    std::vector<Vec3> points;
+    for (int i = 0; i < 4000; ++i) {
+        const Vec3 d{g(rng), g(rng), g(rng)};
+        points.push_back(d * (1.0f / std::sqrt(dot(d, d))) + Vec3{2, 0, 0});
+        ball.objectBox.grow(points.back());
+    }
+    SphereRadius r{ball.objectBox.center()};
+    for (const Vec3& q : points) r.grow(q);
+    ball.radius = r.radius();
+    EXPECT_NEAR(ball.radius, 1.0f, 1e-3f);
+    const Affine turned = compose(translation({5, -1, 3}), compose(rotation(axisAngle({0, 0, 1}, 0.785398f)),
+                                                                   rotation(axisAngle({0, 1, 0}, 0.6f))));
+    const Affine scaled = compose(turned, scaling({2.0f, 0.5f, 1.0f}));
+    for (const Affine& w : {turned, scaled}) {
+        const Aabb tight = memberWorldBox(w, ball, true), loose = memberWorldBox(w, ball, false);
+        Aabb exact;
+        for (const Vec3& q : points) exact.grow(w.point(q));
+        EXPECT_TRUE(tight.contains(exact));
+        EXPECT_TRUE(loose.contains(tight));
+        for (int i = 0; i < 3; ++i) {
+            EXPECT_LT(tight.extent()[i], exact.extent()[i] * 1.01f) << i;  // the sphere's image
+            EXPECT_GT(loose.extent()[i], exact.extent()[i] * 1.15f) << i;  // the turned box's corners
+        }
+    }
+    // The patch boxes' corners: a box's farthest corner from the centre.
+    SphereRadius c{{0, 0, 0}};
+    c.growBox(Aabb{{-1, 2, -3}, {0.5f, 2.5f, 1}});
+    EXPECT_NEAR(c.radius(), std::sqrt(1.0f + 6.25f + 9.0f), 1e-4f);
+}
+
+// assets/scenes/rigid-160.json (issue 21's scene of 160 moving rigid
+// instances): at two times every prop's tight box holds its posed vertices,
+// and the instanced hits with tight boxes are brute force's.
+TEST(Instanced, Rigid160TightBoxesHoldEveryPropAndTraceLikeBruteForce) {
+    const Scene s = loadScene(test::sourceFile("assets/scenes/rigid-160.json"));
+    ASSERT_EQ(s.instances.size(), 161u);
+    const FlatScene flat = flattenScene(s);
+    const InstancePlan plan = trianglePlan(s, flat);
+    ASSERT_EQ(plan.numStatic, 5u);  // the hall and the four props' meshes: every BLAS built once
+    ASSERT_EQ(plan.numDeforming(), 0u);
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    for (float t : {0.0f, 4.3f}) {
+        SCOPED_TRACE(t);
+        const std::vector<Affine> w = instanceTransforms(s, t);
+        for (const InstancePlan::Member& mb : plan.members) {
+            const Mesh& mesh = s.meshes[plan.blas[mb.blas].mesh];
+            const Aabb box = memberWorldBox(w[mb.instance], plan.meshes[plan.blas[mb.blas].mesh], true);
+            for (const Vec3& v : mesh.positions) {
+                const Vec3 q = w[mb.instance].point(v);
+                ASSERT_TRUE(box.contains(Aabb{q, q})) << s.instances[mb.instance].name;
+            }
+        }
+        std::vector<Vec3> pos, nrm;
+        std::vector<Aabb> bounds;
+        poseFlatScene(s, flat, t, pos, nrm);
+        triangleBounds(pos, flat.tris, bounds);
+        SceneView base = hostSceneView(s, flat, pos, nrm, BvhView{}, CameraView{});
+        Options opts;
+        opts.set("accel.mode", "instanced");
+        InstancedHost inst;
+        inst.build(s, flat, pos, bounds, t, opts.accel);
+        SceneView sv = base;
+        sv.tl = inst.view();
+        int hits = 0, far = 0;
+        for (int i = 0; i < 300; ++i) {  // from the nave's middle, through the props
+            const Vec3 o{10.0f * u(rng), 3.0f + 2.0f * u(rng), 2.0f * u(rng)};
+            const Vec3 d{u(rng), 0.3f * u(rng), 0.5f * u(rng)};
+            const Ray r{o, 0.0f, d * (1.0f / std::sqrt(dot(d, d))), 1e30f};
+            const HitRecord ref = traceBruteForce(base.geo, r), h = traceClosest(sv, r);
+            ASSERT_EQ(isHit(h), isHit(ref));
+            if (!isHit(ref)) continue;
+            ++hits;
+            far += !sameHit(h, ref, 10 * kHitDistanceTolerance);
+        }
+        EXPECT_GT(hits, 250);
+        EXPECT_LE(far, 3);
+    }
+}
+
 // One hierarchy kept through switches of the copy, the builder (to kd-tree
 // BLASes and back) and the traversal (to stackless and back) and re-braiding (on, then off): after each its
 // BLASes hold copies exactly where copiesLeafTris says, and its hits are

@@ -70,7 +70,7 @@ struct Fixture {
     TopLevelLeaves leaves(uint32_t perStatic) const {
         TopLevelLeaves l;
         l.blas = views;
-        topLevelLeaves(plan, worldFromObject, trees(), perStatic, l);
+        topLevelLeaves(plan, worldFromObject, trees(), perStatic, false, l);
         return l;
     }
 };
@@ -153,8 +153,8 @@ TEST(Rebraid, ZeroBudgetOrNoTreesLeaveTheMembers) {
     for (bool withTrees : {true, false}) {
         TopLevelLeaves l;
         l.blas = f.views;
-        topLevelLeaves(f.plan, f.worldFromObject, withTrees ? f.trees() : std::vector<RebraidTree>{},
-                       withTrees ? 0 : 8, l);
+        topLevelLeaves(f.plan, f.worldFromObject, withTrees ? f.trees() : std::vector<RebraidTree>{}, withTrees ? 0 : 8,
+                       false, l);
         ASSERT_EQ(l.instances.size(), f.plan.members.size());
         ASSERT_EQ(l.blas.size(), f.plan.blas.size());
         const Aabb object = f.plan.meshes[0].objectBox;
@@ -163,6 +163,24 @@ TEST(Rebraid, ZeroBudgetOrNoTreesLeaveTheMembers) {
         EXPECT_EQ(l.instances[0].blas, 0u);
         EXPECT_EQ(l.instances[2].triBase, 2005u);
     }
+}
+
+// accel.tight_instance_boxes: on by default, a build option, named when
+// it does nothing (flat mode).
+TEST(Options, TightInstanceBoxes) {
+    Options o;
+    EXPECT_TRUE(o.accel.tightInstanceBoxes);
+    const AccelOptions before = o.accel;
+    o.set("accel.tight_instance_boxes", "false");
+    EXPECT_FALSE(o.accel.tightInstanceBoxes);
+    EXPECT_FALSE(o.accel == before);
+    bool named = false;
+    for (const std::string& n : o.inert()) named |= n.find("accel.tight_instance_boxes") != std::string::npos;
+    EXPECT_TRUE(named);
+    o.set("accel.mode", "instanced");
+    named = false;
+    for (const std::string& n : o.inert()) named |= n.find("accel.tight_instance_boxes") != std::string::npos;
+    EXPECT_FALSE(named);
 }
 
 // accel.rebraid: 0 (off) by default, 0..65536; part of the build options; in

@@ -1,6 +1,38 @@
 #include "accel/toplevel/instance_plan.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace strata {
+
+void SphereRadius::grow(Vec3 p) {
+    const Vec3 d = p - center;
+    squared = std::max(squared, d.x * d.x + d.y * d.y + d.z * d.z);
+}
+
+void SphereRadius::growBox(const Aabb& b) {
+    auto far = [](float lo, float hi, float c) { return std::max(std::fabs(lo - c), std::fabs(hi - c)); };
+    grow(center + Vec3{far(b.lo.x, b.hi.x, center.x), far(b.lo.y, b.hi.y, center.y), far(b.lo.z, b.hi.z, center.z)});
+}
+
+float SphereRadius::radius() const { return std::sqrt(squared) * (1.0f + 1e-5f); }
+
+Aabb memberWorldBox(const Affine& w, const PlanMesh& mesh, bool tight) {
+    Aabb box = transformBox(w, mesh.objectBox);
+    if (!tight || mesh.objectBox.isEmpty()) return box;
+    // The sphere's image is an ellipsoid; its half-width along world axis i
+    // is radius × the length of row i of w's linear part. Padded by a
+    // relative 1e-5 of the coordinates (the box transform's rounding).
+    const Vec3 c = w.point(mesh.objectBox.center());
+    for (int i = 0; i < 3; ++i) {
+        const float half =
+            mesh.radius * std::sqrt(w.m[i][0] * w.m[i][0] + w.m[i][1] * w.m[i][1] + w.m[i][2] * w.m[i][2]);
+        const float pad = 1e-5f * (std::fabs(c[i]) + half);
+        box.lo[i] = std::max(box.lo[i], c[i] - half - pad);
+        box.hi[i] = std::min(box.hi[i], c[i] + half + pad);
+    }
+    return box;
+}
 
 InstancePlan planInstances(PlanPrims kind, std::vector<PlanMesh> meshes, const std::vector<PlanInstance>& instances) {
     InstancePlan p;

@@ -16,6 +16,7 @@
 
 #include "core/aabb.h"
 #include "core/options.h"
+#include "core/transform.h"
 
 namespace strata {
 
@@ -26,6 +27,9 @@ struct PlanMesh {
     uint32_t prims = 0;    // primitives per instance (triangles, patches); 0: not in this level
     bool deforms = false;  // posed per instance every frame
     Aabb objectBox;        // static meshes: the box of its primitives in object space
+    // Static meshes: a sphere about objectBox's center holding its primitives
+    // (the triangles' vertices, the patch boxes' corners): sphereRadius.
+    float radius = 0.0f;
     // Triangle plans with vd.middle_level unified: its primitives from here on
     // are its patches' middle-level boxes (BlasView::firstBox); ~0u: none.
     uint32_t firstBox = ~0u;
@@ -63,6 +67,23 @@ struct InstancePlan {
     }
     uint32_t numDeforming() const { return uint32_t(blas.size()) - numStatic; }
 };
+
+// The radius about `center` that holds every point grown into it (a
+// primitive box's corners: growBox).
+struct SphereRadius {
+    Vec3 center;
+    float squared = 0.0f;
+    void grow(Vec3 p);
+    void growBox(const Aabb& b);  // its farthest corner
+    float radius() const;         // rounded up a little: a bound
+};
+
+// A static member's box in world space under w. tight (accel.tight_instance_boxes,
+// strata's): its transformed object box clipped to its transformed sphere
+// (an ellipsoid under scaling, whose box is exact): a sphere turned by 45
+// degrees keeps its own width where the turned box's corners reach 1.41 to
+// 1.73 times as far. Both hold the primitives, so their intersection does.
+Aabb memberWorldBox(const Affine& w, const PlanMesh& mesh, bool tight);
 
 InstancePlan planInstances(PlanPrims kind, std::vector<PlanMesh> meshes, const std::vector<PlanInstance>& instances);
 

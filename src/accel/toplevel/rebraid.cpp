@@ -52,7 +52,7 @@ size_t rebraidBudget(const InstancePlan& plan, uint32_t perStatic) {
 }
 
 void topLevelLeaves(const InstancePlan& plan, const std::vector<Affine>& worldFromObject,
-                    const std::vector<RebraidTree>& trees, uint32_t perStatic, TopLevelLeaves& out) {
+                    const std::vector<RebraidTree>& trees, uint32_t perStatic, bool tightBoxes, TopLevelLeaves& out) {
     const size_t members = plan.members.size();
     out.instances.assign(members, InstanceView{});
     out.boxes.assign(members, Aabb{});
@@ -66,7 +66,7 @@ void topLevelLeaves(const InstancePlan& plan, const std::vector<Affine>& worldFr
         iv.objectFromWorld = inverse(w);
         const bool opened = perStatic > 0 && mb.blas < trees.size() && trees[mb.blas].nodes;
         if (!opened) {
-            out.boxes[j] = transformBox(w, plan.meshes[plan.blas[mb.blas].mesh].objectBox);
+            out.boxes[j] = memberWorldBox(w, plan.meshes[plan.blas[mb.blas].mesh], tightBoxes);
             continue;
         }
         const RebraidTree& t = trees[mb.blas];

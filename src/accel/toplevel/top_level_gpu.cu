@@ -170,7 +170,7 @@ void TopLevelGpu::build(const AccelOptions& o, const std::string& staticKey,
     } else {
         for (StaticNodes& n : staticNodes_) n = StaticNodes{};  // their memory back
     }
-    topLevelLeaves(plan_, *frame.worldFromObject, trees, uint32_t(o.rebraid), leaves_);
+    topLevelLeaves(plan_, *frame.worldFromObject, trees, uint32_t(o.rebraid), o.tightInstanceBoxes, leaves_);
     StageScope s(ctx.timer, "build/top");
     // Pageable sources: each copy has left the host vector when the call returns.
     blasViews_.upload(blas, ctx.stream);

@@ -85,7 +85,7 @@ void TopLevelHost::buildBlases(const AccelOptions& o, const std::string& staticK
     std::vector<RebraidTree> trees;
     if (plan_.kind == PlanPrims::Triangles && rebraids(o))
         for (uint32_t b = 0; b < plan_.numStatic; ++b) trees.push_back({blas[b].bvh.nodes, rootOf(blas[b].bvh)});
-    topLevelLeaves(plan_, *frame.worldFromObject, trees, uint32_t(o.rebraid), leaves_);
+    topLevelLeaves(plan_, *frame.worldFromObject, trees, uint32_t(o.rebraid), o.tightInstanceBoxes, leaves_);
     for (size_t j = 0; j < plan_.members.size(); ++j) {
         const InstancePlan::Member& mb = plan_.members[j];
         if (!plan_.isStatic(mb.blas))

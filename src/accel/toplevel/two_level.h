@@ -89,7 +89,7 @@ STRATA_HD uint32_t traverseInstances(const TwoLevelView& tl, const Ray& ray, flo
     TopLevelWalk::Stack stack;
     TopLevelWalk walk(tl.top, ray, stack);
     for (uint32_t i; (i = walk.next(tmax, stats)) != ~0u;) {
-        if (stats) stats->primsTested++;  // a BLAS entered counts as one leaf test
+        if (stats) stats->blasEntries++;
         const InstanceView& inst = tl.instances[i];
         // A copy: walked through a reference into global memory, the BLAS's
         // node and triangle pointers were loaded again at every node and
