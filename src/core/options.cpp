@@ -293,11 +293,12 @@ const std::vector<Field>& fields() {
           {},
           "strata's: in instanced mode each static instance's world box in the top level is its transformed "
           "object box clipped to the box of its transformed bounding sphere (about the object box's centre, "
-          "holding every vertex; under scaling an ellipsoid, whose box is exact). A turned instance's box no "
-          "longer grows with the turn (a sphere turned by 45 degrees keeps its width, where its turned box "
-          "reaches 1.41 to 1.73 times as far), so fewer rays enter a BLAS they miss. The same hits. Off: the "
-          "transformed object box. Deforming instances' boxes are their world-space primitives' union either "
-          "way; re-braided parts (accel.rebraid) keep their nodes' transformed boxes."},
+          "holding every vertex or VD patch box; under scaling an ellipsoid, whose box is exact). A turned "
+          "instance's box no longer grows with the turn (a sphere turned by 45 degrees keeps its width, where "
+          "its turned box reaches 1.41 to 1.73 times as far), so fewer rays enter a BLAS they miss. The same "
+          "hits. Also the VD patches' top level in instanced mode, and re-braided parts (accel.rebraid: their "
+          "nodes' transformed boxes clipped to it). Off: the transformed object box. Deforming instances' boxes "
+          "are their world-space primitives' union either way."},
          [](Options& o) -> void* { return &o.accel.tightInstanceBoxes; }},
         choiceField(
             {"accel.rebuild", OptionKind::String,

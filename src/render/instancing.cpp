@@ -18,8 +18,9 @@ InstancePlan trianglePlan(const Scene& scene, const FlatScene& flat, const Unifi
     std::vector<PlanInstance> instances(scene.instances.size());
     for (size_t i = 0; i < scene.instances.size(); ++i)
         instances[i] = {uint32_t(scene.instances[i].mesh), flat.instanceTriOffset[i]};
-    if (unified && !flat.patches.empty()) {  // the patch boxes after the triangles; the loose boxes hold the surface
-        const MeshPatches mp = meshPatchRanges(scene, flat);
+    const bool patchBoxes = unified && !flat.patches.empty();
+    const MeshPatches mp = patchBoxes ? meshPatchRanges(scene, flat) : MeshPatches{};
+    if (patchBoxes) {  // the patch boxes after the triangles; the loose boxes hold the surface
         for (size_t m = 0; m < scene.meshes.size(); ++m) {
             if (mp.meshCount[m] == 0) continue;
             meshes[m].firstBox = meshes[m].prims;
@@ -35,10 +36,8 @@ InstancePlan trianglePlan(const Scene& scene, const FlatScene& flat, const Unifi
         SphereRadius r{meshes[m].objectBox.center()};
         for (const Tri& t : mesh.triangles)
             for (int k = 0; k < 3; ++k) r.grow(mesh.positions[t.v[k]]);
-        if (unified && !flat.patches.empty()) {
-            const MeshPatches mp = meshPatchRanges(scene, flat);
+        if (patchBoxes)
             for (uint32_t k = 0; k < mp.meshCount[m]; ++k) r.growBox(flat.patches[mp.meshFirst[m] + k].box);
-        }
         meshes[m].radius = r.radius();
     }
     return planInstances(PlanPrims::Triangles, std::move(meshes), instances);

@@ -37,6 +37,24 @@ struct PosedScene {
     }
 };
 
+// Whether box holds p's image under w computed in double precision (not
+// with the float arithmetic the boxes are made with).
+bool holdsExactImage(const Aabb& box, const Affine& w, Vec3 p) {
+    for (int i = 0; i < 3; ++i) {
+        const double q = double(w.m[i][0]) * p.x + double(w.m[i][1]) * p.y + double(w.m[i][2]) * p.z + w.m[i][3];
+        if (q < box.lo[i] || q > box.hi[i]) return false;
+    }
+    return true;
+}
+
+// The tight box holds p's image under w as computed in float, and its exact
+// image wherever the transformed object box does (that box, made in float,
+// may miss an exact image by an ulp; the traversal computes in float too).
+bool holdsWhatLooseHolds(const Aabb& tight, const Aabb& loose, const Affine& w, Vec3 p) {
+    const Vec3 q = w.point(p);
+    return tight.contains(Aabb{q, q}) && (!holdsExactImage(loose, w, p) || holdsExactImage(tight, w, p));
+}
+
 TEST(Instanced, HitsEqualFlatModeAndBruteForceForEveryBuilder) {
     PosedScene p;
     const Scene& s = p.s;
@@ -185,10 +203,9 @@ TEST(Instanced, TightInstanceBoxesHoldTheirVerticesAndGiveTheSameHits) {
         const Aabb tight = memberWorldBox(w[mb.instance], pm, true), loose = memberWorldBox(w[mb.instance], pm, false);
         EXPECT_TRUE(loose.contains(tight)) << "instance " << mb.instance;
         for (const Tri& t : mesh.triangles)
-            for (int k = 0; k < 3; ++k) {
-                const Vec3 v = w[mb.instance].point(mesh.positions[t.v[k]]);
-                ASSERT_TRUE(tight.contains(Aabb{v, v})) << "instance " << mb.instance;
-            }
+            for (int k = 0; k < 3; ++k)
+                ASSERT_TRUE(holdsWhatLooseHolds(tight, loose, w[mb.instance], mesh.positions[t.v[k]]))
+                    << "instance " << mb.instance;
         ++checked;
     }
     EXPECT_EQ(checked, 4);  // the floor, the two balls (one scaled) and the turned box
@@ -222,20 +239,27 @@ TEST(Instanced, TightInstanceBoxesHoldTheirVerticesAndGiveTheSameHits) {
 
 // A sphere turned about two axes keeps its own width in the tight box (its
 // radius, scaled per axis), where the turned object box reaches past it;
-// a scaled sphere's box is its ellipsoid's.
+// a scaled sphere's box is its ellipsoid's. Under a mirror, a shear, and an
+// object far from its origin brought back by a cancelling translation, the
+// tight box holds every exact image the transformed object box holds.
 TEST(Instanced, TightBoxOfATurnedSphereIsTheSpheres) {
-    PlanMesh ball;
-    std::mt19937 rng(3);
-    std::normal_distribution<float> g;
+    auto ballAt = [](Vec3 centre, float radius, std::vector<Vec3>& points) {
+        PlanMesh ball;
+        std::mt19937 rng(3);
+        std::normal_distribution<float> g;
+        points.clear();
+        for (int i = 0; i < 4000; ++i) {
+            const Vec3 d{g(rng), g(rng), g(rng)};
+            points.push_back(d * (radius / std::sqrt(dot(d, d))) + centre);
+            ball.objectBox.grow(points.back());
+        }
+        SphereRadius r{ball.objectBox.center()};
+        for (const Vec3& q : points) r.grow(q);
+        ball.radius = r.radius();
+        return ball;
+    };
     std::vector<Vec3> points;
-    for (int i = 0; i < 4000; ++i) {
-        const Vec3 d{g(rng), g(rng), g(rng)};
-        points.push_back(d * (1.0f / std::sqrt(dot(d, d))) + Vec3{2, 0, 0});
-        ball.objectBox.grow(points.back());
-    }
-    SphereRadius r{ball.objectBox.center()};
-    for (const Vec3& q : points) r.grow(q);
-    ball.radius = r.radius();
+    const PlanMesh ball = ballAt({2, 0, 0}, 1.0f, points);
     EXPECT_NEAR(ball.radius, 1.0f, 1e-3f);
     const Affine turned = compose(translation({5, -1, 3}), compose(rotation(axisAngle({0, 0, 1}, 0.785398f)),
                                                                    rotation(axisAngle({0, 1, 0}, 0.6f))));
@@ -243,18 +267,50 @@ TEST(Instanced, TightBoxOfATurnedSphereIsTheSpheres) {
     for (const Affine& w : {turned, scaled}) {
         const Aabb tight = memberWorldBox(w, ball, true), loose = memberWorldBox(w, ball, false);
         Aabb exact;
-        for (const Vec3& q : points) exact.grow(w.point(q));
-        EXPECT_TRUE(tight.contains(exact));
+        for (const Vec3& q : points) {
+            exact.grow(w.point(q));
+            ASSERT_TRUE(holdsWhatLooseHolds(tight, loose, w, q));
+        }
         EXPECT_TRUE(loose.contains(tight));
         for (int i = 0; i < 3; ++i) {
             EXPECT_LT(tight.extent()[i], exact.extent()[i] * 1.01f) << i;  // the sphere's image
             EXPECT_GT(loose.extent()[i], exact.extent()[i] * 1.15f) << i;  // the turned box's corners
         }
     }
-    // The patch boxes' corners: a box's farthest corner from the centre.
+    Affine shear = turned;
+    shear.m[0][1] += 0.7f;
+    shear.m[2][0] -= 0.4f;
+    const Affine mirror = compose(turned, scaling({-1.0f, 1.0f, 1.0f}));
+    std::vector<Vec3> farPoints;
+    const PlanMesh farBall = ballAt({1000, 0, 0}, 0.01f, farPoints);  // a 1 cm ball modelled 1 km out
+    const Affine spin = rotation(axisAngle({0, 0, 1}, 0.007f));
+    const Affine back = compose(translation(Vec3{0, 0, 0} - spin.point({1000, 0, 0})), spin);  // to the origin
+    struct Case {
+        const char* name;
+        const PlanMesh& mesh;
+        const std::vector<Vec3>& pts;
+        Affine w;
+    };
+    for (const Case& c : {Case{"shear", ball, points, shear}, Case{"mirror", ball, points, mirror},
+                          Case{"far, brought back", farBall, farPoints, back}}) {
+        const Aabb tight = memberWorldBox(c.w, c.mesh, true), loose = memberWorldBox(c.w, c.mesh, false);
+        int held = 0;
+        for (const Vec3& q : c.pts) {
+            held += holdsExactImage(loose, c.w, q);
+            ASSERT_TRUE(holdsWhatLooseHolds(tight, loose, c.w, q)) << c.name;
+        }
+        EXPECT_GT(held, 3900) << c.name;
+    }
+    // The patch boxes' corners: a box's farthest corner from the centre,
+    // also where the centre's coordinates are large (no rounding through
+    // centre + offset).
     SphereRadius c{{0, 0, 0}};
     c.growBox(Aabb{{-1, 2, -3}, {0.5f, 2.5f, 1}});
     EXPECT_NEAR(c.radius(), std::sqrt(1.0f + 6.25f + 9.0f), 1e-4f);
+    SphereRadius big{{1023.995f, 0, 0}};
+    const Aabb edge{{1023.99f, 0, 0}, {1023.995f, 0, 0}};
+    big.growBox(edge);
+    EXPECT_GE(double(big.radius()), double(1023.995f) - double(1023.99f));
 }
 
 // assets/scenes/rigid-160.json (issue 21's scene of 160 moving rigid
@@ -275,10 +331,9 @@ TEST(Instanced, Rigid160TightBoxesHoldEveryPropAndTraceLikeBruteForce) {
         for (const InstancePlan::Member& mb : plan.members) {
             const Mesh& mesh = s.meshes[plan.blas[mb.blas].mesh];
             const Aabb box = memberWorldBox(w[mb.instance], plan.meshes[plan.blas[mb.blas].mesh], true);
-            for (const Vec3& v : mesh.positions) {
-                const Vec3 q = w[mb.instance].point(v);
-                ASSERT_TRUE(box.contains(Aabb{q, q})) << s.instances[mb.instance].name;
-            }
+            const Aabb loose = memberWorldBox(w[mb.instance], plan.meshes[plan.blas[mb.blas].mesh], false);
+            for (const Vec3& v : mesh.positions)
+                ASSERT_TRUE(holdsWhatLooseHolds(box, loose, w[mb.instance], v)) << s.instances[mb.instance].name;
         }
         std::vector<Vec3> pos, nrm;
         std::vector<Aabb> bounds;

@@ -36,19 +36,22 @@ void collect(const BvhView& v, int32_t node, std::vector<uint32_t>& out) {
 }
 
 // A static mesh of 2000 random small boxes (one BLAS, shared by two
-// members: one 10 times the other's size) and a deforming instance.
+// members: one 10 times the other's size) and a deforming instance. onSphere:
+// the boxes' centres on the unit sphere (a ball's), else in the unit cube.
 struct Fixture {
     HostAccel blas;
     InstancePlan plan;
     std::vector<Affine> worldFromObject;
     std::vector<BlasView> views;  // the plan's, as a builder makes them
-    Fixture(const char* builder) {
+    std::vector<Aabb> boxes;      // the static mesh's primitives
+    explicit Fixture(const char* builder, bool onSphere = false) {
         std::mt19937 rng(7);
         std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-        std::vector<Aabb> boxes(2000);
+        boxes.resize(2000);
         Aabb all;
         for (Aabb& b : boxes) {
-            const Vec3 c{u(rng), u(rng), u(rng)};
+            Vec3 c{u(rng), u(rng), u(rng)};
+            if (onSphere) c = c * (1.0f / std::sqrt(dot(c, c)));
             b = Aabb{c - Vec3{0.01f, 0.01f, 0.01f}, c + Vec3{0.01f, 0.01f, 0.01f}};
             all.grow(b);
         }
@@ -162,6 +165,44 @@ TEST(Rebraid, ZeroBudgetOrNoTreesLeaveTheMembers) {
         EXPECT_TRUE(sameBox(l.boxes[2], transformBox(f.worldFromObject[2], object)));
         EXPECT_EQ(l.instances[0].blas, 0u);
         EXPECT_EQ(l.instances[2].triBase, 2005u);
+    }
+}
+
+// accel.tight_instance_boxes with re-braiding: a member left whole gets
+// memberWorldBox's box, and an opened member's parts are clipped to it while
+// still holding the corners of every primitive box under them.
+TEST(Rebraid, TightBoxesClipEveryPartToItsMember) {
+    Fixture f("lbvh-karras", true);
+    f.worldFromObject[0] = compose(f.worldFromObject[0], rotation(axisAngle({0.3f, 1.0f, 0.2f}, 0.8f)));
+    SphereRadius r{f.plan.meshes[0].objectBox.center()};
+    for (const Aabb& b : f.boxes) r.growBox(b);
+    f.plan.meshes[0].radius = r.radius();
+    // The turned ball's tight box is smaller than its turned object box.
+    EXPECT_LT(memberWorldBox(f.worldFromObject[0], f.plan.meshes[0], true).area(),
+              0.9f * memberWorldBox(f.worldFromObject[0], f.plan.meshes[0], false).area());
+    for (uint32_t perStatic : {0u, 5u, 300u}) {
+        SCOPED_TRACE(perStatic);
+        TopLevelLeaves l;
+        l.blas = f.views;
+        topLevelLeaves(f.plan, f.worldFromObject, f.trees(), perStatic, true, l);
+        if (perStatic) EXPECT_GT(l.instances.size(), f.plan.members.size());
+        for (size_t k = 0; k < l.instances.size(); ++k) {
+            if (k == 1) continue;  // the deforming member
+            const Affine& w = f.worldFromObject[l.instances[k].triBase == 0 ? 0 : 2];
+            const Aabb tight = memberWorldBox(w, f.plan.meshes[0], true);
+            if (perStatic == 0) EXPECT_TRUE(sameBox(l.boxes[k], tight)) << "leaf " << k;
+            EXPECT_TRUE(tight.contains(l.boxes[k])) << "leaf " << k;
+            const BvhView& v = l.blas.at(l.instances[k].blas).bvh;
+            std::vector<uint32_t> under;
+            collect(v, int32_t(v.root), under);
+            for (uint32_t p : under)
+                for (int c = 0; c < 8; ++c) {
+                    const Aabb& b = f.boxes[p];
+                    const Vec3 q =
+                        w.point({(c & 1) ? b.hi.x : b.lo.x, (c & 2) ? b.hi.y : b.lo.y, (c & 4) ? b.hi.z : b.lo.z});
+                    ASSERT_TRUE(l.boxes[k].contains(Aabb{q, q})) << "leaf " << k << ", primitive " << p;
+                }
+        }
     }
 }
 

@@ -11,25 +11,32 @@ void SphereRadius::grow(Vec3 p) {
 }
 
 void SphereRadius::growBox(const Aabb& b) {
+    // The farthest corner's offsets directly (centre + offset - centre would
+    // round by half an ulp of the centre).
     auto far = [](float lo, float hi, float c) { return std::max(std::fabs(lo - c), std::fabs(hi - c)); };
-    grow(center + Vec3{far(b.lo.x, b.hi.x, center.x), far(b.lo.y, b.hi.y, center.y), far(b.lo.z, b.hi.z, center.z)});
+    const float fx = far(b.lo.x, b.hi.x, center.x), fy = far(b.lo.y, b.hi.y, center.y),
+                fz = far(b.lo.z, b.hi.z, center.z);
+    squared = std::max(squared, fx * fx + fy * fy + fz * fz);
 }
 
 float SphereRadius::radius() const { return std::sqrt(squared) * (1.0f + 1e-5f); }
 
 Aabb memberWorldBox(const Affine& w, const PlanMesh& mesh, bool tight) {
     Aabb box = transformBox(w, mesh.objectBox);
-    if (!tight || mesh.objectBox.isEmpty()) return box;
+    if (!tight || mesh.objectBox.isEmpty() || !(mesh.radius < INFINITY)) return box;
     // The sphere's image is an ellipsoid; its half-width along world axis i
-    // is radius × the length of row i of w's linear part. Padded by a
-    // relative 1e-5 of the coordinates (the box transform's rounding).
-    const Vec3 c = w.point(mesh.objectBox.center());
+    // is radius × the length of row i of w's linear part. Padded by 1e-5 of
+    // the terms the centre's image adds up (they may cancel: an object far
+    // from its origin brought back near the world's) and of the half-width.
+    const Vec3 o = mesh.objectBox.center();
     for (int i = 0; i < 3; ++i) {
-        const float half =
-            mesh.radius * std::sqrt(w.m[i][0] * w.m[i][0] + w.m[i][1] * w.m[i][1] + w.m[i][2] * w.m[i][2]);
-        const float pad = 1e-5f * (std::fabs(c[i]) + half);
-        box.lo[i] = std::max(box.lo[i], c[i] - half - pad);
-        box.hi[i] = std::min(box.hi[i], c[i] + half + pad);
+        const float* r = w.m[i];
+        const float c = r[0] * o.x + r[1] * o.y + r[2] * o.z + r[3];
+        const float terms = std::fabs(r[0] * o.x) + std::fabs(r[1] * o.y) + std::fabs(r[2] * o.z) + std::fabs(r[3]);
+        const float half = mesh.radius * std::sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]);
+        const float pad = 1e-5f * (terms + half);
+        box.lo[i] = std::max(box.lo[i], c - half - pad);
+        box.hi[i] = std::min(box.hi[i], c + half + pad);
     }
     return box;
 }

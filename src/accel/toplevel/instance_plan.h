@@ -10,6 +10,7 @@
 // from the scene); the builders (top_level_host.h, top_level_gpu.h) follow it.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -27,9 +28,11 @@ struct PlanMesh {
     uint32_t prims = 0;    // primitives per instance (triangles, patches); 0: not in this level
     bool deforms = false;  // posed per instance every frame
     Aabb objectBox;        // static meshes: the box of its primitives in object space
-    // Static meshes: a sphere about objectBox's center holding its primitives
-    // (the triangles' vertices, the patch boxes' corners): sphereRadius.
-    float radius = 0.0f;
+    // Static meshes: the radius of a sphere about objectBox's center holding
+    // its primitives (the triangles' vertices, the patch boxes' corners:
+    // SphereRadius); infinite: none known (memberWorldBox then keeps the
+    // transformed object box).
+    float radius = INFINITY;
     // Triangle plans with vd.middle_level unified: its primitives from here on
     // are its patches' middle-level boxes (BlasView::firstBox); ~0u: none.
     uint32_t firstBox = ~0u;
@@ -79,7 +82,7 @@ struct SphereRadius {
 };
 
 // A static member's box in world space under w. tight (accel.tight_instance_boxes,
-// strata's): its transformed object box clipped to its transformed sphere
+// strata's): its transformed object box clipped to its transformed sphere's box
 // (an ellipsoid under scaling, whose box is exact): a sphere turned by 45
 // degrees keeps its own width where the turned box's corners reach 1.41 to
 // 1.73 times as far. Both hold the primitives, so their intersection does.

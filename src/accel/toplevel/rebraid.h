@@ -60,8 +60,8 @@ size_t rebraidBudget(const InstancePlan& plan, uint32_t perStatic);
 // BLAS views). trees: per static BLAS (the plan's first numStatic), or empty;
 // perStatic: accel.rebraid; the budget, perStatic extra leaves per opened
 // static member, is shared: the largest parts open first, whoever's they are.
-// tightBoxes: accel.tight_instance_boxes for the members not opened
-// (memberWorldBox; an opened part's box is its node's box transformed).
+// tightBoxes: accel.tight_instance_boxes (memberWorldBox); an opened
+// member's parts take their nodes' transformed boxes clipped to it.
 void topLevelLeaves(const InstancePlan& plan, const std::vector<Affine>& worldFromObject,
                     const std::vector<RebraidTree>& trees, uint32_t perStatic, bool tightBoxes, TopLevelLeaves& out);
 
