@@ -52,9 +52,9 @@ void Viewer::viewWidgets(Options& next, bool& changed) {
     ImGui::Text("%g+", 2 * top);
     const double rays = double(options_.render.width) * options_.render.height;
     if (lastRecord_.heatNodes + lastRecord_.heatTriangles > 0 && rays > 0)
-        ImGui::TextWrapped("per camera ray: %.1f nodes, %.1f triangles, %.1f steps (frame %llu)",
+        ImGui::TextWrapped("per camera ray: %.1f nodes, %.1f triangles, %.1f steps, %.2f BLAS entries (frame %llu)",
                            lastRecord_.heatNodes / rays, lastRecord_.heatTriangles / rays, lastRecord_.heatSteps / rays,
-                           static_cast<unsigned long long>(lastRecord_.frame));
+                           lastRecord_.heatBlas / rays, static_cast<unsigned long long>(lastRecord_.frame));
     if (sceneHasQuads_ && options_.vd.mode == VdMode::Direct) disabledNote("VD patches are not counted");
 }
 

@@ -120,9 +120,9 @@ std::function<int()> addRenderCommand(CLI::App& app) {
             const double rays = double(o.render.width) * o.render.height;
             std::fprintf(stderr,
                          "strata-cli: heatmap of %s, the last frame's camera rays: %.1f nodes, %.2f triangles, "
-                         "%.1f steps per ray; colours 0 .. %g (red), white at %g and past\n",
+                         "%.1f steps, %.2f BLAS entries per ray; colours 0 .. %g (red), white at %g and past\n",
                          name(o.view.heatmap), last.heatNodes / rays, last.heatTriangles / rays, last.heatSteps / rays,
-                         heatmapScaleOf(o.view.heatmap, o.view.heatmapMax),
+                         last.heatBlas / rays, heatmapScaleOf(o.view.heatmap, o.view.heatmapMax),
                          2 * heatmapScaleOf(o.view.heatmap, o.view.heatmapMax));
             if (radiance)
                 std::fprintf(stderr, "strata-cli: a %s holds the radiance, not the heatmap: write a .png\n", ext.c_str());

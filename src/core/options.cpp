@@ -42,7 +42,7 @@ const std::vector<std::string> kVdModeNames = {"direct", "pretess", "off"};
 const std::vector<std::string> kVdLodNames = {"first-rays", "camera"};
 const std::vector<std::string> kVdLeafNames = {"triangles", "box"};
 const std::vector<std::string> kVdMiddleNames = {"separate", "unified"};
-const std::vector<std::string> kHeatmapNames = {"off", "nodes", "triangles", "steps"};
+const std::vector<std::string> kHeatmapNames = {"off", "nodes", "triangles", "steps", "blas"};
 const std::vector<std::string> kViewFilterNames = {"off", "temporal", "svgf"};
 
 template <class E>
@@ -500,7 +500,8 @@ const std::vector<Field>& fields() {
             {"view.heatmap",
              OptionKind::String,
              "show per pixel what the camera ray's traversal did: nodes (node records read), triangles (triangles "
-             "tested), steps (backtracking: stack pops, skip-link jumps); off: the rendered image",
+             "tested), steps (backtracking: stack pops, skip-link jumps), blas (instanced mode: BLASes entered); "
+             "off: the rendered image",
              {},
              "A heatmap pass after the frame traces one camera ray per pixel centre through the current structure "
              "with counters on (its own stage, 'heatmap'; the frame's other stages run as without it). Every "
@@ -510,7 +511,7 @@ const std::vector<Field>& fields() {
         {{"view.heatmap_max",
           OptionKind::Float,
           "view.heatmap: the count at the top of the colour scale, shared by every builder (0: nodes 100, "
-          "triangles 20, steps 30)",
+          "triangles 20, steps 30, blas 4)",
           {}},
          [](Options& o) -> void* { return &o.view.heatmapMax; }},
         choiceField(

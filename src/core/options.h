@@ -31,7 +31,7 @@ enum class VdMode : uint8_t { Direct, Pretess, Off };
 enum class VdLod : uint8_t { FirstRays, Camera };
 enum class VdLeaf : uint8_t { Triangles, Box };
 enum class VdMiddle : uint8_t { Separate, Unified };
-enum class Heatmap : uint8_t { Off, Nodes, Triangles, Steps };
+enum class Heatmap : uint8_t { Off, Nodes, Triangles, Steps, Blas };
 enum class ViewFilter : uint8_t { Off, Temporal, Svgf };
 
 const char* name(Integrator v);

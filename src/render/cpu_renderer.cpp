@@ -176,6 +176,7 @@ public:
         rec.heatNodes = heat[kHeatNodes];
         rec.heatTriangles = heat[kHeatTriangles];
         rec.heatSteps = heat[kHeatSteps];
+        rec.heatBlas = heat[kHeatBlas];
         const RefitStatus refit = refitStatus();
         rec.refitsSinceBuild = refit.refits;
         rec.sahGrowth = refit.sahGrowth;

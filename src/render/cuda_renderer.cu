@@ -464,6 +464,7 @@ private:
         out.heatNodes = heat[kHeatNodes];
         out.heatTriangles = heat[kHeatTriangles];
         out.heatSteps = heat[kHeatSteps];
+        out.heatBlas = heat[kHeatBlas];
         out.refitsSinceBuild = frameRefit_[out.frame % kRing].refits;
         out.sahGrowth = frameRefit_[out.frame % kRing].sahGrowth;
         return true;

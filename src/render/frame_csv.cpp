@@ -22,7 +22,7 @@ std::string csvHeader(const std::vector<std::string>& stages) {
     // The build's launches are the build stage's column (build_launches) above.
     return h +
            ",total_ms,launches,triangles,rays,shadow_rays,vd_pairs,heat_nodes,heat_triangles,heat_steps,"
-           "refits_since_build,sah_growth\n";
+           "heat_blas,refits_since_build,sah_growth\n";
 }
 
 std::string csvRow(const FrameRecord& r, const Options& options) {
@@ -38,8 +38,8 @@ std::string csvRow(const FrameRecord& r, const Options& options) {
     for (const StageTime& s : r.stages) row += "," + std::to_string(s.launches);
     std::snprintf(buf, sizeof buf, ",%.4f", r.totalMs);
     row += buf;
-    for (uint64_t v : {uint64_t(r.launches), r.triangles, r.rays, r.shadowRays, r.vdPairs, r.heatNodes,
-                       r.heatTriangles, r.heatSteps, uint64_t(r.refitsSinceBuild)})
+    for (uint64_t v : {uint64_t(r.launches), r.triangles, r.rays, r.shadowRays, r.vdPairs, r.heatNodes, r.heatTriangles,
+                       r.heatSteps, r.heatBlas, uint64_t(r.refitsSinceBuild)})
         row += "," + std::to_string(v);
     std::snprintf(buf, sizeof buf, ",%.6f", r.sahGrowth);
     return row + buf + "\n";

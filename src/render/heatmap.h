@@ -17,19 +17,23 @@
 
 namespace strata {
 
-enum HeatTotal : uint32_t { kHeatNodes = 0, kHeatTriangles = 1, kHeatSteps = 2, kNumHeatTotals = 3 };
+enum HeatTotal : uint32_t { kHeatNodes = 0, kHeatTriangles = 1, kHeatSteps = 2, kHeatBlas = 3, kNumHeatTotals = 4 };
 
 // The count at the top of the scale: the option, or the quantity's default
 // (about twice what an LBVH's camera rays average on Sponza: 56 nodes, 4
-// triangles, 15 steps; a costly region shows red, a saturated one white).
+// triangles, 15 steps; BLAS entries: rigid-160's camera rays enter 1.45 in
+// instanced mode; a costly region shows red, a saturated one white).
 STRATA_HD float heatmapScaleOf(Heatmap q, float userMax) {
     if (userMax > 0) return userMax;
-    return q == Heatmap::Nodes ? 100.0f : q == Heatmap::Triangles ? 20.0f : 30.0f;
+    return q == Heatmap::Nodes ? 100.0f : q == Heatmap::Triangles ? 20.0f : q == Heatmap::Blas ? 4.0f : 30.0f;
 }
 
-// One of the three counts.
+// One of the four counts.
 STRATA_HD uint32_t heatOf(const TraversalStats& st, Heatmap q) {
-    return q == Heatmap::Triangles ? st.primsTested : q == Heatmap::Steps ? st.steps : st.nodesVisited;
+    return q == Heatmap::Triangles ? st.primsTested
+           : q == Heatmap::Steps   ? st.steps
+           : q == Heatmap::Blas    ? st.blasEntries
+                                   : st.nodesVisited;
 }
 
 // The colour scale: dark blue (0) through blue, cyan, green and yellow to red
@@ -72,7 +76,7 @@ STRATA_HD void addToTotal(unsigned long long* p, unsigned long long v) {
 }
 
 // The heatmap pass for one pixel, traversal kind K: writes the shown count
-// to heat[pixel] and adds all three to totals[kNumHeatTotals].
+// to heat[pixel] and adds all four to totals[kNumHeatTotals].
 template <TraceKind K>
 STRATA_HD void stageHeatmapAs(const SceneView& s, uint32_t width, uint32_t height, Heatmap shown, uint32_t* heat,
                               unsigned long long* totals, uint32_t pixel) {
@@ -82,6 +86,7 @@ STRATA_HD void stageHeatmapAs(const SceneView& s, uint32_t width, uint32_t heigh
     addToTotal(&totals[kHeatNodes], st.nodesVisited);
     addToTotal(&totals[kHeatTriangles], st.primsTested);
     addToTotal(&totals[kHeatSteps], st.steps);
+    addToTotal(&totals[kHeatBlas], st.blasEntries);
 }
 
 }  // namespace strata

@@ -19,6 +19,7 @@
 #include "determinism_scene.h"
 #include "render/flat_scene.h"
 #include "render/heatmap.h"
+#include "render/instancing.h"
 #include "accel/kdtree/kd_config.h"
 #include "test_util.h"
 
@@ -31,12 +32,12 @@ TYPED_TEST_SUITE(BackendHeatmap, test::Backends, test::BackendName);
 
 struct HeatReference {
     std::vector<TraversalStats> pixels;
-    uint64_t nodes = 0, triangles = 0, steps = 0;
+    uint64_t nodes = 0, triangles = 0, steps = 0, blas = 0;
 };
 
 // Each pixel's camera ray through its centre, traced with counters through
-// the structure s.options.accel builds on the host at time t (flat mode;
-// collapsed 8 wide with accel.width = 8).
+// the structure s.options.accel builds on the host at time t (flat mode,
+// collapsed 8 wide with accel.width = 8; or instanced mode's two levels).
 HeatReference heatReference(const Scene& s, float t) {
     const int w = s.options.render.width, h = s.options.render.height;
     FlatScene flat = flattenScene(s);
@@ -46,9 +47,14 @@ HeatReference heatReference(const Scene& s, float t) {
     triangleBounds(pos, flat.tris, bounds);
     HostAccel accel;
     HostKdTree kd;
+    InstancedHost instanced;
     const CameraView cam = makeCameraView(s, t, w, h);
     SceneView sv;
-    if (s.options.accel.builder == Builder::KdTree) {
+    if (s.options.accel.mode == AccelMode::Instanced) {
+        instanced.build(s, flat, pos, bounds, t, s.options.accel);
+        sv = hostSceneView(s, flat, pos, nrm, BvhView{}, cam);
+        sv.tl = instanced.view();
+    } else if (s.options.accel.builder == Builder::KdTree) {
         kd = buildKdTreeCpu(pos, flat.tris, kdConfigOf(s.options.accel));
         sv = hostSceneView(s, flat, pos, nrm, BvhView{}, cam);
         sv.kd = kd.view();
@@ -66,6 +72,7 @@ HeatReference heatReference(const Scene& s, float t) {
         ref.nodes += st.nodesVisited;
         ref.triangles += st.primsTested;
         ref.steps += st.steps;
+        ref.blas += st.blasEntries;
     }
     return ref;
 }
@@ -183,6 +190,18 @@ TYPED_TEST(BackendHeatmap, OffCountsNothingAndTraversalsDiffer) {
     EXPECT_GT(two.rec.heatNodes, 0u);
     EXPECT_NE(two.rec.heatNodes, flat.rec.heatNodes);
     EXPECT_NE(two.rgb, off.rgb);
+    // ... and the BLASes its rays enter, apart from the triangles: none in
+    // flat mode, the host walk's count in instanced mode (view.heatmap =
+    // blas shows them), and the triangles the same ones flat mode tests.
+    EXPECT_EQ(flat.rec.heatBlas, 0u);
+    const HeatReference ref = heatReference(s, 0.0f);
+    ASSERT_GT(ref.blas, 0u);
+    const double slack = TypeParam::kind == Backend::Cuda ? 0.001 : 0.0;  // fused multiply-adds (above)
+    EXPECT_NEAR(double(two.rec.heatBlas), double(ref.blas), slack * ref.blas);
+    EXPECT_NEAR(double(two.rec.heatTriangles), double(ref.triangles), slack * ref.triangles);
+    const HeatFrame blas = heatFrame<TypeParam>(s, Heatmap::Blas, 0.0f);
+    EXPECT_EQ(blas.rec.heatBlas, two.rec.heatBlas);
+    EXPECT_NE(blas.rgb, two.rgb);
 }
 
 }  // namespace

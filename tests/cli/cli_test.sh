@@ -118,9 +118,10 @@ plain = next(csv.DictReader(open(sys.argv[2])))
 assert heat["view.heatmap"] == "triangles", heat["view.heatmap"]
 assert int(heat["heat_nodes"]) >= 256 and int(heat["heat_triangles"]) > 0, heat
 assert float(heat["heatmap_ms"]) > 0, heat["heatmap_ms"]
-assert plain["heat_nodes"] == plain["heat_triangles"] == plain["heat_steps"] == "0", plain
+assert plain["heat_nodes"] == plain["heat_triangles"] == plain["heat_steps"] == plain["heat_blas"] == "0", plain
+assert heat["heat_blas"] == "0", heat  # flat mode: no BLAS
 PY
-  grep -q "heatmap of triangles, the last frame's camera rays: .* nodes, .* triangles, .* steps per ray" "$TMP/err.txt" \
+  grep -q "heatmap of triangles, the last frame's camera rays: .* nodes, .* triangles, .* steps, .* BLAS entries per ray" "$TMP/err.txt" \
     && ! cmp -s "$TMP/heat.png" "$TMP/noheat.png" && pass "view.heatmap: its own image and counts per ray" \
     || fail "view.heatmap image or summary: $(cat "$TMP/err.txt")"
 else

@@ -100,6 +100,16 @@ TEST(HeatmapColours, ScaleRunsFromDarkBlueThroughRedToWhite) {
     EXPECT_EQ(heatmapScaleOf(Heatmap::Triangles, 0), 20.0f);
     EXPECT_EQ(heatmapScaleOf(Heatmap::Steps, 0), 30.0f);
     EXPECT_EQ(heatmapScaleOf(Heatmap::Steps, 12.5f), 12.5f);
+    EXPECT_EQ(heatmapScaleOf(Heatmap::Blas, 0), 4.0f);
+    TraversalStats st;
+    st.nodesVisited = 7;
+    st.primsTested = 5;
+    st.steps = 3;
+    st.blasEntries = 2;
+    EXPECT_EQ(heatOf(st, Heatmap::Nodes), 7u);
+    EXPECT_EQ(heatOf(st, Heatmap::Triangles), 5u);
+    EXPECT_EQ(heatOf(st, Heatmap::Steps), 3u);
+    EXPECT_EQ(heatOf(st, Heatmap::Blas), 2u);
 }
 
 // The panel's and bench's tree line: the BVH's SAH and depth as validate
