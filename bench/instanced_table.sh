@@ -9,7 +9,7 @@ CLI="${1:?usage: bench/instanced_table.sh STRATA_CLI [frames] [scenes...]}"
 FRAMES="${2:-50}"
 shift $(( $# >= 2 ? 2 : 1 ))
 SCENES=("$@")
-[ ${#SCENES[@]} -eq 0 ] && SCENES=(assets/scenes/atrium-3.json assets/scenes/kitchen-3.json assets/scenes/forest.json assets/scenes/vd-party.json)
+[ ${#SCENES[@]} -eq 0 ] && SCENES=(assets/scenes/atrium-3.json assets/scenes/kitchen-3.json assets/scenes/rigid-160.json assets/scenes/forest.json assets/scenes/vd-party.json)
 printf '| scene | builder | mode | build ms | build/blas | build/top | launches/build | trace ms | frame ms | accel MiB |\n'
 printf '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n'
 for scene in "${SCENES[@]}"; do
