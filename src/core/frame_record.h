@@ -27,7 +27,8 @@ struct FrameRecord {
     uint64_t shadowRays = 0;
     uint64_t vdPairs = 0;  // (patch, ray) pairs the VD bottom level resolved (vd.mode direct)
     // view.heatmap (render/heatmap.h): the heatmap pass's camera rays' node
-    // records read, triangles tested and backtracking steps; 0 when it is off.
+    // records read, triangles tested, backtracking steps and (instanced mode)
+    // BLASes entered; 0 when it is off.
     uint64_t heatNodes = 0, heatTriangles = 0, heatSteps = 0, heatBlas = 0;
     // accel.rebuild refit / auto: the refits of the frame's tree since it was
     // built; auto: its SAH's growth over the built tree's as the renderer

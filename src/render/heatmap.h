@@ -3,7 +3,7 @@
 // colour on one scale the user sets (view.heatmap_max), the same for every
 // builder. One camera ray through each pixel's centre (no jitter: the same
 // rays whatever the frame), closest hit, after the frame's own stages; both
-// backends run this file. The frame's totals of all three counts go to the
+// backends run this file. The frame's totals of all four counts go to the
 // FrameRecord (the CSV's heat_* columns) whichever one is shown.
 #pragma once
 

@@ -173,7 +173,7 @@ expect_error "--kd-opts on the CPU backend" "accel.kd_opts = AC does nothing her
   render "$SRC/tests/data/cube_scene.json" --backend cpu --res 8x8 --builder kdtree --kd-opts CA
 printf '{"meshes": [{"name": "a", "obj": "cube.obj"}],\n  "render": {"spp": }\n}\n' >"$TMP/malformed.json"
 printf '{"meshes": [{"name": "a", "obj": "missing.obj"}]}\n' >"$TMP/missing_obj.json"
-expect_error "bad view.heatmap" "option 'view.heatmap': expected one of off, nodes, triangles, steps" \
+expect_error "bad view.heatmap" "option 'view.heatmap': expected one of off, nodes, triangles, steps, blas" \
   render "$SRC/tests/data/cube_scene.json" --backend cpu --set view.heatmap=cells
 expect_error "view.heatmap_max without the heatmap" "view.heatmap_max = 50 does nothing here" \
   render "$SRC/tests/data/cube_scene.json" --backend cpu --set view.heatmap_max=50

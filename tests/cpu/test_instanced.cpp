@@ -166,8 +166,9 @@ TEST(Instanced, CopiedLeafTrianglesGiveTheIndexedHits) {
 // accel.rebraid: the static instances opened into parts (the floor, the two
 // balls, one scaled, and the turned box) give the hits of the plain two
 // levels: the same distances bit for bit (the same triangles tested in the
-// same object spaces), the same triangles but for ties, and brute force's any
-// hits; for every BVH builder, with and without the copied leaves.
+// same object spaces), the same triangles but for ties, and the plain
+// levels' hit or miss for any hit; for every BVH builder, with and without
+// the copied leaves.
 TEST(Instanced, RebraidedTopLevelGivesThePlainHits) {
     PosedScene p;
     const std::vector<Ray> rays = test::instancedSceneRays(3000);
