@@ -44,4 +44,7 @@ STRATA_HD Aabb merge(const Aabb& a, const Aabb& b) {
     return r;
 }
 
+// What lies in both boxes (empty, lo > hi on some axis, where they are apart).
+STRATA_HD Aabb intersection(const Aabb& a, const Aabb& b) { return Aabb{vmax(a.lo, b.lo), vmin(a.hi, b.hi)}; }
+
 }  // namespace strata

@@ -29,16 +29,17 @@ Aabb memberWorldBox(const Affine& w, const PlanMesh& mesh, bool tight) {
     // the terms the centre's image adds up (they may cancel: an object far
     // from its origin brought back near the world's) and of the half-width.
     const Vec3 o = mesh.objectBox.center();
+    Aabb sphere;
     for (int i = 0; i < 3; ++i) {
         const float* r = w.m[i];
         const float c = r[0] * o.x + r[1] * o.y + r[2] * o.z + r[3];
         const float terms = std::fabs(r[0] * o.x) + std::fabs(r[1] * o.y) + std::fabs(r[2] * o.z) + std::fabs(r[3]);
         const float half = mesh.radius * std::sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]);
         const float pad = 1e-5f * (terms + half);
-        box.lo[i] = std::max(box.lo[i], c - half - pad);
-        box.hi[i] = std::min(box.hi[i], c + half + pad);
+        sphere.lo[i] = c - half - pad;
+        sphere.hi[i] = c + half + pad;
     }
-    return box;
+    return intersection(box, sphere);
 }
 
 InstancePlan planInstances(PlanPrims kind, std::vector<PlanMesh> meshes, const std::vector<PlanInstance>& instances) {

@@ -20,9 +20,6 @@ InstanceView memberView(const InstancePlan& plan, const InstancePlan::Member& mb
     return iv;
 }
 
-// Both boxes hold what is inside both.
-Aabb overlap(const Aabb& a, const Aabb& b) { return Aabb{vmax(a.lo, b.lo), vmin(a.hi, b.hi)}; }
-
 Aabb nodeBox(const BvhNode& n) {
     Aabb b = n.leftBox();
     if (n.right >= 0) b.grow(n.rightBox());
@@ -61,17 +58,18 @@ void topLevelLeaves(const InstancePlan& plan, const std::vector<Affine>& worldFr
     out.boxes.assign(members, Aabb{});
     std::priority_queue<Part> open;
     size_t budget = 0;
+    std::vector<Aabb> whole(members);  // each static member's own world box (memberWorldBox)
     for (size_t j = 0; j < members; ++j) {
         const InstancePlan::Member& mb = plan.members[j];
         InstanceView& iv = out.instances[j] = memberView(plan, mb);
         if (!plan.isStatic(mb.blas)) continue;  // identity transform (world space), the box the builder's
         const Affine& w = worldFromObject.at(mb.instance);
         iv.objectFromWorld = inverse(w);
-        out.boxes[j] = memberWorldBox(w, plan.meshes[plan.blas[mb.blas].mesh], tightBoxes);
+        out.boxes[j] = whole[j] = memberWorldBox(w, plan.meshes[plan.blas[mb.blas].mesh], tightBoxes);
         const bool opened = perStatic > 0 && mb.blas < trees.size() && trees[mb.blas].nodes;
         if (!opened) continue;
         const RebraidTree& t = trees[mb.blas];
-        out.boxes[j] = overlap(out.boxes[j], transformBox(w, nodeBox(t.nodes[t.root])));
+        out.boxes[j] = intersection(whole[j], transformBox(w, nodeBox(t.nodes[t.root])));
         open.push({out.boxes[j].area(), uint32_t(j), t.root, uint32_t(j)});
         budget += perStatic;
     }
@@ -85,7 +83,6 @@ void topLevelLeaves(const InstancePlan& plan, const std::vector<Affine>& worldFr
         const BvhNode& n = t.nodes[p.node];
         if (!opens(n)) continue;  // it stays one leaf
         const Affine& w = worldFromObject[mb.instance];
-        const Aabb whole = memberWorldBox(w, plan.meshes[plan.blas[mb.blas].mesh], tightBoxes);
         auto rooted = [&](uint32_t leaf, int32_t node, const Aabb& objectBox) {
             InstanceView& iv = out.instances[leaf];
             if (iv.blas < plan.blas.size()) {  // the whole BLAS's view: a view of its own from here on
@@ -99,7 +96,8 @@ void topLevelLeaves(const InstancePlan& plan, const std::vector<Affine>& worldFr
             v.skipNodes = nullptr;  // the skip links start at the whole tree's root
             v.numSkipNodes = 0;
             v.traversal = BvhTraversal::Stack;
-            out.boxes[leaf] = overlap(whole, transformBox(w, objectBox));  // a part lies inside its member
+            out.boxes[leaf] =
+                intersection(whole[p.member], transformBox(w, objectBox));  // a part lies inside its member
             open.push({out.boxes[leaf].area(), leaf, uint32_t(node), p.member});
         };
         const InstanceView same = out.instances[p.leaf];
