@@ -67,6 +67,7 @@ struct TraversalStats {
     uint32_t nodesVisited = 0;  // node records read (a kd leaf, a BVH inner node with its two child boxes)
     uint32_t primsTested = 0;
     uint32_t blasEntries = 0;  // instanced mode: BLASes entered (rays turned into an instance's object space)
+    uint32_t topNodes = 0;     // instanced mode: the top level's nodes among nodesVisited
     // Backtracking steps: the walk resumed at a node that is no child of the
     // last one (a stack pop; over skip links, a move to a skip target).
     uint32_t steps = 0;

@@ -92,18 +92,21 @@ std::vector<HitRecord> Checker::traceAll(const SceneView& s, const std::vector<R
 void Checker::traversalCost(const std::string& name, const SceneView& s, const std::vector<Ray>& rays) {
     std::vector<TraversalStats> stats(rays.size());
     pool.parallelFor(uint32_t(rays.size()), [&](uint32_t i) { traceClosest(s, rays[i], &stats[i]); });
-    double nodes[2] = {}, prims[2] = {}, entries[2] = {}, count[2] = {};
+    double nodes[2] = {}, prims[2] = {}, entries[2] = {}, top[2] = {}, count[2] = {};
     for (size_t i = 0; i < rays.size(); ++i) {
         nodes[i % 2] += stats[i].nodesVisited;
         prims[i % 2] += stats[i].primsTested;
         entries[i % 2] += stats[i].blasEntries;
+        top[i % 2] += stats[i].topNodes;
         count[i % 2] += 1.0;
     }
     auto per = [](double v, double n) { return n > 0.0 ? v / n : 0.0; };
     // Instanced mode: the BLASes each ray entered (the nodes are both levels').
     auto blas = [&](int k) {
-        char e[48] = "";
-        if (s.tl.numInstances) std::snprintf(e, sizeof e, ", %.2f BLAS entries", per(entries[k], count[k]));
+        char e[80] = "";
+        if (s.tl.numInstances)
+            std::snprintf(e, sizeof e, ", %.2f BLAS entries, %.1f top-level nodes", per(entries[k], count[k]),
+                          per(top[k], count[k]));
         return std::string(e);
     };
     char buf[240];

@@ -300,6 +300,18 @@ const std::vector<Field>& fields() {
           "nodes' transformed boxes clipped to it). Off: the transformed object box. Deforming instances' boxes "
           "are their world-space primitives' union either way."},
          [](Options& o) -> void* { return &o.accel.tightInstanceBoxes; }},
+        {{"accel.cluster_top_level",
+          OptionKind::Bool,
+          "strata: instanced mode: the top level built by agglomerative clustering of the instances' boxes",
+          {},
+          "strata's: in instanced mode the top level is built bottom-up by agglomerative clustering (Walter et al. "
+          "2008): round by round each cluster finds the one whose merged box has the least surface area, and "
+          "mutual nearest pairs merge; on the GPU in one block, each frame. An LBVH or a binned SAH splits the "
+          "leaves by their centres, so a large instance (a hall around its props) sits among the small ones and "
+          "every node above it spans the scene; clustered, it is merged last. Up to 1024 top-level leaves (more: "
+          "accel.builder's tree). The same hits. Off: the top level is built by accel.builder, as the BLASes "
+          "(Karras's LBVH under kd-tree BLASes)."},
+         [](Options& o) -> void* { return &o.accel.clusterTopLevel; }},
         choiceField(
             {"accel.rebuild", OptionKind::String,
              "every-frame: animate and rebuild each frame; animated: only when scene time or a build option changed; "
@@ -757,6 +769,8 @@ std::vector<std::string> Options::inert() const {
          "it opens static instances in instanced mode's top level, with BVH BLASes walked with the stack");
     note(accel.mode != AccelMode::Instanced && accel.tightInstanceBoxes != d.tightInstanceBoxes,
          "accel.tight_instance_boxes", "it sets instanced mode's top-level boxes");
+    note(accel.mode != AccelMode::Instanced && accel.clusterTopLevel != d.clusterTopLevel, "accel.cluster_top_level",
+         "it builds instanced mode's top level");
     note(accel.width != BvhWidth::Eight && accel.wideCollapse != d.wideCollapse, "accel.wide_collapse",
          "it changes how accel.width = 8 collapses the binary tree");
     const bool gpuSort = accel.builder != Builder::CpuSah && render.backend == Backend::Cuda;
@@ -789,9 +803,10 @@ bool AccelOptions::operator==(const AccelOptions& o) const {
     return builder == o.builder && traversal == o.traversal && width == o.width && wideCollapse == o.wideCollapse &&
            mortonBits == o.mortonBits && mortonSort == o.mortonSort && lbvhBlockHandOver == o.lbvhBlockHandOver &&
            copyLeafTris == o.copyLeafTris && mode == o.mode && rebraid == o.rebraid &&
-           tightInstanceBoxes == o.tightInstanceBoxes && rebuild == o.rebuild && refitGrowth == o.refitGrowth &&
-           kdOpts == o.kdOpts && kdLookahead == o.kdLookahead && kdSnsCompact == o.kdSnsCompact &&
-           kdSmall == o.kdSmall && kdLargeSplit == o.kdLargeSplit && kdClipLeaves == o.kdClipLeaves;
+           tightInstanceBoxes == o.tightInstanceBoxes && clusterTopLevel == o.clusterTopLevel && rebuild == o.rebuild &&
+           refitGrowth == o.refitGrowth && kdOpts == o.kdOpts && kdLookahead == o.kdLookahead &&
+           kdSnsCompact == o.kdSnsCompact && kdSmall == o.kdSmall && kdLargeSplit == o.kdLargeSplit &&
+           kdClipLeaves == o.kdClipLeaves;
 }
 
 bool VdOptions::operator==(const VdOptions& o) const {

@@ -123,6 +123,10 @@ struct AccelOptions {
     // (accel/toplevel/instance_plan.h: memberWorldBox); false: the transformed
     // object box alone.
     bool tightInstanceBoxes = true;
+    // strata's: in instanced mode the top level is built by agglomerative
+    // clustering of its leaves' boxes (accel/toplevel/top_cluster.h; up to
+    // kClusterMaxLeaves leaves); false: by accel.builder, as the BLASes.
+    bool clusterTopLevel = true;
     // every-frame: animate and rebuild each frame (what the tool measures);
     // animated: only when scene time or a build option changed since the last
     // build (a paused scene keeps its structure); refit: animate each frame

@@ -12,6 +12,7 @@
 #include "loader_test_util.h"
 #include "render/flat_scene.h"
 #include "accel/toplevel/instance_plan.h"
+#include "accel/toplevel/top_cluster.h"
 #include "check/hit_compare.h"
 #include "render/instancing.h"
 #include "render/renderer.h"
@@ -231,6 +232,29 @@ TEST(Instanced, TightInstanceBoxesHoldTheirVerticesAndGiveTheSameHits) {
         SceneView a = p.base, b = p.base;
         a.tl = tightHost.view();
         b.tl = looseHost.view();
+        expectSameHits(a, b, rays);
+    }
+}
+
+// accel.cluster_top_level: the clustered top level (6 leaves here) gives the
+// hits of accel.builder's top level, for every builder (kd-tree BLASes under
+// a Karras LBVH otherwise).
+TEST(Instanced, ClusteredTopLevelGivesTheBuildersHits) {
+    PosedScene p;
+    const std::vector<Ray> rays = test::instancedSceneRays(3000);
+    for (const char* builder : {"lbvh-karras", "lbvh-skip", "hploc", "cpu-sah", "kdtree"}) {
+        SCOPED_TRACE(builder);
+        Options opts;
+        opts.set("accel.builder", builder);
+        opts.set("accel.mode", "instanced");
+        InstancedHost clustered, built;
+        clustered.build(p.s, p.flat, p.pos, p.bounds, p.t, opts.accel);
+        opts.set("accel.cluster_top_level", "false");
+        built.build(p.s, p.flat, p.pos, p.bounds, p.t, opts.accel);
+        SceneView a = p.base, b = p.base;
+        a.tl = clustered.view();
+        b.tl = built.view();
+        ASSERT_EQ(a.tl.top.root, clusterRootOf(a.tl.numInstances));
         expectSameHits(a, b, rays);
     }
 }

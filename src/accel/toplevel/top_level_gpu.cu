@@ -4,6 +4,8 @@
 #include "accel/lbvh/lbvh_memory.h"
 #include "accel/lbvh/lbvh_variant.h"
 #include "accel/leaf_tris_gpu.h"
+#include "accel/toplevel/top_cluster.h"
+#include "accel/toplevel/top_cluster_gpu.h"
 #include "gpu/block_reduce.cuh"
 #include "gpu/launch.cuh"
 
@@ -57,7 +59,9 @@ TopLevelGpu::TopLevelGpu(InstancePlan plan) : plan_(std::move(plan)) {
 size_t TopLevelGpu::estimateBytes(const InstancePlan& plan, MortonSort sort, size_t extraLeaves) {
     const size_t leaves = plan.members.size() + extraLeaves;
     // An opened part has a view of its own (a member's first opening makes two).
-    size_t b = LbvhBuilder::estimateBytes(leaves, sort) + leaves * (sizeof(InstanceView) + sizeof(Aabb)) +
+    // accel.cluster_top_level: a node and an index per leaf, besides the LBVH's.
+    size_t b = LbvhBuilder::estimateBytes(leaves, sort) +
+               leaves * (sizeof(InstanceView) + sizeof(Aabb) + sizeof(BvhNode) + sizeof(uint32_t)) +
                (plan.blas.size() + 2 * extraLeaves) * sizeof(BlasView);
     for (const InstancePlan::Blas& x : plan.blas) {
         b += LbvhBuilder::estimateBytes(plan.meshes[x.mesh].prims, sort);
@@ -180,12 +184,22 @@ void TopLevelGpu::build(const AccelOptions& o, const std::string& staticKey,
         launch(ctx, "build/top/instance_boxes", {plan_.numDeforming(), kBoxBlock}, instanceBoxesKernel,
                frame.worldBoxes, boxJobs_.data(), memberBoxes_.data());
     Untimed phases(ctx.timer);  // the top level's build phases count under build/top
-    // accel.builder's LBVH variant and Morton bits, as the BLASes; traversed
-    // with a stack (the two-level walk's).
-    const LbvhConfig topConfig = lbvhConfigOf(topLevelOptions(o));
+    // Clustered (accel.cluster_top_level: top_cluster.h), or accel.builder's
+    // LBVH variant and Morton bits, as the BLASes; traversed with a stack (the
+    // two-level walk's).
     const uint32_t leaves = uint32_t(leaves_.instances.size());
-    top_.build(topConfig, memberBoxes_.data(), leaves, ctx);
-    view_ = TwoLevelView{top_.view(), instances_.data(), blasViews_.data(), leaves, kd_};
+    BvhView top;
+    if (clustersTopLevel(o, leaves)) {
+        clusterNodes_.resize(leaves > 1 ? leaves - 1 : 1);
+        clusterPrims_.resize(leaves);
+        clusterTopLevelGpu(memberBoxes_.data(), leaves, clusterNodes_.data(), clusterPrims_.data(), ctx);
+        top = BvhView{clusterNodes_.data(), clusterPrims_.data(), uint32_t(clusterNodes_.size()), leaves};
+        top.root = clusterRootOf(leaves);
+    } else {
+        top_.build(lbvhConfigOf(topLevelOptions(o)), memberBoxes_.data(), leaves, ctx);
+        top = top_.view();
+    }
+    view_ = TwoLevelView{top, instances_.data(), blasViews_.data(), leaves, kd_};
 }
 
 std::vector<BlasRefit> TopLevelGpu::blasRefits(const std::vector<std::string>& names, const AccelOptions& o) {
@@ -201,7 +215,8 @@ std::vector<BlasRefit> TopLevelGpu::blasRefits(const std::vector<std::string>& n
 }
 
 size_t TopLevelGpu::memoryBytes() const {
-    size_t b = top_.memoryBytes() + boxJobs_.bytes() + memberBoxes_.bytes() + instances_.bytes() + blasViews_.bytes();
+    size_t b = top_.memoryBytes() + clusterNodes_.bytes() + clusterPrims_.bytes() + boxJobs_.bytes() +
+               memberBoxes_.bytes() + instances_.bytes() + blasViews_.bytes();
     for (const auto& x : blas_) b += x->memoryBytes();
     for (const auto& x : blasKd_) b += x->memoryBytes();
     for (const auto& x : leafTris_) b += x.bytes();

@@ -5,8 +5,9 @@
 // primitive boxes, and the top level every frame: the members' world boxes
 // (static: the transformed object box, or with accel.rebraid its opened
 // parts' boxes, on the host: accel/toplevel/rebraid.h; deforming: one
-// reduction block each over its primitives' boxes) and accel.builder's LBVH over
-// them. Stages build/blas (the BLAS builds' phases add up in the LBVH's own
+// reduction block each over its primitives' boxes) and over them a tree
+// clustered in one block (accel.cluster_top_level: top_cluster_gpu.h) or
+// accel.builder's LBVH. Stages build/blas (the BLAS builds' phases add up in the LBVH's own
 // stages) and build/top.
 #pragma once
 
@@ -87,6 +88,8 @@ private:
     DeviceBuffer<InstanceView> instances_;            // per top-level leaf
     DeviceBuffer<BlasView> blasViews_;
     LbvhBuilder top_;
+    DeviceBuffer<BvhNode> clusterNodes_;  // accel.cluster_top_level's top level
+    DeviceBuffer<uint32_t> clusterPrims_;
     std::string staticKey_;
     bool fresh_ = true;  // the deforming BLASes' trees are not the last frame's
     TwoLevelView view_;

@@ -2,6 +2,7 @@
 
 #include "accel/kdtree/kd_config.h"
 #include "accel/lbvh/lbvh_host.h"
+#include "accel/toplevel/top_cluster.h"
 
 namespace strata {
 
@@ -93,11 +94,17 @@ void TopLevelHost::buildBlases(const AccelOptions& o, const std::string& staticK
     }
 }
 
-// The top level is built by accel.builder too (an LBVH variant or the binned
-// SAH; Karras's LBVH under kd-trees: topLevelOptions), and traversed with a
-// stack: the two-level walk's (two_level.h).
+// The top level is clustered (accel.cluster_top_level: top_cluster.h) or
+// built by accel.builder too (an LBVH variant or the binned SAH; Karras's
+// LBVH under kd-trees: topLevelOptions), and traversed with a stack: the
+// two-level walk's (two_level.h).
 void TopLevelHost::buildTop(const AccelOptions& o) {
-    buildHostAccel(leaves_.boxes, topLevelOptions(o), top_);
+    if (clustersTopLevel(o, leaves_.boxes.size())) {
+        top_ = HostAccel{};
+        top_.bvh = clusterTopLevel(leaves_.boxes);
+    } else {
+        buildHostAccel(leaves_.boxes, topLevelOptions(o), top_);
+    }
     topView_ = top_.bvh.view();
 }
 

@@ -77,7 +77,10 @@ private:
     // the inner child to walk next (-1: pop), pushing the farther of two.
     STRATA_HD void step(Vec3 invDir, float tmax, TraversalStats* stats) {
         const NodeBoxes n = loadNode(top_.nodes, node_);
-        if (stats) stats->nodesVisited++;
+        if (stats) {
+            stats->nodesVisited++;
+            stats->topNodes++;
+        }
         const float tl = slabEntry(n.lLo, n.lHi, ray_.org, invDir, ray_.tmin, tmax);
         const float tr = slabEntry(n.rLo, n.rHi, ray_.org, invDir, ray_.tmin, tmax);
         // An absent right child (index -1: the root of a one-instance tree)
