@@ -302,15 +302,16 @@ const std::vector<Field>& fields() {
          [](Options& o) -> void* { return &o.accel.tightInstanceBoxes; }},
         {{"accel.cluster_top_level",
           OptionKind::Bool,
-          "strata: instanced mode: the top level built by agglomerative clustering of the instances' boxes",
+          "strata: instanced mode: the top level built by agglomerative clustering of its leaves' boxes",
           {},
-          "strata's: in instanced mode the top level is built bottom-up by agglomerative clustering (Walter et al. "
-          "2008): round by round each cluster finds the one whose merged box has the least surface area, and "
-          "mutual nearest pairs merge; on the GPU in one block, each frame. An LBVH or a binned SAH splits the "
-          "leaves by their centres, so a large instance (a hall around its props) sits among the small ones and "
-          "every node above it spans the scene; clustered, it is merged last. Up to 1024 top-level leaves (more: "
-          "accel.builder's tree). The same hits. Off: the top level is built by accel.builder, as the BLASes "
-          "(Karras's LBVH under kd-tree BLASes)."},
+          "strata's: in instanced mode the top level is built bottom-up each frame by agglomerative clustering "
+          "(Walter et al. 2008) in PLOC's parallel rounds with no window: each cluster finds the one whose merged "
+          "box has the least surface area, and mutual nearest pairs merge (equal distances ordered as PLOC "
+          "orders them); on the GPU in one block. An LBVH or a binned SAH splits the leaves by their centres, so "
+          "a large instance (a hall around its props) sits among the small ones and every node above it spans "
+          "the scene; clustered, it is merged last. Up to 256 top-level leaves (a round costs n^2 distances; "
+          "more: accel.builder's tree). The same hits. Off: the top level is built by accel.builder, as the "
+          "BLASes (Karras's LBVH under kd-tree BLASes)."},
          [](Options& o) -> void* { return &o.accel.clusterTopLevel; }},
         choiceField(
             {"accel.rebuild", OptionKind::String,

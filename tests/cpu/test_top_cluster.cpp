@@ -112,6 +112,23 @@ TEST(TopCluster, EveryInstanceInALeafOfItsOwnAndTheRootLast) {
     }
 }
 
+// Equal distances pair up by a key of the pair (plocNearer): coincident
+// boxes, empty ones, and a row of equal boxes evenly spaced make balanced
+// trees, not a chain of one merge a round.
+TEST(TopCluster, TiesPairUpIntoABalancedTree) {
+    const uint32_t n = kClusterMaxLeaves;
+    const Aabb unit{Vec3{0.0f, 0.0f, 0.0f}, Vec3{1.0f, 1.0f, 1.0f}};
+    std::vector<Aabb> coincident(n, unit), empty(n), row(n);
+    for (uint32_t i = 0; i < n; ++i)
+        row[i] = Aabb{unit.lo + Vec3{2.0f * float(i), 0.0f, 0.0f}, unit.hi + Vec3{2.0f * float(i), 0.0f, 0.0f}};
+    for (const auto* boxes : {&coincident, &empty, &row}) {
+        const HostBvh t = clusterTopLevel(*boxes);
+        const BvhReport r = validateBvh(t.view(), *boxes);
+        EXPECT_EQ(r.leaves, n);
+        EXPECT_LE(r.maxDepth, 9u);  // log2(256) = 8 levels of nodes
+    }
+}
+
 // The hall (box 0) is the root's leaf child; Karras's LBVH over the centres
 // puts it deep among the props, and a ray walks more of the top level.
 TEST(TopCluster, ALargeBoxAmongSmallOnesIsMergedLast) {

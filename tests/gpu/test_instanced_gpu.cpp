@@ -39,9 +39,10 @@ TEST(GpuInstanced, ClosestHitsEqualBruteForceForEveryVariantAndTime) {
         std::vector<Vec3> pos, nrm;
         poseFlatScene(s, flat, t, pos, nrm);
         SceneView base = hostSceneView(s, flat, pos, nrm, BvhView{}, CameraView{});
-        for (Case c :
-             {Case{"lbvh-karras", "stack"}, Case{"lbvh-apetrei", "stack"}, Case{"lbvh-skip", "stack"},
-              Case{"lbvh-skip", "stackless"}, Case{"lbvh-karras", "stack", "false"}, Case{"hploc", "stack", "false"}}) {
+        for (Case c : {Case{"lbvh-karras", "stack"}, Case{"lbvh-apetrei", "stack"}, Case{"lbvh-skip", "stack"},
+                       Case{"lbvh-skip", "stackless"}, Case{"lbvh-karras", "stack", "false"},
+                       Case{"lbvh-apetrei", "stack", "false"}, Case{"lbvh-skip", "stackless", "false"},
+                       Case{"hploc", "stack", "false"}}) {
             s.options.set("accel.mode", "instanced");
             s.options.set("accel.cluster_top_level", c.cluster);
             s.options.set("accel.builder", c.builder);
@@ -66,20 +67,24 @@ TEST(GpuInstanced, ClosestHitsEqualBruteForceForEveryVariantAndTime) {
 }
 
 // accel.cluster_top_level: the block's rounds build the host's tree node for
-// node (the same distances, no fused multiply-adds), from one leaf to the
-// most one block takes, with and without a large box around the rest.
+// node (the same distances and ties, no fused multiply-adds), from one leaf
+// to the most one block takes: random boxes with and without a large box
+// around the rest, coincident boxes, and a row of equal ones evenly spaced.
 TEST(GpuInstanced, ClusteredTopLevelIsTheHostsTree) {
     REQUIRE_GPU();
     std::mt19937 rng(11);
     std::uniform_real_distribution<float> u(-10.0f, 10.0f), e(0.05f, 1.5f);
-    for (uint32_t n : {1u, 2u, 3u, 33u, 161u, 700u, kClusterMaxLeaves})
-        for (bool hall : {false, true}) {
+    for (uint32_t n : {1u, 2u, 3u, 33u, 161u, 200u, kClusterMaxLeaves})
+        for (int kind : {0, 1, 2, 3}) {  // random, random with a hall, coincident, a row
             std::vector<Aabb> boxes(n);
-            for (Aabb& b : boxes) {
+            for (uint32_t k = 0; k < n; ++k) {
                 const Vec3 c{u(rng), u(rng), u(rng)}, h{e(rng), e(rng), e(rng)};
-                b = Aabb{c - h, c + h};
+                boxes[k] = kind < 2 ? Aabb{c - h, c + h}
+                           : kind == 2
+                               ? Aabb{Vec3{0.0f, 0.0f, 0.0f}, Vec3{1.0f, 1.0f, 1.0f}}
+                               : Aabb{Vec3{2.0f * float(k), 0.0f, 0.0f}, Vec3{2.0f * float(k) + 1.0f, 1.0f, 1.0f}};
             }
-            if (hall) boxes[0] = Aabb{Vec3{-12.0f, -12.0f, -12.0f}, Vec3{12.0f, 12.0f, 12.0f}};
+            if (kind == 1) boxes[0] = Aabb{Vec3{-12.0f, -12.0f, -12.0f}, Vec3{12.0f, 12.0f, 12.0f}};
             const HostBvh want = clusterTopLevel(boxes);
             DeviceBuffer<Aabb> in;
             in.upload(boxes);
@@ -95,7 +100,7 @@ TEST(GpuInstanced, ClusteredTopLevelIsTheHostsTree) {
             ASSERT_EQ(got.size(), want.nodes.size());
             for (size_t k = 0; k < got.size(); ++k)
                 ASSERT_EQ(std::memcmp(&got[k], &want.nodes[k], sizeof(BvhNode)), 0)
-                    << n << " leaves, hall " << hall << ": node " << k;
+                    << n << " leaves, kind " << kind << ": node " << k;
         }
 }
 

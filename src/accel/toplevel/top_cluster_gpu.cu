@@ -1,5 +1,8 @@
 #include "accel/toplevel/top_cluster.h"
 #include "accel/toplevel/top_cluster_gpu.h"
+#include <string>
+
+#include "core/error.h"
 #include "gpu/block_scan.cuh"
 #include "gpu/launch.cuh"
 
@@ -78,6 +81,9 @@ __global__ void __launch_bounds__(kThreads)
 }  // namespace
 
 void clusterTopLevelGpu(const Aabb* boxes, uint32_t n, BvhNode* nodes, uint32_t* primIndex, const LaunchContext& ctx) {
+    if (n < 1 || n > kClusterMaxLeaves)
+        throw Error("clusterTopLevelGpu: " + std::to_string(n) + " leaves (1 to " + std::to_string(kClusterMaxLeaves) +
+                    " cluster in one block)");
     const uint32_t threads = (n + 31) / 32 * 32;  // whole warps, one thread per leaf
     launch(ctx, "build/top/cluster", {dim3(1), dim3(threads)}, clusterKernel, boxes, n, nodes, primIndex);
 }

@@ -10,7 +10,7 @@
 namespace strata {
 
 // nodes: max(n - 1, 1) entries, primIndex: n (the identity); 1 <= n <=
-// kClusterMaxLeaves. The root is clusterRootOf(n).
+// kClusterMaxLeaves (checked). The root is clusterRootOf(n).
 void clusterTopLevelGpu(const Aabb* boxes, uint32_t n, BvhNode* nodes, uint32_t* primIndex, const LaunchContext& ctx);
 
 }  // namespace strata
