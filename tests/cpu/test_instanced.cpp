@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <random>
 
 #include "instanced_scene.h"
@@ -73,6 +74,30 @@ void expectSameHits(const SceneView& a, const SceneView& b, const std::vector<Ra
     }
     EXPECT_GT(hits, 500);
     EXPECT_LE(ties, 3);
+}
+
+// A switch of strata's that keeps the hits: for every builder, the two
+// levels with `option` on (its default) against the same levels with it off
+// (expectSameHits, the latter the reference); `onView` checks the first
+// hierarchy's view.
+void expectSameHitsWithout(const PosedScene& p, const char* option,
+                           const std::function<void(const TwoLevelView&)>& onView = {}) {
+    const std::vector<Ray> rays = test::instancedSceneRays(3000);
+    for (const char* builder : {"lbvh-karras", "lbvh-skip", "hploc", "cpu-sah", "kdtree"}) {
+        SCOPED_TRACE(std::string(builder) + " with and without " + option);
+        Options opts;
+        opts.set("accel.builder", builder);
+        opts.set("accel.mode", "instanced");
+        InstancedHost on, off;
+        on.build(p.s, p.flat, p.pos, p.bounds, p.t, opts.accel);
+        opts.set(option, "false");
+        off.build(p.s, p.flat, p.pos, p.bounds, p.t, opts.accel);
+        SceneView a = p.base, b = p.base;
+        a.tl = on.view();
+        b.tl = off.view();
+        if (onView) onView(a.tl);
+        expectSameHits(a, b, rays);
+    }
 }
 
 TEST(Instanced, HitsEqualFlatModeAndBruteForceForEveryBuilder) {
@@ -222,21 +247,7 @@ TEST(Instanced, TightInstanceBoxesHoldTheirVerticesAndGiveTheSameHits) {
         ++checked;
     }
     EXPECT_EQ(checked, 4);  // the floor, the two balls (one scaled) and the turned box
-    const std::vector<Ray> rays = test::instancedSceneRays(3000);
-    for (const char* builder : {"lbvh-karras", "lbvh-skip", "hploc", "cpu-sah", "kdtree"}) {
-        SCOPED_TRACE(builder);
-        Options opts;
-        opts.set("accel.builder", builder);
-        opts.set("accel.mode", "instanced");
-        InstancedHost tightHost, looseHost;
-        tightHost.build(p.s, p.flat, p.pos, p.bounds, p.t, opts.accel);
-        opts.set("accel.tight_instance_boxes", "false");
-        looseHost.build(p.s, p.flat, p.pos, p.bounds, p.t, opts.accel);
-        SceneView a = p.base, b = p.base;
-        a.tl = tightHost.view();
-        b.tl = looseHost.view();
-        expectSameHits(a, b, rays);
-    }
+    expectSameHitsWithout(p, "accel.tight_instance_boxes");
 }
 
 // accel.cluster_top_level: the clustered top level (6 leaves here) gives the
@@ -244,22 +255,9 @@ TEST(Instanced, TightInstanceBoxesHoldTheirVerticesAndGiveTheSameHits) {
 // a Karras LBVH otherwise).
 TEST(Instanced, ClusteredTopLevelGivesTheBuildersHits) {
     PosedScene p;
-    const std::vector<Ray> rays = test::instancedSceneRays(3000);
-    for (const char* builder : {"lbvh-karras", "lbvh-skip", "hploc", "cpu-sah", "kdtree"}) {
-        SCOPED_TRACE(builder);
-        Options opts;
-        opts.set("accel.builder", builder);
-        opts.set("accel.mode", "instanced");
-        InstancedHost clustered, built;
-        clustered.build(p.s, p.flat, p.pos, p.bounds, p.t, opts.accel);
-        opts.set("accel.cluster_top_level", "false");
-        built.build(p.s, p.flat, p.pos, p.bounds, p.t, opts.accel);
-        SceneView a = p.base, b = p.base;
-        a.tl = clustered.view();
-        b.tl = built.view();
-        ASSERT_EQ(a.tl.top.root, clusterRootOf(a.tl.numInstances));
-        expectSameHits(a, b, rays);
-    }
+    expectSameHitsWithout(p, "accel.cluster_top_level", [](const TwoLevelView& tl) {
+        EXPECT_EQ(tl.top.root, clusterRootOf(tl.numInstances));  // the clustered tree's root, the last node
+    });
 }
 
 // A sphere turned about two axes keeps its own width in the tight box (its
