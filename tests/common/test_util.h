@@ -5,6 +5,7 @@
 #include <random>
 #include <vector>
 
+#include "core/options.h"
 #include "scene/scene.h"
 
 namespace strata::test {
@@ -77,6 +78,26 @@ inline Scene sceneWith(Mesh m) {
     s.materials.push_back(Material{});
     s.materialNames.push_back("default");
     return s;
+}
+
+// n boxes, centres uniform in [-centre, centre]^3, half extents uniform in
+// [halfMin, halfMax] per axis.
+inline std::vector<Aabb> randomBoxes(uint32_t n, uint32_t seed, float centre, float halfMin, float halfMax) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(-centre, centre), s(halfMin, halfMax);
+    std::vector<Aabb> boxes(n);
+    for (Aabb& b : boxes) {
+        const Vec3 c{u(rng), u(rng), u(rng)}, h{s(rng), s(rng), s(rng)};
+        b = Aabb{c - h, c + h};
+    }
+    return boxes;
+}
+
+// Whether o.inert() names option `key` (set where it does nothing).
+inline bool namesInert(const Options& o, const std::string& key) {
+    for (const std::string& n : o.inert())
+        if (n.find(key) != std::string::npos) return true;
+    return false;
 }
 
 }  // namespace strata::test

@@ -17,27 +17,16 @@
 #include "accel/lbvh/hploc.h"
 #include "accel/lbvh/lbvh_compare.h"
 #include "accel/lbvh/lbvh_host.h"
+#include "cluster_reference.h"
 #include "lbvh_cases.h"
 
 using namespace strata;
 
 namespace {
 
-using LeafSet = std::set<uint32_t>;
-
-// The tree as the set of its nodes' primitive sets (numbering-free).
-void collect(const HostBvh& t, int32_t index, int32_t count, std::set<LeafSet>& out, LeafSet& below) {
-    if (count > 0) {
-        for (int32_t k = 0; k < count; ++k) below.insert(t.primIndex[index + k]);
-        return;
-    }
-    const BvhNode& n = t.nodes[index];
-    LeafSet mine;
-    collect(t, n.left, n.leftCount, out, mine);
-    collect(t, n.right, n.rightCount, out, mine);
-    out.insert(mine);
-    below.insert(mine.begin(), mine.end());
-}
+using test::clustersOf;
+using test::greedyClusters;
+using test::LeafSet;
 
 // The lowest sorted position under a child (a leaf's is its own), and
 // whether every inner node below is numbered as hploc.h says: its right
@@ -49,35 +38,6 @@ uint32_t firstLeafChecked(const HostBvh& t, int32_t index, int32_t count, bool& 
     const uint32_t right = firstLeafChecked(t, n.right, n.rightCount, numbered);
     numbered = numbered && left < right && right == uint32_t(index) + 1u;
     return left;
-}
-
-std::set<LeafSet> clustersOf(const HostBvh& t) {
-    std::set<LeafSet> out;
-    LeafSet all;
-    collect(t, int32_t(t.root), 0, out, all);
-    return out;
-}
-
-// Greedy agglomerative clustering: merge the pair whose union box has the
-// smallest area until one cluster is left; every cluster made, as sets.
-std::set<LeafSet> greedyClusters(const std::vector<Aabb>& bounds) {
-    std::vector<std::pair<Aabb, LeafSet>> c;
-    for (uint32_t i = 0; i < bounds.size(); ++i) c.push_back({bounds[i], {i}});
-    std::set<LeafSet> out;
-    while (c.size() > 1) {
-        size_t bi = 0, bj = 1;
-        float best = INFINITY;
-        for (size_t i = 0; i < c.size(); ++i)
-            for (size_t j = i + 1; j < c.size(); ++j) {
-                float d = merge(c[i].first, c[j].first).area();
-                if (d < best) best = d, bi = i, bj = j;
-            }
-        c[bi].first = merge(c[bi].first, c[bj].first);
-        c[bi].second.insert(c[bj].second.begin(), c[bj].second.end());
-        out.insert(c[bi].second);
-        c.erase(c.begin() + long(bj));
-    }
-    return out;
 }
 
 ::testing::AssertionResult sameTree(const LbvhHostResult& a, const LbvhHostResult& b) {

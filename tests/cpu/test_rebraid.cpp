@@ -13,6 +13,7 @@
 #include "accel/toplevel/rebraid.h"
 #include "core/error.h"
 #include "core/options.h"
+#include "test_util.h"
 
 namespace strata {
 namespace {
@@ -215,13 +216,9 @@ TEST(Options, TightInstanceBoxes) {
     o.set("accel.tight_instance_boxes", "false");
     EXPECT_FALSE(o.accel.tightInstanceBoxes);
     EXPECT_FALSE(o.accel == before);
-    bool named = false;
-    for (const std::string& n : o.inert()) named |= n.find("accel.tight_instance_boxes") != std::string::npos;
-    EXPECT_TRUE(named);
+    EXPECT_TRUE(test::namesInert(o, "accel.tight_instance_boxes"));
     o.set("accel.mode", "instanced");
-    named = false;
-    for (const std::string& n : o.inert()) named |= n.find("accel.tight_instance_boxes") != std::string::npos;
-    EXPECT_FALSE(named);
+    EXPECT_FALSE(test::namesInert(o, "accel.tight_instance_boxes"));
 }
 
 // accel.rebraid: 0 (off) by default, 0..65536; part of the build options; in

@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <random>
-#include <set>
 #include <vector>
 
 #include "accel/bvh_validate.h"
@@ -16,85 +15,26 @@
 #include "accel/toplevel/top_cluster.h"
 #include "accel/toplevel/top_walk.h"
 #include "core/options.h"
+#include "cluster_reference.h"
+#include "test_util.h"
 
 namespace strata {
 namespace {
 
-using LeafSet = std::vector<uint32_t>;  // sorted instances under a node
-
 // Boxes of random centres and sizes; with `hall`, box 0 surrounds the rest
 // (a room around its props).
 std::vector<Aabb> randomBoxes(uint32_t n, uint32_t seed, bool hall) {
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<float> u(-10.0f, 10.0f), s(0.05f, 1.5f);
-    std::vector<Aabb> boxes(n);
-    for (Aabb& b : boxes) {
-        const Vec3 c{u(rng), u(rng), u(rng)}, h{s(rng), s(rng), s(rng)};
-        b = Aabb{c - h, c + h};
-    }
+    std::vector<Aabb> boxes = test::randomBoxes(n, seed, 10.0f, 0.05f, 1.5f);
     if (hall && n > 0) boxes[0] = Aabb{Vec3{-12.0f, -12.5f, -13.0f}, Vec3{12.5f, 13.0f, 12.0f}};
     return boxes;
-}
-
-// The greedy clustering: the pair of least plocDistance of all merges, one
-// pair at a time. Returns each merge's leaf set.
-std::set<LeafSet> greedyClusters(const std::vector<Aabb>& boxes) {
-    std::vector<Aabb> box = boxes;
-    std::vector<LeafSet> sets;
-    for (uint32_t i = 0; i < boxes.size(); ++i) sets.push_back({i});
-    std::set<LeafSet> out;
-    while (box.size() > 1) {
-        size_t bi = 0, bj = 1;
-        float best = INFINITY;
-        for (size_t i = 0; i < box.size(); ++i)
-            for (size_t j = i + 1; j < box.size(); ++j) {
-                const float d = plocDistance(box[i], box[j]);
-                if (d < best) {
-                    best = d;
-                    bi = i;
-                    bj = j;
-                }
-            }
-        LeafSet m = sets[bi];
-        m.insert(m.end(), sets[bj].begin(), sets[bj].end());
-        std::sort(m.begin(), m.end());
-        out.insert(m);
-        box[bi] = merge(box[bi], box[bj]);
-        sets[bi] = m;
-        box.erase(box.begin() + long(bj));
-        sets.erase(sets.begin() + long(bj));
-    }
-    return out;
-}
-
-// The leaf set of every node of a tree (from node v down), into `out`.
-LeafSet collect(const HostBvh& t, int32_t v, std::set<LeafSet>& out) {
-    const BvhNode& n = t.nodes[size_t(v)];
-    LeafSet s;
-    auto child = [&](int32_t index, int32_t count) {
-        if (index < 0) return;
-        if (count > 0) {
-            for (int32_t k = 0; k < count; ++k) s.push_back(t.primIndex[size_t(index + k)]);
-        } else {
-            const LeafSet c = collect(t, index, out);
-            s.insert(s.end(), c.begin(), c.end());
-        }
-    };
-    child(n.left, n.leftCount);
-    child(n.right, n.rightCount);
-    std::sort(s.begin(), s.end());
-    out.insert(s);
-    return s;
 }
 
 TEST(TopCluster, SameClustersAsTheGreedyClustering) {
     for (uint32_t n : {2u, 3u, 7u, 40u, 161u}) {
         for (bool hall : {false, true}) {
             const std::vector<Aabb> boxes = randomBoxes(n, 7 * n + hall, hall);
-            const HostBvh t = clusterTopLevel(boxes);
-            std::set<LeafSet> got;
-            collect(t, int32_t(t.root), got);
-            EXPECT_EQ(got, greedyClusters(boxes)) << n << " boxes, hall " << hall;
+            EXPECT_EQ(test::clustersOf(clusterTopLevel(boxes)), test::greedyClusters(boxes))
+                << n << " boxes, hall " << hall;
         }
     }
 }
@@ -168,15 +108,13 @@ TEST(TopCluster, OptionOnByDefaultNamedInertInFlatMode) {
     EXPECT_TRUE(clustersTopLevel(o.accel, kClusterMaxLeaves));
     EXPECT_FALSE(clustersTopLevel(o.accel, kClusterMaxLeaves + 1));  // accel.builder's tree then
     EXPECT_FALSE(clustersTopLevel(o.accel, 0));
+    const AccelOptions before = o.accel;
     o.set("accel.cluster_top_level", "false");
     EXPECT_FALSE(o.accel.clusterTopLevel);
-    bool named = false;
-    for (const std::string& n : o.inert()) named |= n.find("accel.cluster_top_level") != std::string::npos;
-    EXPECT_TRUE(named);  // flat mode: it builds nothing
+    EXPECT_FALSE(o.accel == before);                              // a build option: a switch rebuilds
+    EXPECT_TRUE(test::namesInert(o, "accel.cluster_top_level"));  // flat mode: it builds nothing
     o.set("accel.mode", "instanced");
-    named = false;
-    for (const std::string& n : o.inert()) named |= n.find("accel.cluster_top_level") != std::string::npos;
-    EXPECT_FALSE(named);
+    EXPECT_FALSE(test::namesInert(o, "accel.cluster_top_level"));
 }
 
 }  // namespace

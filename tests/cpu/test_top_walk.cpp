@@ -11,6 +11,7 @@
 #include "accel/host_accel.h"
 #include "accel/toplevel/top_walk.h"
 #include "core/options.h"
+#include "test_util.h"
 
 namespace strata {
 namespace {
@@ -66,16 +67,7 @@ Walked byTopLevelWalk(const BvhView& v, const Ray& r, const BoxHits& hits) {
     return w;
 }
 
-std::vector<Aabb> randomBoxes(uint32_t n, uint32_t seed) {
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<float> u(-1.0f, 1.0f), s(0.01f, 0.3f);
-    std::vector<Aabb> boxes(n);
-    for (Aabb& b : boxes) {
-        const Vec3 c{u(rng), u(rng), u(rng)}, h{s(rng), s(rng), s(rng)};
-        b = Aabb{c - h, c + h};
-    }
-    return boxes;
-}
+std::vector<Aabb> randomBoxes(uint32_t n, uint32_t seed) { return test::randomBoxes(n, seed, 1.0f, 0.01f, 0.3f); }
 
 Ray randomRay(std::mt19937& rng) {
     std::uniform_real_distribution<float> u(-1.5f, 1.5f);
