@@ -170,13 +170,16 @@ std::function<int()> addValidateCommand(CLI::App& app) {
         InstancedHost instanced;
         AccelOptions io = scene.options.accel;
         io.mode = AccelMode::Instanced;
-        io.builder = Builder::LbvhKarras;
         io.traversal = Traversal::Stack;
-        instanced.build(scene, flat, pos, bounds, t, io);
-        s = base;
-        s.tl = instanced.view();
-        c.hits("instanced lbvh-karras (cpu)", c.traceAll(s, rs, false), ref, instancedSlack);
-        c.traversalCost("instanced lbvh-karras (cpu)", s, rs);
+        for (Builder b : {Builder::LbvhKarras, Builder::Hploc}) {  // an LBVH's BLASes, and H-PLOC's
+            io.builder = b;
+            instanced.build(scene, flat, pos, bounds, t, io);
+            s = base;
+            s.tl = instanced.view();
+            const std::string label = std::string("instanced ") + name(b) + " (cpu)";
+            c.hits(label, c.traceAll(s, rs, false), ref, instancedSlack);
+            c.traversalCost(label, s, rs);
+        }
         io.builder = Builder::KdTree;  // kd-tree BLASes under a Karras top level
         instanced.build(scene, flat, pos, bounds, t, io);
         s = base;
