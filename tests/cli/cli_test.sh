@@ -271,6 +271,10 @@ fi
 # --- validate and --help
 "$CLI" validate "$SRC/tests/data/cube_scene.json" --backend cpu --rays 200 >"$TMP/v.txt" 2>&1 \
   && grep -q "all structures agree" "$TMP/v.txt" && pass "validate agrees on the cube" || fail "validate: $(cat "$TMP/v.txt")"
+for b in lbvh-karras hploc; do  # instanced mode on the CPU, with each builder's BLASes
+  grep -q "instanced $b (cpu) closest hits *ok" "$TMP/v.txt" && grep -q "instanced $b (cpu) traversal .*BLAS entries" "$TMP/v.txt" \
+    && pass "validate: instanced mode with $b's BLASes" || fail "validate: no instanced $b line: $(cat "$TMP/v.txt")"
+done
 "$CLI" validate "$SRC/assets/scenes/cornell.json" --backend cpu --rays 300 --kd-full-sah >"$TMP/v.txt" 2>&1 \
   && grep -q "kdtree full SAH (cpu, Wald-Havran) closest hits *ok" "$TMP/v.txt" \
   && grep -q "kdtree full SAH (cpu, Wald-Havran) quality" "$TMP/v.txt" \
