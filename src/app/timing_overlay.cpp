@@ -16,7 +16,8 @@ std::string stageMeaning(const std::string& stage) {
     if (stage == "animate") return "posing the meshes at the frame's scene time";
     if (stage == "build") return "every acceleration structure of the frame (its parts: build/...)";
     if (stage == "trace")
-        return "closest hits of the camera and bounce rays (trace/primary + trace/bounce); shadow rays are 'shadow'";
+        return "closest hits of the camera and bounce rays (trace/primary + trace/bounce, and trace/sort with "
+               "render.sort_rays); shadow rays are 'shadow'";
     if (stage == "vd") return "VD patches traced directly: pairs, sort, the per-patch trees (vd/...)";
     if (stage == "shade") return "camera rays' generation (shade/primary) and shading at every hit";
     if (stage == "shadow") return "shadow rays (any hit) and their light";

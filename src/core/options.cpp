@@ -198,6 +198,18 @@ const std::vector<Field>& fields() {
             +[](Options & o) -> auto& { return o.render.backend; }),
         {{"render.threads", OptionKind::Int, "CPU backend threads (0: all cores)", {}},
          [](Options& o) -> void* { return &o.render.threads; }},
+        {{"render.sort_rays",
+          OptionKind::Bool,
+          "strata: each bounce's rays traced in the order of their origin and direction",
+          {},
+          "strata's: before each bounce after the camera rays, the queue's rays are sorted by a key that "
+          "interleaves the bits of their origin (in the scene's box) and their direction, 4 bits a coordinate "
+          "(render/ray_order.h; on the GPU one 24-bit radix sort of the whole queue, timed as trace/sort). The "
+          "threads of a warp then walk nearby parts of the tree, and the shadow rays shading spawns come in that "
+          "order too. The same image (with BVHs bit for bit; a kd-tree's speculative walk may take the other of two "
+          "triangles at the same distance). It pays where warps diverge most (instanced mode); in flat mode the sort "
+          "can cost more than it saves (docs/perf.md)."},
+         [](Options& o) -> void* { return &o.render.sortRays; }},
         choiceField(
             {"accel.builder", OptionKind::String, "acceleration structure builder"}, kBuilderNames,
             +[](Options & o) -> auto& { return o.accel.builder; }),

@@ -75,6 +75,11 @@ struct RenderOptions {
     uint32_t seed = 1;
     Backend backend = Backend::Cuda;
     int threads = 0;  // CPU backend worker threads (0: all cores)
+    // strata's: each bounce's rays (after the camera's) traced in the order
+    // of a key of their origin and direction (render/ray_order.h), so that a
+    // warp's threads walk nearby parts of the tree; the same image (BVHs: bit
+    // for bit; kd-trees: a tie between two triangles may fall the other way).
+    bool sortRays = false;
 };
 
 struct AccelOptions {

@@ -3,6 +3,7 @@
 // CPU builder.
 #include <algorithm>
 #include <deque>
+#include <vector>
 
 #include "accel/host_accel.h"
 #include "accel/lbvh/lbvh_variant.h"
@@ -16,6 +17,7 @@
 #include "render/integrator.h"
 #include "render/rebuild_policy.h"
 #include "render/path_storage.h"
+#include "render/ray_order.h"
 #include "render/renderer_base.h"
 #include "core/parallel.h"
 #include "render/instancing.h"
@@ -37,6 +39,7 @@ struct CpuPassExec {
     const PathBuffers& b;
     PathStorage<HostArray>& paths;
     uint32_t n;  // pixels
+    bool sortRays;  // render.sort_rays
 
     HostStageClock::Scope scope(const char* label) const { return HostStageClock::Scope(clock, label); }
     uint32_t queued(int counter, uint32_t) const { return paths.counters[counter]; }
@@ -49,7 +52,25 @@ struct CpuPassExec {
         forEach("shade/primary", n, [&](uint32_t i) { stageGenerate(sv, b, p, i); });
     }
     void traceClosest(int bounce, const char* label) const {
+        if (sortRays && bounce > 0) sortQueue(bounce & 1);
         forEach(label, queued(bounce & 1, n), [&](uint32_t i) { stageTraceClosest(sv, b, bounce, i); });
+    }
+    // render.sort_rays: the queue's rays and their paths in rayOrderKey's
+    // order (ties in queue order, as the GPU's radix sort keeps them).
+    void sortQueue(int q) const {
+        HostStageClock::Scope s(clock, "trace/sort");
+        const uint32_t count = queued(q, n);
+        const Aabb box = rayOrderBox(sv);
+        std::vector<uint64_t> order(count);  // key above slot: one sort, ties by slot
+        pool.parallelFor(count, [&](uint32_t i) { order[i] = uint64_t(rayOrderKey(b.rays[q][i], box)) << 32 | i; });
+        std::sort(order.begin(), order.end());
+        std::vector<Ray> rays(b.rays[q], b.rays[q] + count);
+        std::vector<uint32_t> paths(b.rayPath[q], b.rayPath[q] + count);
+        for (uint32_t i = 0; i < count; ++i) {
+            const uint32_t slot = uint32_t(order[i]);
+            b.rays[q][i] = rays[slot];
+            b.rayPath[q][i] = paths[slot];
+        }
     }
     void vdPairs(const PassParams& p, int bounce) const {
         forEach("vd/pairs", queued(bounce & 1, n), [&](uint32_t i) { stageVdPairs(sv, b, p, bounce, i); });
@@ -162,7 +183,7 @@ public:
             samples_ = 0;
         }
         paths_.counters[kRaysTraced] = paths_.counters[kShadowRaysTraced] = 0;
-        CpuPassExec x{clock_, pool_, vd_, sv, b, paths_, n};
+        CpuPassExec x{clock_, pool_, vd_, sv, b, paths_, n, opt_.render.sortRays};
         renderPasses(x, opt_.render, frameIndex, vd, vdAnyHitLast(flat_, opt_.vd), sv.vd.fused);
         samples_ += uint32_t(opt_.render.spp);
         filterPass(sv, cam);

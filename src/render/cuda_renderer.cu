@@ -26,6 +26,7 @@
 #include "render/path_storage.h"
 #include "render/renderer_base.h"
 #include "render/rebuild_policy.h"
+#include "render/ray_sort_gpu.h"
 #include "render/vd_gpu.h"
 #include "render/vd_host.h"
 #include "render/stages.h"
@@ -185,15 +186,44 @@ void checkFits(const Scene& scene, const FlatScene& flat, const VdMemoryComparis
 struct CudaPassExec {
     const LaunchContext& ctx;
     SceneView& sv;  // its VD pair buffers grow in vdPairsFit
-    const PathBuffers& b;
-    uint32_t n;  // pixels: every queue's capacity
+    PathBuffers b;  // a bounce's queue may be the sorter's copy (traceClosest)
+    uint32_t n;     // pixels: every queue's capacity
     VdGpu* vd;
+    RaySortGpu* sorter;  // render.sort_rays, or null
+    Ray* queueRays[2];   // the queues' own buffers
+    uint32_t* queuePaths[2];
+
+    CudaPassExec(const LaunchContext& c, SceneView& s, const PathBuffers& p, uint32_t pixels, VdGpu* v,
+                 RaySortGpu* sort)
+        : ctx(c),
+          sv(s),
+          b(p),
+          n(pixels),
+          vd(v),
+          sorter(sort),
+          queueRays{p.rays[0], p.rays[1]},
+          queuePaths{p.rayPath[0], p.rayPath[1]} {}
 
     StageScope scope(const char* label) const { return StageScope(ctx.timer, label); }
     uint32_t queued(int, uint32_t all) const { return all; }  // on the device
     LaunchShape perPixel() const { return perItem(n, kBlock); }
-    void generate(const PassParams& p) const { launch(ctx, "shade/primary", perPixel(), generateKernel, sv, b, p); }
-    void traceClosest(int bounce, const char* label) const {
+    void generate(const PassParams& p) {
+        useQueue(0);
+        useQueue(1);
+        launch(ctx, "shade/primary", perPixel(), generateKernel, sv, b, p);
+    }
+    // render.sort_rays: a bounce's queue (not the camera's) is traced, its
+    // VD pairs found and shaded from the sorter's copy, in rayOrderKey's
+    // order. The previous bounce's queue is read no more: back to its own
+    // buffer, which this bounce's shading appends to.
+    void traceClosest(int bounce, const char* label) {
+        const int cur = bounce & 1;
+        useQueue(cur ^ 1);
+        if (sorter && bounce > 0) {
+            const RaySortGpu::Sorted q = sorter->sort(sv, b.rays[cur], b.rayPath[cur], &b.counters[cur], n, ctx);
+            b.rays[cur] = q.rays;
+            b.rayPath[cur] = q.paths;
+        }
         withTraceKind(traceKindOf(sv), [&](auto k) {
             constexpr TraceKind K = decltype(k)::value;
             if constexpr (isBvhKind(K))
@@ -231,6 +261,10 @@ struct CudaPassExec {
     }
     void shadowFinish() const { launch(ctx, "shadow", perPixel(), shadowFinishKernel, b, n); }
     void accumulate() const { launch(ctx, "accumulate", perPixel(), accumulateKernel, b, n); }
+    void useQueue(int q) {
+        b.rays[q] = queueRays[q];
+        b.rayPath[q] = queuePaths[q];
+    }
 };
 
 class CudaRenderer final : public RendererBase {
@@ -361,7 +395,8 @@ public:
             samples_ = 0;
         }
         STRATA_CUDA_CHECK(cudaMemsetAsync(paths_.counters.data(), 0, kNumCounters * sizeof(uint32_t), stream_));
-        CudaPassExec x{ctx, sv, b, n, vd_.get()};
+        if (!opt_.render.sortRays) raySort_.release();  // turned off in the viewer: its buffers back
+        CudaPassExec x(ctx, sv, b, n, vd_.get(), opt_.render.sortRays ? &raySort_ : nullptr);
         renderPasses(x, opt_.render, frameIndex, vd_ != nullptr, vd_ && vdAnyHitLast(flat_, opt_.vd), sv.vd.fused);
         samples_ += uint32_t(opt_.render.spp);
         STRATA_CUDA_CHECK(cudaMemcpyAsync(hostCounters_.data() + (frameIndex % kRing) * kNumCounters,
@@ -413,6 +448,7 @@ public:
     }
 
 private:
+    RaySortGpu raySort_;  // render.sort_rays
     static constexpr int kRing = 8;
 
     // view.filter (render/denoise.h) on a frame that started its image over.

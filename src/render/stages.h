@@ -12,15 +12,14 @@ namespace strata {
 
 inline const std::vector<std::string>& stageTable() {
     // clang-format off: one line per stage and its parts
-    static const std::vector<std::string> s = {"animate",      "build",           "build/bounds",   "build/morton",
-                                               "build/sort",   "build/hierarchy", "build/aabb",     "build/blas",
-                                               "build/top",    "build/kd_large",  "build/kd_small", "build/vd_boxes",
-                                               "build/refit",  "build/collapse",  "build/leaf_tris",
-                                               "trace",        "trace/primary",   "trace/bounce",   "vd",
-                                               "vd/pairs",     "vd/sort",         "vd/bottom",      "vd/primary",
-                                               "vd/bounce",    "vd/shadow",       "shade",          "shade/primary",
-                                               "shade/bounce", "shadow",          "accumulate",     "filter",
-                                               "heatmap"};
+    static const std::vector<std::string> s = {
+        "animate",         "build",          "build/bounds",  "build/morton",   "build/sort",
+        "build/hierarchy", "build/aabb",     "build/blas",    "build/top",      "build/kd_large",
+        "build/kd_small",  "build/vd_boxes", "build/refit",   "build/collapse", "build/leaf_tris",
+        "trace",           "trace/primary",  "trace/bounce",  "trace/sort",     "vd",
+        "vd/pairs",        "vd/sort",        "vd/bottom",     "vd/primary",     "vd/bounce",
+        "vd/shadow",       "shade",          "shade/primary", "shade/bounce",   "shadow",
+        "accumulate",      "filter",         "heatmap"};
     // clang-format on
     return s;
 }
