@@ -46,4 +46,19 @@ void libraryCall(const LaunchContext& ctx, const char* label, uint32_t kernels, 
     ctx.counted(kernels);
 }
 
+// CUB chooses its kernels at run time: a library call whose kernel count is
+// found once per `key` (the size, or whatever else changes CUB's choice) by
+// capturing one call into a graph that is not run, and remembered in `c`
+// (launch_context.h).
+template <class Call>
+void countedLibraryCall(const LaunchContext& ctx, const char* label, LibraryLaunchCount& c, uint64_t key, Call&& call) {
+    const bool fresh = c.key != key;
+    // The call is enqueued first: the capture (on the host) then overlaps it.
+    libraryCall(ctx, label, fresh ? 0 : c.kernels, call);
+    if (!fresh) return;
+    c.kernels = countKernelLaunches(call);
+    c.key = key;
+    ctx.counted(c.kernels);
+}
+
 }  // namespace strata

@@ -25,4 +25,11 @@ struct LaunchContext {
     LaunchContext withTally(uint32_t* t) const { return {stream, timer, t}; }
 };
 
+// A library call's kernels, counted for the last `key` (gpu/launch.cuh:
+// countedLibraryCall).
+struct LibraryLaunchCount {
+    uint32_t kernels = 0;
+    uint64_t key = ~0ull;
+};
+
 }  // namespace strata

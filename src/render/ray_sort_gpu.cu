@@ -48,16 +48,8 @@ RaySortGpu::Sorted RaySortGpu::sort(const SceneView& sv, const Ray* rays, const 
     };
     STRATA_CUDA_CHECK(sortPairs(nullptr, ctx.stream));
     if (temp_.size() < bytes) temp_.resize(bytes);
-    // Enqueued first: counting CUB's kernels for a new size (a graph capture
-    // on the host) then overlaps it.
-    const bool countNow = sortLaunchesFor_ != n;
-    libraryCall(ctx, "trace/sort", countNow ? 0 : sortLaunches_,
-                [&](cudaStream_t st) { return sortPairs(temp_.data(), st); });
-    if (countNow) {
-        sortLaunches_ = countKernelLaunches([&](cudaStream_t side) { return sortPairs(temp_.data(), side); });
-        sortLaunchesFor_ = n;
-        ctx.counted(sortLaunches_);
-    }
+    countedLibraryCall(ctx, "trace/sort", sortLaunches_, n,
+                       [&](cudaStream_t st) { return sortPairs(temp_.data(), st); });
     launch(ctx, "trace/sort", perItem(n, kSortBlock), gatherRaysKernel, rays, paths, slotsSorted_.data(), count, n,
            rays_.data(), paths_.data());
     return {rays_.data(), paths_.data()};
@@ -67,7 +59,6 @@ void RaySortGpu::release() {
     for (DeviceBuffer<uint32_t>* b : {&keys_, &keysSorted_, &slots_, &slotsSorted_, &paths_}) b->release();
     rays_.release();
     temp_.release();
-    sortLaunchesFor_ = ~0u;
 }
 
 }  // namespace strata

@@ -30,8 +30,7 @@ private:
     DeviceBuffer<Ray> rays_;
     DeviceBuffer<uint32_t> paths_;
     DeviceBuffer<uint8_t> temp_;
-    uint32_t sortLaunches_ = 0;  // CUB's kernels per sort (counted once per size)
-    uint32_t sortLaunchesFor_ = ~0u;
+    LibraryLaunchCount sortLaunches_;  // CUB's kernels per sort, for the last size
 };
 
 }  // namespace strata

@@ -459,16 +459,8 @@ void VdGpu::resolve(const VdView& v, const Ray* rays, HitRecord* hits, uint32_t*
         };
         STRATA_CUDA_CHECK(sort(nullptr, stream));
         if (sortTemp_.size() < bytes) sortTemp_.resize(bytes);
-        // The sort is enqueued first: counting CUB's kernels for a new size
-        // (a graph capture on the host) then overlaps it.
-        const bool count = sortLaunchesFor_ != n;
-        libraryCall(ctx, "vd/sort/pairs", count ? 0 : sortLaunches_,
-                    [&](cudaStream_t st) { return sort(sortTemp_.data(), st); });
-        if (count) {  // CUB's kernels for this size, counted once
-            sortLaunches_ = countKernelLaunches([&](cudaStream_t side) { return sort(sortTemp_.data(), side); });
-            sortLaunchesFor_ = n;
-            ctx.counted(sortLaunches_);
-        }
+        countedLibraryCall(ctx, "vd/sort/pairs", sortLaunches_, n,
+                           [&](cudaStream_t st) { return sort(sortTemp_.data(), st); });
         STRATA_CUDA_CHECK(cudaMemsetAsync(range_.data(), 0, range_.size() * sizeof(uint32_t), stream));
         launch(ctx, "vd/sort/ranges", perItem(n, 256), vdRangesKernel, sorted_.data(), n, range_.data());
     }

@@ -123,7 +123,8 @@ private:
     int cacheLevel_ = -1;
     bool cacheGrid_ = false;
     uint32_t sharedBlocks_ = 0;  // bottom kernel blocks with the tree in shared memory (level <= 5)
-    uint32_t blocks_ = 0, mostPairs_ = 0, launches_ = 0, sortLaunches_ = 0, sortLaunchesFor_ = ~0u;
+    uint32_t blocks_ = 0, mostPairs_ = 0, launches_ = 0;
+    LibraryLaunchCount sortLaunches_;  // CUB's kernels per pair sort, for the last size
     uint32_t appended_ = 0;  // pairsFit's count
     uint64_t pairsResolved_ = 0;
 
